@@ -1,0 +1,195 @@
+//! The `func` dialect, as MLIR defines it: `func.func` (a symbol with a function type and a
+//! body), `func.return` and `func.call`. Its custom syntax matches mlir-opt's output.
+
+use xcs_ir::opdef::constraints::*;
+use xcs_ir::opdef::{DialectDef, OpView, SymbolLookup, Syntax};
+use xcs_ir::{op, Diagnostic, Type};
+
+op! {
+    /// An operation with a name containing a single SSACFG region: a function. Functions
+    /// without a body (an empty region) are external declarations and may not be public.
+    /// Custom form: `func.func private @name(%arg0: i32 {attrs}) -> (f32 {attrs}) attributes {..} {body}`.
+    pub struct FuncOp = "func.func" {
+        summary: "An operation with a name containing a single `SSACFG` region",
+        attributes: {
+            sym_name: SYMBOL_NAME_ATTR,
+            function_type: FUNCTION_TYPE_ATTR,
+            #[optional] sym_visibility: STR_ATTR,
+            #[optional] arg_attrs: DICT_ARRAY_ATTR,
+            #[optional] res_attrs: DICT_ARRAY_ATTR,
+            #[optional] no_inline: UNIT_ATTR,
+        },
+        regions: { body: u32::MAX },
+        traits: [IsolatedFromAbove, Symbol, FunctionLike],
+        verify: verify_func,
+        syntax: Syntax::Custom { parse: crate::func_syntax::parse_func, print: crate::func_syntax::print_func },
+    }
+}
+
+op! {
+    /// Returns control from a function to its caller with the given values, which must match
+    /// the function's result types. Custom form: `return %a, %b : i32, f32`.
+    pub struct ReturnOp = "func.return" {
+        summary: "Function return operation",
+        operands: { #[variadic] operands: ANY_TYPE },
+        traits: [Pure, Terminator, ReturnLike],
+        verify: verify_return,
+        syntax: Syntax::Custom { parse: crate::func_syntax::parse_return, print: crate::func_syntax::print_return },
+    }
+}
+
+op! {
+    /// Calls the function named by `callee` (a symbol in the nearest symbol table) with the
+    /// operands; operand and result types must match the callee's function type.
+    /// Custom form: `%r = call @f(%a) : (i32) -> f32`.
+    pub struct CallOp = "func.call" {
+        summary: "Call operation",
+        operands: { #[variadic] operands: ANY_TYPE },
+        results: { #[variadic] results: ANY_TYPE },
+        attributes: {
+            callee: FLAT_SYMBOL_REF_ATTR,
+            #[optional] arg_attrs: DICT_ARRAY_ATTR,
+            #[optional] res_attrs: DICT_ARRAY_ATTR,
+            #[optional] no_inline: UNIT_ATTR,
+        },
+        traits: [CallLike],
+        verify_symbol_uses: verify_call,
+        syntax: Syntax::Custom { parse: crate::func_syntax::parse_call, print: crate::func_syntax::print_call },
+    }
+}
+
+pub static FUNC_DIALECT: DialectDef = DialectDef {
+    name: "func",
+    summary: "Functions, calls and returns (MLIR's `func` dialect)",
+    description: "Functions are symbols in a module. A function with an empty body is an \
+external declaration; XCS uses private declarations for the LLM, API and library calls that \
+`classify` looks at.",
+    ops: &[FuncOp::DEF, ReturnOp::DEF, CallOp::DEF],
+    types: &[],
+    attrs: &[],
+    materialize_constant: None,
+};
+
+/// The `(inputs, results)` of a `function_type` attribute value.
+pub fn signature(ctx: &xcs_ir::Context, function_type: xcs_ir::Attr) -> Option<(Vec<Type>, Vec<Type>)> {
+    let t = ctx.as_type(function_type)?;
+    let (i, r) = ctx.function_signature(t)?;
+    Some((i.to_vec(), r.to_vec()))
+}
+
+fn verify_func(v: &OpView) -> Result<(), Diagnostic> {
+    let ctx = v.ctx;
+    let Some((inputs, results)) = v.attr("function_type").and_then(|a| signature(ctx, a)) else {
+        return Ok(()); // reported by the declaration checks
+    };
+    let body = v.body.nested(v.op).expect("func.func has a nested body");
+    let region = body.root_regions()[0];
+    let public = v.attr("sym_visibility").and_then(|a| ctx.as_str(a)).is_none_or(|s| s == "public");
+    match body.entry_block(region) {
+        None => {
+            if public {
+                return Err(v.error("symbol declaration cannot have public visibility"));
+            }
+        }
+        Some(entry) => {
+            let args = body.block_args(entry);
+            if args.len() != inputs.len() {
+                return Err(v.error(format!(
+                    "entry block must have {} arguments to match function signature",
+                    inputs.len()
+                )));
+            }
+            for (i, (&a, &t)) in args.iter().zip(&inputs).enumerate() {
+                let at = body.value_type(a);
+                if at != t {
+                    return Err(v.error(format!(
+                        "type of entry block argument #{i}('{}') must match the type of the corresponding argument in function signature('{}')",
+                        v.ty(at),
+                        v.ty(t)
+                    )));
+                }
+            }
+        }
+    }
+    for (key, n) in [("arg_attrs", inputs.len()), ("res_attrs", results.len())] {
+        if let Some(a) = v.attr(key) {
+            let len = ctx.as_array(a).map_or(0, |x| x.len());
+            if len != n {
+                return Err(v.error(format!("expects {key} to have {n} entries, but found {len}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_return(v: &OpView) -> Result<(), Diagnostic> {
+    let ctx = v.ctx;
+    // A return directly in a function body sits at the top of the function's Body.
+    if v.body.parent_op(v.op).is_some() || ctx.op_name_str(v.body.name()) != "func.func" {
+        return Err(v.error("expects parent op 'func.func'"));
+    }
+    let fname = v.body.self_attr(ctx, "sym_name").and_then(|a| ctx.as_str(a)).unwrap_or("");
+    let Some((_, results)) = v.body.self_attr(ctx, "function_type").and_then(|a| signature(ctx, a)) else {
+        return Ok(());
+    };
+    if v.num_operands() != results.len() {
+        return Err(v.error(format!(
+            "has {} operands, but enclosing function (@{fname}) returns {}",
+            v.num_operands(),
+            results.len()
+        )));
+    }
+    for (i, &t) in results.iter().enumerate() {
+        let ot = v.operand_type(i);
+        if ot != t {
+            return Err(v.error(format!(
+                "type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{fname}",
+                v.ty(ot),
+                v.ty(t)
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn verify_call(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic> {
+    let ctx = v.ctx;
+    let Some(callee) = v.attr("callee").and_then(|a| ctx.as_symbol(a)) else {
+        return Err(v.error("requires a 'callee' symbol reference attribute"));
+    };
+    let target = symbols.lookup(callee).filter(|s| ctx.op_name_str(s.op_name) == "func.func");
+    let Some(target) = target else {
+        return Err(v.error(format!("'{callee}' does not reference a valid function")));
+    };
+    let Some((inputs, results)) = ctx.dict_get(target.attrs, "function_type").and_then(|a| signature(ctx, a)) else {
+        return Err(v.error(format!("'{callee}' does not reference a valid function")));
+    };
+    if v.num_operands() != inputs.len() {
+        return Err(v.error("incorrect number of operands for callee"));
+    }
+    for (i, &t) in inputs.iter().enumerate() {
+        let ot = v.operand_type(i);
+        if ot != t {
+            return Err(v
+                .error(format!(
+                    "operand type mismatch: expected operand type '{}', but provided '{}' for operand number {i}",
+                    v.ty(t),
+                    v.ty(ot)
+                ))
+                .with_note(target.loc, "callee is defined here"));
+        }
+    }
+    if v.num_results() != results.len() {
+        return Err(v.error("incorrect number of results for callee"));
+    }
+    for (i, &t) in results.iter().enumerate() {
+        let rt = v.result_type(i);
+        if rt != t {
+            return Err(v
+                .error(format!("result type mismatch at index {i}"))
+                .with_note(v.body.op_loc(v.op), format!("      op result types: '{}'", v.ty(rt)))
+                .with_note(target.loc, format!("function result types: '{}'", v.ty(t))));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! XCS dialects: each file declares one dialect's ops with `xcs_ir::op!` (and, where the op
+//! has special syntax, a `*_syntax.rs` beside it). `register_all` adds them to a context.
+
+pub mod cf;
+mod cf_syntax;
+pub mod func;
+mod func_syntax;
+pub mod test;
+
+use xcs_ir::opdef::DialectDef;
+use xcs_ir::Context;
+
+/// Every dialect XCS provides (builtin is always registered by `Context::new`).
+pub fn all_dialects() -> [&'static DialectDef; 3] {
+    [&func::FUNC_DIALECT, &cf::CF_DIALECT, &test::TEST_DIALECT]
+}
+
+/// Registers every XCS dialect in `ctx`.
+pub fn register_all(ctx: &mut Context) {
+    for d in all_dialects() {
+        ctx.register_dialect(d);
+    }
+}
+
+/// A context with every XCS dialect registered.
+pub fn context() -> Context {
+    let mut ctx = Context::new();
+    register_all(&mut ctx);
+    ctx
+}

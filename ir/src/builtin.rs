@@ -1,0 +1,56 @@
+//! The `builtin` dialect: `builtin.module` (the top-level container, a symbol table and graph
+//! region) and `builtin.unrealized_conversion_cast`.
+
+use crate::opdef::constraints::*;
+use crate::opdef::{DialectDef, Syntax};
+use crate::op;
+use crate::parser::{OpAsmParser, PResult};
+use crate::printer::OpAsmPrinter;
+use crate::body::{Op, OperationState};
+
+op! {
+    /// A top-level container operation. Its single region holds one block of ops (no
+    /// terminator); it is a symbol table, and a graph region. Custom form:
+    /// `module @name attributes {k = v} { ... }`.
+    pub struct ModuleOp = "builtin.module" {
+        summary: "A top level container operation",
+        attributes: {
+            #[optional] sym_name: SYMBOL_NAME_ATTR,
+            #[optional] sym_visibility: STR_ATTR,
+        },
+        regions: { body_region: 1 },
+        traits: [IsolatedFromAbove, SymbolTable, NoTerminator, SingleBlock, GraphRegion],
+        syntax: Syntax::Custom { parse: parse_module, print: print_module },
+    }
+}
+
+op! {
+    /// Casts values of some types to values of other types; a placeholder left by partial
+    /// conversions, with no semantics of its own.
+    pub struct UnrealizedConversionCastOp = "builtin.unrealized_conversion_cast" {
+        summary: "An unrealized conversion from one set of types to another",
+        operands: { #[variadic] inputs: ANY_TYPE },
+        results: { #[variadic] outputs: ANY_TYPE },
+        traits: [Pure],
+        syntax: Syntax::Generic,
+    }
+}
+
+pub static BUILTIN_DIALECT: DialectDef = DialectDef {
+    name: "builtin",
+    summary: "Types, attributes and the top-level module of MLIR's builtin dialect",
+    description: "",
+    ops: &[ModuleOp::DEF, UnrealizedConversionCastOp::DEF],
+    types: &[],
+    attrs: &[],
+    materialize_constant: None,
+};
+
+/// `module @name? (attributes {..})? region`
+fn parse_module(_p: &mut OpAsmParser<'_>, _state: &mut OperationState) -> PResult<()> {
+    todo!("module custom syntax")
+}
+
+fn print_module(_p: &mut OpAsmPrinter<'_>, _op: Op) {
+    todo!("module custom syntax")
+}

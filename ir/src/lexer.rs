@@ -1,0 +1,1 @@
+//! The MLIR token set, lexed with logos.

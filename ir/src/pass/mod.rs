@@ -1,0 +1,1 @@
+//! The pass manager: textual pipelines, nesting, parallel function passes, instrumentation.

@@ -1,0 +1,1 @@
+//! XCS passes.

@@ -1,0 +1,1 @@
+//! XCS: the Rust API and the tools.
