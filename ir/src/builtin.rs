@@ -47,8 +47,14 @@ pub static BUILTIN_DIALECT: DialectDef = DialectDef {
 };
 
 /// `module @name? (attributes {..})? region`
-fn parse_module(_p: &mut OpAsmParser<'_>, _state: &mut OperationState) -> PResult<()> {
-    todo!("module custom syntax")
+fn parse_module(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> PResult<()> {
+    if let Some(name) = p.parse_optional_symbol_name()? {
+        p.set_attr(state, "sym_name", name);
+    }
+    p.parse_optional_attr_dict_with_keyword(state)?;
+    p.parse_region(state, &[])?;
+    p.ensure_entry_block(state);
+    Ok(())
 }
 
 fn print_module(_p: &mut OpAsmPrinter<'_>, _op: Op) {
