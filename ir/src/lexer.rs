@@ -111,7 +111,9 @@ fn err_invalidattrname(_: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
 fn err_invalidtypename(_: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
     Err(LexError::InvalidTypeName)
 }
-fn err_badatidentifier(_: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
+fn err_badatidentifier(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
+    // MLIR points at the character after the `@`.
+    lex.extras.err_pos = Some(lex.span().end);
     Err(LexError::BadAtIdentifier)
 }
 

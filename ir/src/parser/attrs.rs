@@ -82,6 +82,10 @@ fn float_bits_from_text(kind: FloatKind, s: &[u8], neg: bool) -> u64 {
 impl<'s> Parser<'s> {
     /// `attribute-value`.
     pub(crate) fn parse_attr(&mut self) -> PResult<Attr> {
+        super::with_stack(|| self.parse_attr_inner())
+    }
+
+    fn parse_attr_inner(&mut self) -> PResult<Attr> {
         match self.tok.kind {
             Tok::LBrace => self.parse_dict_attr(),
             Tok::LSquare => self.parse_array_attr(),
@@ -216,8 +220,9 @@ impl<'s> Parser<'s> {
             Tok::Integer => {
                 self.bump();
                 if !self.eat(Tok::Colon) {
-                    let v = self.int_value(t, neg, self.ctx.i64_type(), "integer constant out of range for attribute")?;
-                    return Ok(self.ctx.attr(AttrKind::Integer { value: v, ty: self.ctx.i64_type() }));
+                    let i64t = self.ctx.i64_type();
+                    let v = self.int_value(t, neg, i64t, "integer constant out of range for attribute")?;
+                    return Ok(self.ctx.int_attr(v, i64t));
                 }
                 let off = self.tok.start;
                 let ty = self.parse_type()?;
@@ -316,7 +321,7 @@ impl<'s> Parser<'s> {
             self.bump();
             return match self.lookup_attr_alias(ident) {
                 Some(a) => Ok(a),
-                None => Err(self.error_here(format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident)))),
+                None => Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident)))),
             };
         }
         let end = self.dialect_symbol_end(t)?;
@@ -596,7 +601,7 @@ impl<'s> Parser<'s> {
         let mut n: i64 = 0;
         let mut sub = SmallVec::new();
         loop {
-            self.parse_tensor_literal(leaves, &mut sub)?;
+            super::with_stack(|| self.parse_tensor_literal(leaves, &mut sub))?;
             n += 1;
             match &first {
                 None => first = Some(sub.clone()),

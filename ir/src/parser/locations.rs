@@ -53,7 +53,7 @@ impl<'s> Parser<'s> {
     /// One location.
     pub(crate) fn parse_loc_instance(&mut self) -> PResult<Location> {
         self.enter()?;
-        let l = self.parse_loc_instance_inner()?;
+        let l = super::with_stack(|| self.parse_loc_instance_inner())?;
         self.leave();
         Ok(l)
     }

@@ -89,6 +89,18 @@ pub fn parse_attr(ctx: &Context, text: &str) -> PResult<Attr> {
 /// an error instead of overflowing the stack.
 pub const MAX_NESTING: u32 = 1000;
 
+/// Stack kept free before recursing (with `stacker`, which moves deeper recursion onto a
+/// heap-allocated stack segment): nesting up to [`MAX_NESTING`] never overflows, whatever
+/// thread the parser runs on.
+const STACK_RED_ZONE: usize = 256 * 1024;
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Runs `f` with at least [`STACK_RED_ZONE`] bytes of stack available.
+#[inline]
+pub(crate) fn with_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
+}
+
 /// Cached spans longer than this are not worth hashing.
 const MAX_CACHED_SPAN: usize = 4096;
 
@@ -523,6 +535,8 @@ mod scan {
     pub fn bracket_end(s: &[u8], i: usize) -> Option<usize> {
         let mut depth = 0usize;
         let mut j = i;
+        // Spans longer than the cache limit are not cached: stop scanning there.
+        let s = &s[..s.len().min(i + super::MAX_CACHED_SPAN + 1)];
         while j < s.len() {
             match s[j] {
                 b'(' | b'[' | b'{' | b'<' => depth += 1,

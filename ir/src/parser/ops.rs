@@ -352,6 +352,10 @@ impl<'s> Parser<'s> {
     /// `{ blocks }` into `region` of `body`. `isolated` starts a fresh SSA name scope; `args`
     /// become the entry block's arguments.
     pub(crate) fn parse_region(&mut self, body: &mut Body, region: Region, args: &[Argument<'s>], isolated: bool) -> PResult<()> {
+        super::with_stack(|| self.parse_region_inner(body, region, args, isolated))
+    }
+
+    fn parse_region_inner(&mut self, body: &mut Body, region: Region, args: &[Argument<'s>], isolated: bool) -> PResult<()> {
         self.expect(Tok::LBrace, "expected '{' to begin a region")?;
         self.enter()?;
         if isolated {
@@ -580,7 +584,7 @@ impl<'s> Parser<'s> {
         }
         self.expect(Tok::LParen, "expected '(' to start operand list")?;
         let mut uses: SmallVec<[UnresolvedOperand<'s>; 4]> = SmallVec::new();
-        if !self.is(Tok::RParen) {
+        if self.is(Tok::PercentId) {
             loop {
                 uses.push(self.parse_ssa_use()?);
                 if !self.eat(Tok::Comma) {

@@ -13,10 +13,10 @@ const MAX_INT_WIDTH: u64 = 16_777_215;
 impl<'s> Parser<'s> {
     /// `type ::= function-type | non-function-type`.
     pub(crate) fn parse_type(&mut self) -> PResult<Type> {
-        match self.tok.kind {
+        super::with_stack(|| match self.tok.kind {
             Tok::LParen => self.parse_function_type(),
             _ => self.parse_non_function_type(),
-        }
+        })
     }
 
     /// `(inputs) -> results`, looked up in the span cache first.
@@ -363,7 +363,7 @@ impl<'s> Parser<'s> {
                     }
                     Ok(ty)
                 }
-                None => Err(self.error_here(format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident)))),
+                None => Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident)))),
             };
         }
         let text_end = self.dialect_symbol_end(t)?;
@@ -472,11 +472,8 @@ impl<'s> Parser<'s> {
                 b'>' if affine && s.get(i + 1) == Some(&b'=') => {}
                 b'>' | b')' | b']' | b'}' => {
                     if stack.last() != Some(&c) {
-                        let (open, at) = match opens.last() {
-                            Some(&o) => (s[o] as char, o),
-                            None => ('<', start),
-                        };
-                        return Err(self.error_at(at as u32, format!("unbalanced '{open}' character in {what}")));
+                        let open = opens.last().map_or('<', |&o| s[o] as char);
+                        return Err(self.error_at(start as u32, format!("unbalanced '{open}' character in {what}")));
                     }
                     stack.pop();
                     opens.pop();
@@ -503,9 +500,8 @@ impl<'s> Parser<'s> {
             }
             i += 1;
         }
-        let at = opens.last().copied().unwrap_or(start);
-        let open = s[at] as char;
-        Err(self.error_at(at as u32, format!("unbalanced '{open}' character in {what}")))
+        let open = opens.last().map_or('<', |&o| s[o] as char);
+        Err(self.error_at(start as u32, format!("unbalanced '{open}' character in {what}")))
     }
 }
 
