@@ -99,14 +99,8 @@ impl<'a, 's> OpAsmParser<'a, 's> {
     }
     /// An error at byte offset `off` (from [`Self::offset`]), prefixed like [`Self::emit_error`].
     pub fn emit_error_at(&mut self, off: u32, msg: impl AsRef<str>) -> Diagnostic {
-        let m = format!("custom op '{}' {}", self.written_name(), msg.as_ref());
+        let m = format!("custom op '{}' {}", self.def.name, msg.as_ref());
         self.p.error_at(off, m)
-    }
-    /// The op name as written in the source (e.g. `return` for `func.return`).
-    fn written_name(&self) -> &'s str {
-        let s = &self.p.src[self.name_off as usize..];
-        let n = s.iter().position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.'))).unwrap_or(s.len());
-        std::str::from_utf8(&s[..n]).unwrap_or("")
     }
     /// An "expected ..." error placed like MLIR's (after the previous token).
     pub fn emit_wrong_token_error(&mut self, msg: &str) -> Diagnostic {
@@ -419,14 +413,11 @@ impl<'a, 's> OpAsmParser<'a, 's> {
         let mut vals = SmallVec::new();
         if self.p.eat(Tok::LParen) {
             let uses = self.parse_operand_list()?;
-            if uses.is_empty() {
-                return Err(self.p.wrong_token("expected SSA operand"));
-            }
             self.p.expect(Tok::Colon, "expected ':'")?;
             let types: SmallVec<[Type; 4]> = self.p.parse_type_list()?;
             if types.len() != uses.len() {
                 return Err(self.emit_error_at(
-                    uses[0].off,
+                    uses.first().map_or(self.name_off, |u| u.off),
                     format!("number of operands and types do not match: got {} operands and {} types", uses.len(), types.len()),
                 ));
             }
