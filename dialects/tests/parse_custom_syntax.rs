@@ -154,7 +154,10 @@ fn module_custom_form_and_default_dialects() {
 
 #[test]
 fn custom_form_errors() {
-    assert_eq!(err("func.func @f(%a: i32, f32) { return }"), ("custom op 'func.func' expected SSA identifier".into(), 1, 23));
+    assert_eq!(
+        err("func.func @f(%a: i32, f32) { return }"),
+        ("custom op 'func.func' expected SSA identifier".into(), 1, 23)
+    );
     assert_eq!(err("func.func @f() { foo }"), ("custom op 'foo' is unknown (tried 'func.foo' as well)".into(), 1, 18));
     assert_eq!(err("func.func @f() { foo.bar }"), ("Dialect `foo' not found for custom op 'foo.bar' ".into(), 1, 18));
     assert_eq!(err("func.func @f() { %0 = call @f : () -> i32 \nreturn }"), ("expected '('".into(), 1, 30));
@@ -164,9 +167,45 @@ fn custom_form_errors() {
     );
     assert_eq!(err("func.func @f(%c: i1) { cf.br ^bb1()\n^bb1: return }"), ("expected ':'".into(), 1, 35));
     assert_eq!(err("func.func @f(%c: i1) { cf.br ^bb9 }"), ("reference to an undefined block".into(), 1, 30));
-    assert!(err("func.func @f(%c: i32) { cf.cond_br %c, ^bb1, ^bb1\n^bb1: return }").0.contains("expects different type"));
-    assert_eq!(err("func.func @f(%a: i32) {\n^bb0:\n return }"), ("invalid block name in region with named arguments".into(), 2, 1));
+    assert!(err("func.func @f(%c: i32) { cf.cond_br %c, ^bb1, ^bb1\n^bb1: return }")
+        .0
+        .contains("expects different type"));
+    assert_eq!(
+        err("func.func @f(%a: i32) {\n^bb0:\n return }"),
+        ("invalid block name in region with named arguments".into(), 2, 1)
+    );
     assert_eq!(err("func.func @f() {}"), ("custom op 'func.func' expected non-empty function body".into(), 1, 16));
-    assert_eq!(err("func.func @f(%a: i32) {\n  return %a : i32, i32\n}"), ("custom op 'func.return' number of operands and types do not match: got 1 operands and 2 types".into(), 2, 10));
+    assert_eq!(
+        err("func.func @f(%a: i32) {\n  return %a : i32, i32\n}"),
+        ("custom op 'func.return' number of operands and types do not match: got 1 operands and 2 types".into(), 2, 10)
+    );
     assert_eq!(err("func.func @f() {\n  %0 = \"foo.d\"() : () -> i32\n  func.func @g() {\n    return %0 : i32\n  }\n  return\n}"), ("use of undeclared SSA value name".into(), 4, 12));
+}
+
+#[test]
+fn mutated_custom_forms_never_panic() {
+    let ctx = xcs_dialects::context();
+    let o = ParseOptions { allow_unregistered: true, line_offset: 0 };
+    let bytes = FUNCS.as_bytes();
+    let mut state: u64 = 0x2545F4914F6CDD1D;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as usize
+    };
+    for _ in 0..5000 {
+        let mut v = bytes.to_vec();
+        for _ in 0..1 + next() % 3 {
+            let i = next() % v.len();
+            match next() % 3 {
+                0 => {
+                    v.remove(i);
+                }
+                1 => v.insert(i, bytes[next() % bytes.len()]),
+                _ => v[i] = bytes[next() % bytes.len()],
+            }
+        }
+        let _ = xcs_ir::parser::parse_module_bytes(&ctx, &v, "f", &o);
+    }
 }

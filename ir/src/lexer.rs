@@ -79,7 +79,9 @@ fn lex_string(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
                         let next = rest.get(k + 1).copied();
                         match next {
                             Some(b'"' | b'\\' | b'n' | b't') => i = k + 2,
-                            Some(c) if c.is_ascii_hexdigit() && rest.get(k + 2).is_some_and(|d| d.is_ascii_hexdigit()) => {
+                            Some(c)
+                                if c.is_ascii_hexdigit() && rest.get(k + 2).is_some_and(|d| d.is_ascii_hexdigit()) =>
+                            {
                                 i = k + 3
                             }
                             _ => {
@@ -402,9 +404,39 @@ mod tests {
         assert_eq!(
             kinds,
             vec![
-                PercentId, PercentId, CaretId, HashId, ExclaimId, AtId, AtString, String, Integer, Integer, Float, Float,
-                Arrow, ColonColon, Colon, Comma, Equal, LParen, RParen, LBrace, RBrace, LSquare, RSquare, Less, Greater,
-                Question, Star, Plus, Minus, Vertical, BareId, FileMetadata, Ellipsis
+                PercentId,
+                PercentId,
+                CaretId,
+                HashId,
+                ExclaimId,
+                AtId,
+                AtString,
+                String,
+                Integer,
+                Integer,
+                Float,
+                Float,
+                Arrow,
+                ColonColon,
+                Colon,
+                Comma,
+                Equal,
+                LParen,
+                RParen,
+                LBrace,
+                RBrace,
+                LSquare,
+                RSquare,
+                Less,
+                Greater,
+                Question,
+                Star,
+                Plus,
+                Minus,
+                Vertical,
+                BareId,
+                FileMetadata,
+                Ellipsis
             ]
         );
         assert_eq!(k[1].1, "%arg-1.x");

@@ -62,7 +62,13 @@ pub struct OpAsmParser<'a, 's> {
 }
 
 impl<'a, 's> OpAsmParser<'a, 's> {
-    pub(crate) fn new(p: &'a mut Parser<'s>, body: &'a mut Body, def: &'static OpDef, num_results: u32, name_off: u32) -> Self {
+    pub(crate) fn new(
+        p: &'a mut Parser<'s>,
+        body: &'a mut Body,
+        def: &'static OpDef,
+        num_results: u32,
+        name_off: u32,
+    ) -> Self {
         OpAsmParser { p, body, def, num_results, name_off }
     }
 
@@ -384,12 +390,21 @@ impl<'a, 's> OpAsmParser<'a, 's> {
         self.p.resolve_operand(self.body, u, ty)
     }
     /// Resolves `uses` with `types` (one each) and appends the values to `state.operands`.
-    pub fn resolve_operands(&mut self, uses: &[UnresolvedOperand<'s>], types: &[Type], state: &mut OperationState) -> PResult<()> {
+    pub fn resolve_operands(
+        &mut self,
+        uses: &[UnresolvedOperand<'s>],
+        types: &[Type],
+        state: &mut OperationState,
+    ) -> PResult<()> {
         if uses.len() != types.len() {
             let off = uses.first().map_or(self.name_off, |u| u.off);
             return Err(self.emit_error_at(
                 off,
-                format!("number of operands and types do not match: got {} operands and {} types", uses.len(), types.len()),
+                format!(
+                    "number of operands and types do not match: got {} operands and {} types",
+                    uses.len(),
+                    types.len()
+                ),
             ));
         }
         self.p.resolve_operands(self.body, uses, types, &mut state.operands)
@@ -418,7 +433,11 @@ impl<'a, 's> OpAsmParser<'a, 's> {
             if types.len() != uses.len() {
                 return Err(self.emit_error_at(
                     uses.first().map_or(self.name_off, |u| u.off),
-                    format!("number of operands and types do not match: got {} operands and {} types", uses.len(), types.len()),
+                    format!(
+                        "number of operands and types do not match: got {} operands and {} types",
+                        uses.len(),
+                        types.len()
+                    ),
                 ));
             }
             self.p.expect(Tok::RParen, "expected ')' to end successor operand list")?;

@@ -321,7 +321,9 @@ impl<'s> Parser<'s> {
             self.bump();
             return match self.lookup_attr_alias(ident) {
                 Some(a) => Ok(a),
-                None => Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident)))),
+                None => {
+                    Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident))))
+                }
             };
         }
         let end = self.dialect_symbol_end(t)?;
@@ -448,14 +450,17 @@ impl<'s> Parser<'s> {
                         };
                         write_elem_int(&mut data, v, ctx.int_width(elem).unwrap_or(64), nbytes);
                     }
-                    (Tok::BareId, None) if matches!(self.text(t), b"true" | b"false") && ctx.int_width(elem) == Some(1) => {
+                    (Tok::BareId, None)
+                        if matches!(self.text(t), b"true" | b"false") && ctx.int_width(elem) == Some(1) =>
+                    {
                         self.bump();
                         data.push((self.text(t) == b"true") as u8);
                     }
                     (Tok::Float, Some(k)) => {
                         self.bump();
                         if !k.is_exact() {
-                            return Err(self.error_at(t.start, format!("'{}' array elements are not supported yet", k.keyword())));
+                            return Err(self
+                                .error_at(t.start, format!("'{}' array elements are not supported yet", k.keyword())));
                         }
                         let bits = float_bits_from_text(k, self.text(t), neg);
                         write_int(&mut data, bits as i128, nbytes);
@@ -466,7 +471,10 @@ impl<'s> Parser<'s> {
                             self.hex_float_bits(t, neg, k)?
                         } else {
                             if !k.is_exact() {
-                                return Err(self.error_at(t.start, format!("'{}' array elements are not supported yet", k.keyword())));
+                                return Err(self.error_at(
+                                    t.start,
+                                    format!("'{}' array elements are not supported yet", k.keyword()),
+                                ));
                             }
                             float_bits_from_text(k, self.text(t), neg)
                         };
@@ -520,12 +528,15 @@ impl<'s> Parser<'s> {
             return Err(self.error_at(dense_off, "elements literal has too many elements"));
         };
         let numel = numel as usize;
-        let string_elems = !ctx.is_int_or_index(elem) && !ctx.is_float(elem) && !matches!(ctx.type_kind(elem), TypeKind::Complex(_));
+        let string_elems =
+            !ctx.is_int_or_index(elem) && !ctx.is_float(elem) && !matches!(ctx.type_kind(elem), TypeKind::Complex(_));
         let data = match lit {
             DenseLit::Empty => {
                 if numel != 0 {
                     let s = self.type_str(ty);
-                    return Err(self.error_at(dense_off, format!("parsed zero elements, but type ('{s}') expected at least 1")));
+                    return Err(
+                        self.error_at(dense_off, format!("parsed zero elements, but type ('{s}') expected at least 1"))
+                    );
                 }
                 if string_elems {
                     DenseData::Strings(Box::new([]))
@@ -544,7 +555,11 @@ impl<'s> Parser<'s> {
                     let f = |d: &[i64]| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
                     return Err(self.error_at(
                         dense_off,
-                        format!("inferred shape of elements literal ([{}]) does not match type ([{}])", f(&dims), f(shape)),
+                        format!(
+                            "inferred shape of elements literal ([{}]) does not match type ([{}])",
+                            f(&dims),
+                            f(shape)
+                        ),
                     ));
                 }
                 if string_elems {
@@ -671,7 +686,9 @@ impl<'s> Parser<'s> {
             let bits = match t.kind {
                 Tok::Float if k.is_exact() => float_bits_from_text(k, self.text(t), e.neg),
                 Tok::Float => {
-                    return Err(self.error_at(t.start, format!("dense '{}' literals are not supported yet", k.keyword())))
+                    return Err(
+                        self.error_at(t.start, format!("dense '{}' literals are not supported yet", k.keyword()))
+                    )
                 }
                 Tok::Integer => self.hex_float_bits(t, e.neg, k)?,
                 _ => return Err(self.error_at(t.start, "expected floating-point elements")),
@@ -692,7 +709,9 @@ impl<'s> Parser<'s> {
                     }
                     out.push((self.text(t) == b"true") as u8);
                 }
-                Tok::Float => return Err(self.error_at(t.start, "expected integer elements, but parsed floating-point")),
+                Tok::Float => {
+                    return Err(self.error_at(t.start, "expected integer elements, but parsed floating-point"))
+                }
                 _ => return Err(self.error_at(t.start, "expected integer elements, but parsed string")),
             }
             return Ok(());

@@ -18,9 +18,9 @@ mod asm;
 mod attrs;
 mod locations;
 mod ops;
-mod types;
 #[cfg(test)]
 mod tests;
+mod types;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -365,7 +365,8 @@ impl<'s> Parser<'s> {
     fn parse_top_level(&mut self) -> PResult<Module> {
         let ctx = self.ctx;
         let module_name = ctx.op_name("builtin.module");
-        let top_loc = ctx.file_loc_indexed(self.file_index, self.line_offset, 0);
+        // MLIR gives the implicit module the location `file:0:0`.
+        let top_loc = ctx.file_loc_indexed(self.file_index, 0, 0);
         let mut module = Module::new(ctx, top_loc);
         let block = module.block();
         let region = module.body.root_regions()[0];
@@ -403,7 +404,9 @@ impl<'s> Parser<'s> {
             return Err(self.error_at(t.start, "type names with a '.' are reserved for dialect-defined names"));
         }
         if self.type_aliases.contains_key(name) {
-            return Err(self.error_at(t.start, format!("redefinition of type alias id '{}'", String::from_utf8_lossy(name))));
+            return Err(
+                self.error_at(t.start, format!("redefinition of type alias id '{}'", String::from_utf8_lossy(name)))
+            );
         }
         self.bump();
         self.expect(Tok::Equal, "expected '=' in type alias definition")?;
@@ -419,7 +422,8 @@ impl<'s> Parser<'s> {
             return Err(self.error_at(t.start, "attribute names with a '.' are reserved for dialect-defined names"));
         }
         if self.attr_aliases.contains_key(name) {
-            return Err(self.error_at(t.start, format!("redefinition of attribute alias id '{}'", String::from_utf8_lossy(name))));
+            return Err(self
+                .error_at(t.start, format!("redefinition of attribute alias id '{}'", String::from_utf8_lossy(name))));
         }
         self.bump();
         self.expect(Tok::Equal, "expected '=' in attribute alias definition")?;
@@ -532,27 +536,43 @@ mod scan {
     }
     /// The end of the balanced bracket group (`(`, `[`, `{`, `<`) starting at `i`; `->` and
     /// `>=` do not close a `<`.
+    /// Bytes the bracket scanner must look at.
+    static SPECIAL: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut i = 0;
+        let chars = b"()[]{}<>\"";
+        while i < chars.len() {
+            t[chars[i] as usize] = true;
+            i += 1;
+        }
+        t
+    };
+
     pub fn bracket_end(s: &[u8], i: usize) -> Option<usize> {
         let mut depth = 0usize;
         let mut j = i;
         // Spans longer than the cache limit are not cached: stop scanning there.
         let s = &s[..s.len().min(i + super::MAX_CACHED_SPAN + 1)];
         while j < s.len() {
-            match s[j] {
+            let c = s[j];
+            if !SPECIAL[c as usize] {
+                j += 1;
+                continue;
+            }
+            match c {
                 b'(' | b'[' | b'{' | b'<' => depth += 1,
                 b'>' if j > 0 && s[j - 1] == b'-' => {}
                 b'>' if s.get(j + 1) == Some(&b'=') => {}
-                b')' | b']' | b'}' | b'>' => {
+                b'"' => {
+                    j = string_end(s, j)?;
+                    continue;
+                }
+                _ => {
                     depth = depth.checked_sub(1)?;
                     if depth == 0 {
                         return Some(j + 1);
                     }
                 }
-                b'"' => {
-                    j = string_end(s, j)?;
-                    continue;
-                }
-                _ => {}
             }
             if depth == 0 {
                 return None;

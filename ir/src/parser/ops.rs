@@ -30,7 +30,11 @@ pub(crate) enum Slot {
     #[default]
     Empty,
     /// `count` consecutive values starting at `first` (an op's results, or one argument).
-    Defined { first: Value, count: u32, off: u32 },
+    Defined {
+        first: Value,
+        count: u32,
+        off: u32,
+    },
     Forward(Box<SmallVec<[Fwd; 1]>>),
 }
 
@@ -180,7 +184,10 @@ impl<'s> Parser<'s> {
             Out::Mismatch(prior, off) => {
                 let name = String::from_utf8_lossy(u.name).into_owned();
                 let (a, b) = (self.type_str(ty), self.type_str(prior));
-                let d = self.error_at(u.off, format!("use of value '{name}' expects different type than prior uses: '{a}' vs '{b}'"));
+                let d = self.error_at(
+                    u.off,
+                    format!("use of value '{name}' expects different type than prior uses: '{a}' vs '{b}'"),
+                );
                 Err(self.note_at(d, off, "prior use here"))
             }
             Out::New => {
@@ -218,7 +225,14 @@ impl<'s> Parser<'s> {
     }
 
     /// Binds `%name` (token text `name`, at `off`) to `count` values starting at `first`.
-    pub(crate) fn define_value(&mut self, body: &mut Body, name: &'s [u8], off: u32, first: Value, count: u32) -> PResult<()> {
+    pub(crate) fn define_value(
+        &mut self,
+        body: &mut Body,
+        name: &'s [u8],
+        off: u32,
+        first: Value,
+        count: u32,
+    ) -> PResult<()> {
         let scope = self.scopes.last_mut().expect("no SSA scope");
         let k = scope.key(name);
         let slot = scope.slot_mut(k);
@@ -351,11 +365,23 @@ impl<'s> Parser<'s> {
     // ------------------------------------------------------------------ regions
     /// `{ blocks }` into `region` of `body`. `isolated` starts a fresh SSA name scope; `args`
     /// become the entry block's arguments.
-    pub(crate) fn parse_region(&mut self, body: &mut Body, region: Region, args: &[Argument<'s>], isolated: bool) -> PResult<()> {
+    pub(crate) fn parse_region(
+        &mut self,
+        body: &mut Body,
+        region: Region,
+        args: &[Argument<'s>],
+        isolated: bool,
+    ) -> PResult<()> {
         super::with_stack(|| self.parse_region_inner(body, region, args, isolated))
     }
 
-    fn parse_region_inner(&mut self, body: &mut Body, region: Region, args: &[Argument<'s>], isolated: bool) -> PResult<()> {
+    fn parse_region_inner(
+        &mut self,
+        body: &mut Body,
+        region: Region,
+        args: &[Argument<'s>],
+        isolated: bool,
+    ) -> PResult<()> {
         self.expect(Tok::LBrace, "expected '{' to begin a region")?;
         self.enter()?;
         if isolated {
@@ -534,7 +560,9 @@ impl<'s> Parser<'s> {
         if !results.is_empty() {
             let n = body.num_results(op) as u32;
             if n != nres {
-                return Err(self.error_at(start, format!("operation defines {n} results but was provided {nres} to bind")));
+                return Err(
+                    self.error_at(start, format!("operation defines {n} results but was provided {nres} to bind"))
+                );
             }
             let mut idx = 0;
             for (t, c) in results {
@@ -743,7 +771,14 @@ impl<'s> Parser<'s> {
     }
 
     /// The uniform pretty form: `name operands? [successors]? {attrs}? (: type-sig region*)?`.
-    fn parse_pretty_op(&mut self, body: &mut Body, name: OpName, def: &'static OpDef, loc: Location, nres: u32) -> PResult<Op> {
+    fn parse_pretty_op(
+        &mut self,
+        body: &mut Body,
+        name: OpName,
+        def: &'static OpDef,
+        loc: Location,
+        nres: u32,
+    ) -> PResult<Op> {
         let ctx = self.ctx;
         let mut state = OperationState::with_name(ctx, name, loc);
         let mut uses: SmallVec<[UnresolvedOperand<'s>; 4]> = SmallVec::new();
@@ -774,7 +809,9 @@ impl<'s> Parser<'s> {
                 let ty = self.parse_function_type()?;
                 let (inputs, outputs) = ctx.function_signature(ty).expect("function type");
                 if inputs.len() != uses.len() {
-                    return Err(self.error_at(toff, format!("expected {} operand types but had {}", uses.len(), inputs.len())));
+                    return Err(
+                        self.error_at(toff, format!("expected {} operand types but had {}", uses.len(), inputs.len()))
+                    );
                 }
                 self.resolve_operands(body, &uses, inputs, &mut state.operands)?;
                 state.result_types.extend_from_slice(outputs);

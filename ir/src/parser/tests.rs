@@ -95,7 +95,8 @@ fn smoke() {
     assert_eq!(ops.len(), 2);
     assert_eq!(name(&c, &m.body, ops[0]), "foo.a");
     assert_eq!(m.body.operand(ops[1], 0), m.body.result(ops[0], 0));
-    let _ = (AttrKind::Unit, DenseData::Splat(Box::new([])), ValueDef::Result { op: ops[0], index: 0 }, LocKind::Unknown);
+    let _ =
+        (AttrKind::Unit, DenseData::Splat(Box::new([])), ValueDef::Result { op: ops[0], index: 0 }, LocKind::Unknown);
     let _ = (FloatKind::F32, Signedness::Signed, DYNAMIC, TypeKind::Index);
 }
 
@@ -157,7 +158,10 @@ fn generic_ops_results_operands_successors_regions() {
     let args = b.block_args(blocks[0]);
     assert_eq!(args.len(), 2);
     assert_eq!(b.value_type(args[0]), c.i32_type());
-    assert_eq!(c.loc_file_line_col(b.arg_loc(args[0]).unwrap()).map(|x| (c.str(x.0).to_string(), x.1, x.2)), Some(("a.py".into(), 1, 2)));
+    assert_eq!(
+        c.loc_file_line_col(b.arg_loc(args[0]).unwrap()).map(|x| (c.str(x.0).to_string(), x.1, x.2)),
+        Some(("a.py".into(), 1, 2))
+    );
     let br = b.first_op(blocks[0]).unwrap();
     assert_eq!(b.successors(br), &[blocks[1], blocks[2]]);
     assert_eq!(b.operand(br, 0), args[0]);
@@ -379,7 +383,10 @@ fn location_forms() {
     assert_eq!(loc("fused[\"f\":1:2, unknown]"), c.file_loc("f", 1, 2));
     assert_eq!(loc("fused[unknown]"), Location::UNKNOWN);
     let two = loc("fused[\"f\":1:2, fused[\"g\":3:4, \"f\":1:2]]");
-    assert_eq!(c.loc_kind(two), LocKind::Fused { metadata: None, locs: Box::new([c.file_loc("f", 1, 2), c.file_loc("g", 3, 4)]) });
+    assert_eq!(
+        c.loc_kind(two),
+        LocKind::Fused { metadata: None, locs: Box::new([c.file_loc("f", 1, 2), c.file_loc("g", 3, 4)]) }
+    );
 }
 
 // ---------------------------------------------------------------------------- types
@@ -405,7 +412,10 @@ fn builtin_types() {
     assert_eq!(ty(&c, "tensor<0xf32>"), c.tensor_type(&[0], c.f32_type()));
     assert_eq!(ty(&c, "tensor<4x0x8xf32>"), c.tensor_type(&[4, 0, 8], c.f32_type()));
     assert_eq!(ty(&c, "tensor<4x8xi32>"), c.tensor_type(&[4, 8], c.i32_type()));
-    assert_eq!(ty(&c, "tensor<?x?xtensor<2xi1>>"), c.tensor_type(&[DYNAMIC, DYNAMIC], c.tensor_type(&[2], c.i1_type())));
+    assert_eq!(
+        ty(&c, "tensor<?x?xtensor<2xi1>>"),
+        c.tensor_type(&[DYNAMIC, DYNAMIC], c.tensor_type(&[2], c.i1_type()))
+    );
     match c.type_kind(ty(&c, "tensor<4xi32, \"enc\">")) {
         TypeKind::RankedTensor { encoding: Some(e), .. } => assert_eq!(*e, c.str_attr("enc")),
         k => panic!("{k:?}"),
@@ -413,7 +423,11 @@ fn builtin_types() {
     assert_eq!(ty(&c, "tensor<*xf32>"), c.intern_type(TypeKind::UnrankedTensor { elem: c.f32_type() }));
     assert_eq!(
         ty(&c, "vector<[4]x8xf32>"),
-        c.intern_type(TypeKind::Vector { shape: Box::new([4, 8]), scalable: Box::new([true, false]), elem: c.f32_type() })
+        c.intern_type(TypeKind::Vector {
+            shape: Box::new([4, 8]),
+            scalable: Box::new([true, false]),
+            elem: c.f32_type()
+        })
     );
     assert_eq!(
         ty(&c, "vector<f32>"),
@@ -422,7 +436,9 @@ fn builtin_types() {
     match c.type_kind(ty(&c, "memref<4x?xi32, affine_map<(d0, d1) -> (d1, d0)>, 1>")) {
         TypeKind::MemRef { shape, layout: Some(l), memory_space: Some(s), .. } => {
             assert_eq!(&**shape, &[4, DYNAMIC]);
-            assert!(matches!(c.attr_kind(*l), AttrKind::Keyword { text, .. } if &**text == "affine_map<(d0, d1) -> (d1, d0)>"));
+            assert!(
+                matches!(c.attr_kind(*l), AttrKind::Keyword { text, .. } if &**text == "affine_map<(d0, d1) -> (d1, d0)>")
+            );
             assert_eq!(*s, c.i64_attr(1));
         }
         k => panic!("{k:?}"),
@@ -435,10 +451,16 @@ fn builtin_types() {
         TypeKind::MemRef { layout: None, memory_space: Some(_), .. } => {}
         k => panic!("{k:?}"),
     }
-    assert_eq!(ty(&c, "memref<*xf32, 1>"), c.intern_type(TypeKind::UnrankedMemRef { elem: c.f32_type(), memory_space: Some(c.i64_attr(1)) }));
+    assert_eq!(
+        ty(&c, "memref<*xf32, 1>"),
+        c.intern_type(TypeKind::UnrankedMemRef { elem: c.f32_type(), memory_space: Some(c.i64_attr(1)) })
+    );
     assert_eq!(ty(&c, "complex<f32>"), c.intern_type(TypeKind::Complex(c.f32_type())));
     assert_eq!(ty(&c, "tuple<>"), c.intern_type(TypeKind::Tuple(Box::new([]))));
-    assert_eq!(ty(&c, "tuple<i32, tuple<f32>>"), c.intern_type(TypeKind::Tuple(Box::new([c.i32_type(), ty(&c, "tuple<f32>")]))));
+    assert_eq!(
+        ty(&c, "tuple<i32, tuple<f32>>"),
+        c.intern_type(TypeKind::Tuple(Box::new([c.i32_type(), ty(&c, "tuple<f32>")])))
+    );
     // dialect types keep their text; bodies are balanced
     assert_eq!(ty(&c, "!foo.bar"), c.dialect_type("foo.bar"));
     assert_eq!(ty(&c, "!foo.bar<a<b>(c)[d]{e}\"f>\">"), c.dialect_type("foo.bar<a<b>(c)[d]{e}\"f>\">"));
@@ -494,7 +516,10 @@ fn scalar_attributes() {
     assert_eq!(attr_of(&c, "0x10 : index"), c.int_attr(16, c.index_type()));
     assert_eq!(attr_of(&c, "-0x10"), c.i64_attr(-16));
     assert_eq!(attr_of(&c, "18446744073709551615"), c.i64_attr(-1));
-    assert_eq!(attr_of(&c, "170141183460469231731687303715884105727 : i128"), c.int_attr(i128::MAX, c.integer_type(128, Signedness::Signless)));
+    assert_eq!(
+        attr_of(&c, "170141183460469231731687303715884105727 : i128"),
+        c.int_attr(i128::MAX, c.integer_type(128, Signedness::Signless))
+    );
     assert_eq!(attr_of(&c, "true"), c.bool_attr(true));
     assert_eq!(attr_of(&c, "false"), c.bool_attr(false));
     assert_eq!(attr_of(&c, "1 : i1"), c.bool_attr(true));
@@ -507,8 +532,14 @@ fn scalar_attributes() {
     assert_eq!(attr_of(&c, "0x7F800000 : f32"), c.attr(AttrKind::Float { bits: 0x7F80_0000, ty: c.f32_type() }));
     assert_eq!(attr_of(&c, "0x3C00 : f16"), c.float_attr(1.0, c.f16_type()));
     assert_eq!(attr_of(&c, "1.0 : bf16"), c.float_attr(1.0, c.bf16_type()));
-    assert_eq!(attr_of(&c, "\"s\\22\\n\\t\\\\x\\FF\""), c.attr(AttrKind::String { value: b"s\"\n\t\\x\xff".as_slice().into(), ty: None }));
-    assert_eq!(attr_of(&c, "\"s\" : i32"), c.attr(AttrKind::String { value: b"s".as_slice().into(), ty: Some(c.i32_type()) }));
+    assert_eq!(
+        attr_of(&c, "\"s\\22\\n\\t\\\\x\\FF\""),
+        c.attr(AttrKind::String { value: b"s\"\n\t\\x\xff".as_slice().into(), ty: None })
+    );
+    assert_eq!(
+        attr_of(&c, "\"s\" : i32"),
+        c.attr(AttrKind::String { value: b"s".as_slice().into(), ty: Some(c.i32_type()) })
+    );
     assert_eq!(attr_of(&c, "unit"), c.unit_attr());
     assert_eq!(attr_of(&c, "i32"), c.type_attr(c.i32_type()));
     assert_eq!(attr_of(&c, "(i32) -> i32"), c.type_attr(ty(&c, "(i32) -> i32")));
@@ -530,18 +561,36 @@ fn composite_attributes() {
     assert_eq!(attr_of(&c, "@\"q\\22\""), sym("q\"", &[]));
     assert_eq!(attr_of(&c, "array<i64: 1, -2>"), c.dense_i64_array(&[1, -2]));
     assert_eq!(attr_of(&c, "array<i32>"), c.attr(AttrKind::DenseArray { elem: c.i32_type(), data: Box::new([]) }));
-    assert_eq!(attr_of(&c, "array<i1: true, false>"), c.attr(AttrKind::DenseArray { elem: c.i1_type(), data: Box::new([1, 0]) }));
+    assert_eq!(
+        attr_of(&c, "array<i1: true, false>"),
+        c.attr(AttrKind::DenseArray { elem: c.i1_type(), data: Box::new([1, 0]) })
+    );
     assert_eq!(
         attr_of(&c, "array<f32: 1.0, 2.5>"),
-        c.attr(AttrKind::DenseArray { elem: c.f32_type(), data: [1.0f32.to_le_bytes(), 2.5f32.to_le_bytes()].concat().into() })
+        c.attr(AttrKind::DenseArray {
+            elem: c.f32_type(),
+            data: [1.0f32.to_le_bytes(), 2.5f32.to_le_bytes()].concat().into()
+        })
     );
-    assert_eq!(attr_of(&c, "array<i8: -1, 255>"), c.attr(AttrKind::DenseArray { elem: c.i8_type(), data: Box::new([255, 255]) }));
+    assert_eq!(
+        attr_of(&c, "array<i8: -1, 255>"),
+        c.attr(AttrKind::DenseArray { elem: c.i8_type(), data: Box::new([255, 255]) })
+    );
     let t4 = ty(&c, "tensor<4xf32>");
-    assert_eq!(attr_of(&c, "dense_resource<blob1> : tensor<4xf32>"), c.attr(AttrKind::DenseResource { handle: c.ident("blob1"), ty: t4 }));
-    assert_eq!(attr_of(&c, "distinct[3]<42 : i32>"), c.attr(AttrKind::Distinct { id: 3, attr: c.int_attr(42, c.i32_type()) }));
+    assert_eq!(
+        attr_of(&c, "dense_resource<blob1> : tensor<4xf32>"),
+        c.attr(AttrKind::DenseResource { handle: c.ident("blob1"), ty: t4 })
+    );
+    assert_eq!(
+        attr_of(&c, "distinct[3]<42 : i32>"),
+        c.attr(AttrKind::Distinct { id: 3, attr: c.int_attr(42, c.i32_type()) })
+    );
     let kw = |k: &str, t: &str| c.attr(AttrKind::Keyword { keyword: c.ident(k), text: t.into() });
     assert_eq!(attr_of(&c, "affine_map<(d0)[s0] -> (d0 + s0)>"), kw("affine_map", "affine_map<(d0)[s0] -> (d0 + s0)>"));
-    assert_eq!(attr_of(&c, "affine_set<(d0) : (d0 >= 0, d0 - 1 == 0)>"), kw("affine_set", "affine_set<(d0) : (d0 >= 0, d0 - 1 == 0)>"));
+    assert_eq!(
+        attr_of(&c, "affine_set<(d0) : (d0 >= 0, d0 - 1 == 0)>"),
+        kw("affine_set", "affine_set<(d0) : (d0 >= 0, d0 - 1 == 0)>")
+    );
     assert_eq!(attr_of(&c, "strided<[1, ?], offset: ?>"), kw("strided", "strided<[1, ?], offset: ?>"));
     let da = |t: &str| c.attr(AttrKind::Dialect { dialect: c.ident("foo"), text: t.into() });
     assert_eq!(attr_of(&c, "#foo.bar<\"x\" 1 <>>"), da("foo.bar<\"x\" 1 <>>"));
@@ -573,7 +622,10 @@ fn dense_elements() {
     assert_eq!(dense(&c, "dense<[5]> : tensor<1xi32>").1, DenseData::Splat(le32(&[5])));
     assert_eq!(dense(&c, "dense<[1, 1, 1, 1]> : tensor<4xi32>"), dense(&c, "dense<1> : tensor<4xi32>"));
     assert_eq!(dense(&c, "dense<1.5> : tensor<2xf32>").1, DenseData::Splat(1.5f32.to_le_bytes().into()));
-    assert_eq!(dense(&c, "dense<[1.0, -2.0]> : vector<2xf64>").1, DenseData::Elements([1.0f64.to_le_bytes(), (-2.0f64).to_le_bytes()].concat().into()));
+    assert_eq!(
+        dense(&c, "dense<[1.0, -2.0]> : vector<2xf64>").1,
+        DenseData::Elements([1.0f64.to_le_bytes(), (-2.0f64).to_le_bytes()].concat().into())
+    );
     assert_eq!(dense(&c, "dense<0x3F800000> : tensor<f32>").1, DenseData::Splat(1.0f32.to_le_bytes().into()));
     assert_eq!(dense(&c, "dense<[true, false]> : tensor<2xi1>").1, DenseData::Elements(Box::new([1, 0])));
     assert_eq!(dense(&c, "dense<[0, 1]> : tensor<2xi1>").1, DenseData::Elements(Box::new([0, 1])));
@@ -583,8 +635,14 @@ fn dense_elements() {
     assert_eq!(dense(&c, "dense<[]> : tensor<0xi32>").1, DenseData::Elements(Box::new([])));
     assert_eq!(dense(&c, "dense<[[]]> : tensor<1x0xi32>").1, DenseData::Elements(Box::new([])));
     // complex
-    assert_eq!(dense(&c, "dense<(1.0, 2.0)> : tensor<complex<f32>>").1, DenseData::Splat([1.0f32.to_le_bytes(), 2.0f32.to_le_bytes()].concat().into()));
-    assert_eq!(dense(&c, "dense<[(1, 2), (3, 4)]> : tensor<2xcomplex<i32>>").1, DenseData::Elements(le32(&[1, 2, 3, 4])));
+    assert_eq!(
+        dense(&c, "dense<(1.0, 2.0)> : tensor<complex<f32>>").1,
+        DenseData::Splat([1.0f32.to_le_bytes(), 2.0f32.to_le_bytes()].concat().into())
+    );
+    assert_eq!(
+        dense(&c, "dense<[(1, 2), (3, 4)]> : tensor<2xcomplex<i32>>").1,
+        DenseData::Elements(le32(&[1, 2, 3, 4]))
+    );
     // strings
     assert_eq!(
         dense(&c, "dense<[\"a\", \"bc\"]> : tensor<2x!foo.s>").1,
@@ -597,14 +655,22 @@ fn dense_elements() {
     assert_eq!(dense(&c, "dense<\"0x0000803F\"> : tensor<f32>").1, DenseData::Splat(1.0f32.to_le_bytes().into()));
     assert_eq!(dense(&c, "dense<\"0x0D\"> : tensor<4xi1>").1, DenseData::Elements(Box::new([1, 0, 1, 1])));
     assert_eq!(dense(&c, "dense<\"0xFF\"> : tensor<4xi1>").1, DenseData::Splat(Box::new([1])));
-    assert_eq!(dense(&c, "dense<\"0x0300\"> : tensor<9xi1>").1, DenseData::Elements(Box::new([1, 1, 0, 0, 0, 0, 0, 0, 0])));
+    assert_eq!(
+        dense(&c, "dense<\"0x0300\"> : tensor<9xi1>").1,
+        DenseData::Elements(Box::new([1, 1, 0, 0, 0, 0, 0, 0, 0]))
+    );
     assert_eq!(dense(&c, "dense<\"0xFF\"> : tensor<9xi1>").1, DenseData::Splat(Box::new([1])));
 }
 
 #[test]
 fn parse_type_and_attr_helpers() {
     let c = ctx();
-    assert_eq!(parse_attr(&c, "dense<1> : tensor<2xi8>").map(|a| matches!(c.attr_kind(a), AttrKind::DenseElements { .. })).ok(), Some(true));
+    assert_eq!(
+        parse_attr(&c, "dense<1> : tensor<2xi8>")
+            .map(|a| matches!(c.attr_kind(a), AttrKind::DenseElements { .. }))
+            .ok(),
+        Some(true)
+    );
     assert_eq!(parse_type(&c, "f32").ok(), Some(c.f32_type()));
     assert_eq!(parse_type(&c, "f32 f32").unwrap_err().message, "unexpected trailing characters");
     assert!(parse_type(&c, "tensor<").is_err());
@@ -626,12 +692,16 @@ fn ssa_and_block_errors() {
         ts(&c, c.i32_type())
     );
     assert_eq!(e, (msg, 2, 14));
-    let d = parse_module(&c, "%0 = \"foo.a\"() : () -> i32\n%1 = \"foo.b\"(%0) : (f32) -> i32\n", "f", &opts()).err().expect("an error");
+    let d = parse_module(&c, "%0 = \"foo.a\"() : () -> i32\n%1 = \"foo.b\"(%0) : (f32) -> i32\n", "f", &opts())
+        .err()
+        .expect("an error");
     assert_eq!(d.notes[0].message, "prior use here");
     assert_eq!(c.loc_file_line_col(d.notes[0].loc).map(|x| (x.1, x.2)), Some((1, 1)));
     check("\"foo.b\"(%x) : (f32) -> i32\n", "use of undeclared SSA value name", 1, 9);
     check("%0 = \"foo.a\"() : () -> i32\n%0 = \"foo.a\"() : () -> i32\n", "redefinition of SSA value '%0'", 2, 1);
-    let d = parse_module(&c, "%0 = \"foo.a\"() : () -> i32\n%0 = \"foo.a\"() : () -> i32\n", "f", &opts()).err().expect("an error");
+    let d = parse_module(&c, "%0 = \"foo.a\"() : () -> i32\n%0 = \"foo.a\"() : () -> i32\n", "f", &opts())
+        .err()
+        .expect("an error");
     assert_eq!(d.notes[0].message, "previously defined here");
     check("%0:2 = \"foo.a\"() : () -> i32\n", "operation defines 1 results but was provided 2 to bind", 1, 1);
     check("%0 = \"foo.a\"() : () -> (i32, i32)\n", "operation defines 2 results but was provided 1 to bind", 1, 1);
@@ -644,8 +714,18 @@ fn ssa_and_block_errors() {
     );
     let e = err("\"foo.u\"(%x) : (i32) -> ()\n%x = \"foo.d\"() : () -> f32\n");
     assert_eq!(e, (format!("definition of SSA value '%x#0' has type '{}'", ts(&c, c.f32_type())), 2, 1));
-    check("%x:2 = \"foo.d\"() : () -> (f32, f32)\n\"foo.u\"(%x#2) : (f32) -> ()\n", "reference to invalid result number", 2, 9);
-    check("\"foo.u\"(%x#3) : (f32) -> ()\n%x:2 = \"foo.d\"() : () -> (f32, f32)\n", "use of undeclared SSA value name", 1, 9);
+    check(
+        "%x:2 = \"foo.d\"() : () -> (f32, f32)\n\"foo.u\"(%x#2) : (f32) -> ()\n",
+        "reference to invalid result number",
+        2,
+        9,
+    );
+    check(
+        "\"foo.u\"(%x#3) : (f32) -> ()\n%x:2 = \"foo.d\"() : () -> (f32, f32)\n",
+        "use of undeclared SSA value name",
+        1,
+        9,
+    );
     check("%x:0 = \"foo.d\"() : () -> ()\n", "expected named operation to have at least 1 result", 1, 4);
     check("\"foo.u\"(%x#99999999999) : (f32) -> ()\n", "invalid SSA value result number", 1, 11);
     check("\"foo.a\"(%0, %0) : (i32) -> ()\n", "expected 2 operand types but had 1", 1, 19);
@@ -656,7 +736,12 @@ fn ssa_and_block_errors() {
 #[test]
 fn op_name_errors() {
     let c = ctx();
-    check("\"t.foo\"() : () -> ()\n", "unregistered operation 't.foo' found in dialect ('t') that does not allow unknown operations", 1, 1);
+    check(
+        "\"t.foo\"() : () -> ()\n",
+        "unregistered operation 't.foo' found in dialect ('t') that does not allow unknown operations",
+        1,
+        1,
+    );
     let no = ParseOptions::default();
     assert_eq!(
         err_with(&c, "\"foo.a\"() : () -> ()\n", &no),
@@ -680,7 +765,10 @@ fn op_name_errors() {
     check("\"foo.a\"() : (i32)\n", "expected '->' in function type", 1, 18);
     check("%0 = \"foo.a\"() : () -> i32 loc(#loc9)\n", "operation location alias was never defined", 1, 32);
     let e = err("\"foo.u\"() : () -> () loc(#x)\n#x = 1\n");
-    assert_eq!(e, (format!("expected location, but found '{}'", crate::printer::attr_to_string(&c, c.i64_attr(1))), 1, 26));
+    assert_eq!(
+        e,
+        (format!("expected location, but found '{}'", crate::printer::attr_to_string(&c, c.i64_attr(1))), 1, 26)
+    );
     check("\"foo.a\"() {a = loc(foo)} : () -> ()\n", "expected location instance", 1, 20);
 }
 
@@ -703,8 +791,18 @@ fn type_and_attribute_errors() {
     check("\"foo.a\"() {a = 128 : si8} : () -> ()\n", "integer constant out of range for attribute", 1, 16);
     check("\"foo.a\"() {a = 1 : i0} : () -> ()\n", "integer constant out of range for attribute", 1, 16);
     check("\"foo.a\"() {a = 99999999999999999999} : () -> ()\n", "integer constant out of range for attribute", 1, 16);
-    check("\"foo.a\"() {a = -1 : ui8} : () -> ()\n", "negative integer literal not valid for unsigned integer type", 1, 17);
-    check("\"foo.a\"() {a = 1 : f32} : () -> ()\n", "unexpected decimal integer literal for a floating point value", 1, 16);
+    check(
+        "\"foo.a\"() {a = -1 : ui8} : () -> ()\n",
+        "negative integer literal not valid for unsigned integer type",
+        1,
+        17,
+    );
+    check(
+        "\"foo.a\"() {a = 1 : f32} : () -> ()\n",
+        "unexpected decimal integer literal for a floating point value",
+        1,
+        16,
+    );
     check("\"foo.a\"() {a = 0x1FFFF : f16} : () -> ()\n", "hexadecimal float constant out of range for type", 1, 16);
     check("\"foo.a\"() {a = 1.0 : i32} : () -> ()\n", "floating point value not valid for specified type", 1, 22);
     check("\"foo.a\"() {a = 1, a = 2} : () -> ()\n", "duplicate key 'a' in dictionary attribute", 1, 19);
@@ -712,13 +810,38 @@ fn type_and_attribute_errors() {
     check("\"foo.a\"() {a = [1, 2} : () -> ()\n", "expected ',' or ']'", 1, 21);
     check("\"foo.a\"() {a = 0x} : () -> ()\n", "expected '}' in attribute dictionary", 1, 17);
     check("\"foo.u\"() {a = ^bb} : () -> ()\n", "expected attribute value", 1, 15);
-    check("\"foo.a\"() {a = dense<[1, 2]> : tensor<?xi32>} : () -> ()\n", "elements literal type must have static shape", 1, 16);
+    check(
+        "\"foo.a\"() {a = dense<[1, 2]> : tensor<?xi32>} : () -> ()\n",
+        "elements literal type must have static shape",
+        1,
+        16,
+    );
     check("\"foo.a\"() {a = dense<[1, 2]> : i32} : () -> ()\n", "elements literal must be a shaped type", 1, 16);
     check("\"foo.a\"() {a = dense<[1, 2]>} : () -> ()\n", "expected ':'", 1, 29);
-    check("\"foo.a\"() {f=dense<[[1, 2], [3]]> : tensor<2x2xi32>} : () -> ()\n", "tensor literal is invalid; ranks are not consistent between elements", 1, 32);
-    check("\"foo.a\"() {f=dense<[1, 2]> : tensor<3xi32>} : () -> ()\n", "inferred shape of elements literal ([2]) does not match type ([3])", 1, 14);
-    check("\"foo.a\"() {f=dense<[1.5, 2]> : tensor<2xi32>} : () -> ()\n", "expected integer elements, but parsed floating-point", 1, 21);
-    check("\"foo.a\"() {f=dense<2> : tensor<2xf32>} : () -> ()\n", "unexpected decimal integer literal for a floating point value", 1, 20);
+    check(
+        "\"foo.a\"() {f=dense<[[1, 2], [3]]> : tensor<2x2xi32>} : () -> ()\n",
+        "tensor literal is invalid; ranks are not consistent between elements",
+        1,
+        32,
+    );
+    check(
+        "\"foo.a\"() {f=dense<[1, 2]> : tensor<3xi32>} : () -> ()\n",
+        "inferred shape of elements literal ([2]) does not match type ([3])",
+        1,
+        14,
+    );
+    check(
+        "\"foo.a\"() {f=dense<[1.5, 2]> : tensor<2xi32>} : () -> ()\n",
+        "expected integer elements, but parsed floating-point",
+        1,
+        21,
+    );
+    check(
+        "\"foo.a\"() {f=dense<2> : tensor<2xf32>} : () -> ()\n",
+        "unexpected decimal integer literal for a floating point value",
+        1,
+        20,
+    );
     check("\"foo.a\"() {f=dense<2> : tensor<2xi1>} : () -> ()\n", "integer constant out of range for type", 1, 20);
     let c = ctx();
     let t = ts(&c, c.tensor_type(&[4], c.i1_type()));
@@ -761,7 +884,11 @@ fn deep_nesting_is_an_error_not_a_crash() {
             "\"foo.a\"() ({\n".repeat(20_000),
             "t.r : () -> () {\n".repeat(20_000),
             format!("\"foo.a\"() {{a = loc({}\"f\"{})}} : () -> ()", "\"n\"(".repeat(50_000), ")".repeat(50_000)),
-            format!("\"foo.a\"() {{a = dense<{}1{}> : tensor<i32>}} : () -> ()", "[".repeat(100_000), "]".repeat(100_000)),
+            format!(
+                "\"foo.a\"() {{a = dense<{}1{}> : tensor<i32>}} : () -> ()",
+                "[".repeat(100_000),
+                "]".repeat(100_000)
+            ),
             format!("\"foo.a\"() : () -> !foo.x{}", "<".repeat(100_000)),
         ] {
             let e = parse_module(&c, &src, "f", &opts()).err().expect("an error");
@@ -803,12 +930,85 @@ fn random_bytes_never_panic() {
 fn random_token_soup_never_panics() {
     let c = ctx();
     const TOKS: &[&str] = &[
-        "%0", "%1", "%x", "%x#1", "%r:2", "^bb0", "^bb1", "#a", "#loc", "!t", "!foo.x<", "@f", "@\"q\"", "\"foo.a\"", "\"t.p\"",
-        "\"builtin.module\"", "t.p", "t.r", "t.iso", "module", "(", ")", "{", "}", "[", "]", "<", ">", "<{", "}>", ",", ":",
-        "::", "=", "->", "?", "*", "-", "x", "4x", "0x", "1", "0x7F", "1.5", "i32", "f32", "tensor<", "tensor<4xf32>",
-        "vector<[4]x", "memref<", "complex<", "tuple<", "dense<", "array<i64:", "array<", "dense_resource<", "distinct[",
-        "affine_map<", "loc(", "unknown", "fused", "callsite", "at", "to", "true", "false", "unit", "\"s\"", "{-# x #-}",
-        "// c\n", "\n", " ", "()", "() -> ()", ": () -> ()", "= ", "#a = ", "!t = ", "#loc = loc(\"f\":1:2)",
+        "%0",
+        "%1",
+        "%x",
+        "%x#1",
+        "%r:2",
+        "^bb0",
+        "^bb1",
+        "#a",
+        "#loc",
+        "!t",
+        "!foo.x<",
+        "@f",
+        "@\"q\"",
+        "\"foo.a\"",
+        "\"t.p\"",
+        "\"builtin.module\"",
+        "t.p",
+        "t.r",
+        "t.iso",
+        "module",
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        "<",
+        ">",
+        "<{",
+        "}>",
+        ",",
+        ":",
+        "::",
+        "=",
+        "->",
+        "?",
+        "*",
+        "-",
+        "x",
+        "4x",
+        "0x",
+        "1",
+        "0x7F",
+        "1.5",
+        "i32",
+        "f32",
+        "tensor<",
+        "tensor<4xf32>",
+        "vector<[4]x",
+        "memref<",
+        "complex<",
+        "tuple<",
+        "dense<",
+        "array<i64:",
+        "array<",
+        "dense_resource<",
+        "distinct[",
+        "affine_map<",
+        "loc(",
+        "unknown",
+        "fused",
+        "callsite",
+        "at",
+        "to",
+        "true",
+        "false",
+        "unit",
+        "\"s\"",
+        "{-# x #-}",
+        "// c\n",
+        "\n",
+        " ",
+        "()",
+        "() -> ()",
+        ": () -> ()",
+        "= ",
+        "#a = ",
+        "!t = ",
+        "#loc = loc(\"f\":1:2)",
     ];
     let mut r = Rng(12345);
     for _ in 0..20000 {

@@ -7,6 +7,11 @@ use super::{PResult, Parser};
 use crate::lexer::Tok;
 use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
 
+/// The inputs and results of a function type.
+type Signature = (SmallVec<[Type; 4]>, SmallVec<[Type; 2]>);
+/// A dialect type's or attribute's parameter checker (see `TypeDef::params`).
+type ParamsFn = fn(&crate::Context, &str) -> Result<String, String>;
+
 /// MLIR's `IntegerType::kMaxWidth`.
 const MAX_INT_WIDTH: u64 = 16_777_215;
 
@@ -41,7 +46,7 @@ impl<'s> Parser<'s> {
         self.last_end
     }
 
-    pub(crate) fn parse_function_type_parts(&mut self) -> PResult<(SmallVec<[Type; 4]>, SmallVec<[Type; 2]>)> {
+    pub(crate) fn parse_function_type_parts(&mut self) -> PResult<Signature> {
         self.enter()?;
         let inputs = self.parse_type_list_parens()?;
         self.expect(Tok::Arrow, "expected '->' in function type")?;
@@ -363,7 +368,9 @@ impl<'s> Parser<'s> {
                     }
                     Ok(ty)
                 }
-                None => Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident)))),
+                None => {
+                    Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident))))
+                }
             };
         }
         let text_end = self.dialect_symbol_end(t)?;
@@ -397,7 +404,11 @@ impl<'s> Parser<'s> {
                 return Ok(text_s);
             }
             let rest = String::from_utf8_lossy(&text[(ns.len() + 1).min(text.len())..]).into_owned();
-            let sym = if is_type { format!("`!\"{ns}\"<\"{rest}\">` type") } else { format!("#\"{ns}\"<\"{rest}\"> : 'none' attribute") };
+            let sym = if is_type {
+                format!("`!\"{ns}\"<\"{rest}\">` type")
+            } else {
+                format!("#\"{ns}\"<\"{rest}\"> : 'none' attribute")
+            };
             return Err(self.error_at(
                 (t.start as usize + 1 + text.len()) as u32,
                 format!(
@@ -407,7 +418,7 @@ impl<'s> Parser<'s> {
         };
         let mnemonic = if ident.len() > ns.len() { &ident[ns.len() + 1..] } else { &b""[..] };
         let mnemonic_off = t.start + 1 + (ns.len() as u32 + 1).min(ident.len() as u32);
-        let found: Option<(&'static str, Option<fn(&crate::Context, &str) -> Result<String, String>>)> = if is_type {
+        let found: Option<(&'static str, Option<ParamsFn>)> = if is_type {
             d.types.iter().find(|x| x.mnemonic.as_bytes() == mnemonic).map(|x| (x.mnemonic, x.params))
         } else {
             d.attrs.iter().find(|x| x.mnemonic.as_bytes() == mnemonic).map(|x| (x.mnemonic, x.params))
@@ -424,9 +435,7 @@ impl<'s> Parser<'s> {
         };
         let params = String::from_utf8_lossy(&text[ident.len()..]).into_owned();
         match params_fn {
-            None if !params.is_empty() => {
-                Err(self.error_at(t.end, format!("{what} '{ns}.{mn}' takes no parameters")))
-            }
+            None if !params.is_empty() => Err(self.error_at(t.end, format!("{what} '{ns}.{mn}' takes no parameters"))),
             None => Ok(text_s),
             Some(f) => match f(self.ctx, &params) {
                 Ok(p) => Ok(format!("{ns}.{mn}{p}")),
@@ -456,7 +465,10 @@ impl<'s> Parser<'s> {
             match c {
                 b'<' | b'(' | b'[' | b'{' => {
                     if stack.len() as u32 >= super::MAX_NESTING {
-                        return Err(self.error_at(i as u32, format!("nesting too deep (the limit is {} levels)", super::MAX_NESTING)));
+                        return Err(self.error_at(
+                            i as u32,
+                            format!("nesting too deep (the limit is {} levels)", super::MAX_NESTING),
+                        ));
                     }
                     stack.push(match c {
                         b'<' => b'>',
@@ -510,10 +522,7 @@ pub(crate) fn builtin_type_keyword(s: &[u8]) -> bool {
     match s {
         b"index" | b"none" | b"tensor" | b"memref" | b"vector" | b"complex" | b"tuple" => true,
         _ => {
-            let digits = s
-                .strip_prefix(b"si")
-                .or_else(|| s.strip_prefix(b"ui"))
-                .or_else(|| s.strip_prefix(b"i"));
+            let digits = s.strip_prefix(b"si").or_else(|| s.strip_prefix(b"ui")).or_else(|| s.strip_prefix(b"i"));
             if let Some(d) = digits {
                 if !d.is_empty() && d.iter().all(u8::is_ascii_digit) {
                     return true;
