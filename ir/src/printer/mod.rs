@@ -55,6 +55,8 @@ pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
 pub fn print_isolated(ctx: &Context, body: &Body, opts: &PrintOptions) -> String {
     let names = names::number(Root::Body(body), opts.generic);
     let mut st = PrintState::new(opts, names);
+    // ~90 bytes per op in typical generic IR; one allocation instead of log2(n) regrowths
+    st.out.reserve(body.total_ops().saturating_mul(if opts.debug_info { 120 } else { 90 }));
     let root = OpRef::isolated_root(body, &st.names);
     OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
     st.out
@@ -116,6 +118,8 @@ pub(crate) struct PrintState {
     pub(crate) cache: String,
     pub(crate) type_cache: Vec<(u32, u32)>,
     pub(crate) attr_cache: Vec<(u32, u32)>,
+    /// Quoted op names (`"t.add"`) by op name index.
+    name_cache: Vec<(u32, u32)>,
     /// `<{props}>` and `{attrs}` texts of a registered op's attribute dictionary.
     split_cache: FxHashMap<(OpName, Attr), [u32; 4]>,
     /// `distinct[N]` numbers, assigned in print order as MLIR does.
@@ -136,6 +140,7 @@ impl PrintState {
             cache: String::new(),
             type_cache: Vec::new(),
             attr_cache: Vec::new(),
+            name_cache: Vec::new(),
             split_cache: FxHashMap::default(),
             distinct_ids: FxHashMap::default(),
             dialects: vec!["builtin"],
@@ -727,8 +732,7 @@ impl<'a> OpAsmPrinter<'a> {
     /// `"name"(%a)[^bb1] <{props}> ({...}) {attrs} : (i32) -> i32`
     fn print_generic(&mut self, def: Option<&'static OpDef>) {
         let ctx = self.ctx;
-        let name = self.op_name();
-        attr::quoted_into(&mut self.st.out, name.as_bytes());
+        self.push_quoted_name();
         self.st.out.push('(');
         if let Some((b, t, op)) = self.cur.outer {
             for (i, v) in b.operands(op).enumerate() {
@@ -792,6 +796,27 @@ impl<'a> OpAsmPrinter<'a> {
         }
         self.st.out.push_str(" : ");
         self.print_functional_type();
+    }
+
+    /// `"name"`, through a per-call cache.
+    fn push_quoted_name(&mut self) {
+        let n = self.cur.name();
+        let i = crate::entity::EntityRef::index(n);
+        let st = &mut *self.st;
+        let span = st.name_cache.get(i).copied().unwrap_or((u32::MAX, 0));
+        let span = if span.0 != u32::MAX {
+            span
+        } else {
+            let start = st.cache.len();
+            attr::quoted_into(&mut st.cache, self.ctx.op_name_str(n).as_bytes());
+            let span = (start as u32, (st.cache.len() - start) as u32);
+            if st.name_cache.len() <= i {
+                st.name_cache.resize(i + 1, (u32::MAX, 0));
+            }
+            st.name_cache[i] = span;
+            span
+        };
+        st.out.push_str(&st.cache[span.0 as usize..(span.0 + span.1) as usize]);
     }
 
     fn push_split(&mut self, t: SplitText) {
