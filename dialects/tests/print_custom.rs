@@ -300,10 +300,16 @@ fn debug_info_on_function_arguments_and_fallback() {
     let r = put(&mut f, bs[0], OperationState::new(&ctx, "func.return", ctx.file_loc("f.mlir", 3, 5)).operands(&[a]));
     let _ = r;
     finish(&mut m, s, f);
-    // mlir-opt --mlir-print-debuginfo --mlir-print-local-scope
+    // mlir-opt --mlir-print-debuginfo --mlir-print-local-scope (print_isolated: local scope)
+    let debug = PrintOptions { generic: false, debug_info: true };
     assert_eq!(
-        print_module(&ctx, &m, &PrintOptions { generic: false, debug_info: true }),
-        "module {\n  func.func @f(%arg0: i32 loc(\"x.py\":1:2), %arg1: i32 loc(unknown)) -> i32 {\n    return %arg0 : i32 loc(\"f.mlir\":3:5)\n  } loc(\"f.mlir\":2:3)\n} loc(unknown)\n"
+        print_isolated(&ctx, &m.body, &debug),
+        "module {\n  func.func @f(%arg0: i32 loc(\"x.py\":1:2), %arg1: i32 loc(unknown)) -> i32 {\n    return %arg0 : i32 loc(\"f.mlir\":3:5)\n  } loc(\"f.mlir\":2:3)\n} loc(unknown)"
+    );
+    // mlir-opt --mlir-print-debuginfo
+    assert_eq!(
+        print_module(&ctx, &m, &debug),
+        "#loc = loc(unknown)\n#loc2 = loc(\"x.py\":1:2)\nmodule {\n  func.func @f(%arg0: i32 loc(\"x.py\":1:2), %arg1: i32 loc(unknown)) -> i32 {\n    return %arg0 : i32 loc(#loc3)\n  } loc(#loc1)\n} loc(#loc)\n#loc1 = loc(\"f.mlir\":2:3)\n#loc3 = loc(\"f.mlir\":3:5)\n"
     );
     // a malformed func.func (no function_type) prints generically
     let mut m = Module::new(&ctx, Location::UNKNOWN);
@@ -316,4 +322,93 @@ fn debug_info_on_function_arguments_and_fallback() {
         print_module(&ctx, &m, &PrintOptions::default()),
         "module {\n  \"func.func\"() <{sym_name = \"g\"}> ({\n  }) : () -> ()\n}\n"
     );
+}
+
+/// `l.mlir`: every location kind, printed by mlir-opt --mlir-print-debuginfo with `#loc`
+/// aliases (block-argument locations inline, their aliases defined first; op locations
+/// after the module).
+#[test]
+fn debug_info_with_location_aliases() {
+    use xcs_ir::LocKind;
+    let ctx = xcs_dialects::context();
+    let i32t = ctx.i32_type();
+    let mut m = Module::new(&ctx, Location::UNKNOWN);
+    let (mut s, mut f, bs) = func(&ctx, "f", &[i32t, i32t], &[i32t], &[], &[&[i32t, i32t]]);
+    s.loc = ctx.file_loc("f.mlir", 2, 3);
+    let (a, b) = (f.block_arg(bs[0], 0), f.block_arg(bs[0], 1));
+    f.set_arg_loc(a, ctx.file_loc("x.py", 1, 2));
+    f.set_arg_loc(b, ctx.file_loc("l.mlir", 2, 41));
+    let f35 = ctx.file_loc("f.mlir", 3, 5);
+    let (la, lb, f11) = (ctx.name_loc("a", None), ctx.name_loc("b", None), ctx.file_loc("f.mlir", 1, 1));
+    let file = ctx.ident("f.mlir");
+    let locs = [
+        f35,
+        ctx.name_loc("name", None),
+        ctx.name_loc("name", Some(f35)),
+        ctx.loc(LocKind::CallSite { callee: la, caller: f11 }),
+        ctx.loc(LocKind::Fused { metadata: None, locs: Box::new([la, lb]) }),
+        ctx.loc(LocKind::Fused { metadata: Some(ctx.str_attr("meta")), locs: Box::new([la, f11]) }),
+        Location::UNKNOWN,
+        ctx.loc(LocKind::FileLineCol { file, line: 3, col: 5, end: Some((Some(4), 6)) }),
+        ctx.loc(LocKind::FileLineCol { file, line: 3, col: 5, end: Some((None, 9)) }),
+        ctx.file_loc("f.mlir", 3, 0),
+    ];
+    for (i, &l) in locs.iter().enumerate() {
+        let name = if i == 0 { "t.a" } else { "t.b" };
+        put(&mut f, bs[0], OperationState::new(&ctx, name, l).results(&[i32t]));
+    }
+    let q = ctx.attr(AttrKind::Location(ctx.file_loc("q", 1, 1)));
+    put(&mut f, bs[0], OperationState::new(&ctx, "t.b", la).results(&[i32t]).attr(&ctx, "l", q));
+    let r = f.create_region();
+    let rb = f.create_block(&[i32t]);
+    f.append_block(r, rb);
+    let x = f.block_arg(rb, 0);
+    f.set_arg_loc(x, ctx.file_loc("y", 2, 2));
+    put(&mut f, rb, OperationState::new(&ctx, "t.y", f35));
+    let mut tr = OperationState::new(&ctx, "t.r", ctx.name_loc("na\"me", None));
+    tr.regions.push(r);
+    put(&mut f, bs[0], tr);
+    put(&mut f, bs[0], OperationState::new(&ctx, "func.return", f35).operands(&[a]));
+    finish(&mut m, s, f);
+    let expected = r##"#loc2 = loc("x.py":1:2)
+#loc3 = loc("l.mlir":2:41)
+#loc12 = loc("q":1:1)
+#loc14 = loc("y":2:2)
+module {
+  func.func @f(%arg0: i32 loc("x.py":1:2), %arg1: i32 loc("l.mlir":2:41)) -> i32 {
+    %0 = "t.a"() : () -> i32 loc(#loc4)
+    %1 = "t.b"() : () -> i32 loc(#loc5)
+    %2 = "t.b"() : () -> i32 loc(#loc15)
+    %3 = "t.b"() : () -> i32 loc(#loc16)
+    %4 = "t.b"() : () -> i32 loc(#loc17)
+    %5 = "t.b"() : () -> i32 loc(#loc18)
+    %6 = "t.b"() : () -> i32 loc(#loc)
+    %7 = "t.b"() : () -> i32 loc(#loc9)
+    %8 = "t.b"() : () -> i32 loc(#loc10)
+    %9 = "t.b"() : () -> i32 loc(#loc11)
+    %10 = "t.b"() {l = #loc12} : () -> i32 loc(#loc6)
+    "t.r"() ({
+    ^bb0(%arg2: i32 loc("y":2:2)):
+      "t.y"() : () -> () loc(#loc4)
+    }) : () -> () loc(#loc13)
+    return %arg0 : i32 loc(#loc4)
+  } loc(#loc1)
+} loc(#loc)
+#loc = loc(unknown)
+#loc1 = loc("f.mlir":2:3)
+#loc4 = loc("f.mlir":3:5)
+#loc5 = loc("name")
+#loc6 = loc("a")
+#loc7 = loc("f.mlir":1:1)
+#loc8 = loc("b")
+#loc9 = loc("f.mlir":3:5 to 4:6)
+#loc10 = loc("f.mlir":3:5 to :9)
+#loc11 = loc("f.mlir":3:0)
+#loc13 = loc("na\22me")
+#loc15 = loc("name"(#loc4))
+#loc16 = loc(callsite(#loc6 at #loc7))
+#loc17 = loc(fused[#loc6, #loc8])
+#loc18 = loc(fused<"meta">[#loc6, #loc7])
+"##;
+    assert_eq!(print_module(&ctx, &m, &PrintOptions { generic: false, debug_info: true }), expected);
 }

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::alias::{is_aliasable, Aliases, Key};
 use super::float::{decode, print_float, print_float_attr, Fmt};
 use super::PrintState;
 use crate::attrs::{dense_elem_bytes, AttrKind, DenseData};
@@ -331,6 +332,17 @@ impl PrintState {
     }
 
     fn write_attr_uncached(&mut self, ctx: &Context, a: Attr, el: Elision, out: &mut String) {
+        if !self.aliases.is_empty() && self.aliases.write(Aliases::attr_key(ctx, a), out) {
+            return;
+        }
+        self.write_attr_impl(ctx, a, el, out);
+    }
+
+    /// The attribute itself (nested attributes may use aliases), as in alias definitions.
+    pub(crate) fn write_attr_impl(&mut self, ctx: &Context, a: Attr, el: Elision, out: &mut String) {
+        if is_aliasable(ctx, a) {
+            self.saw_aliasable = true;
+        }
         let kind = ctx.attr_kind(a);
         match kind {
             AttrKind::Unit => out.push_str("unit"),
@@ -423,7 +435,7 @@ impl PrintState {
                 out.push_str("> : ");
                 self.type_into(ctx, *ty, out);
             }
-            AttrKind::Location(l) => self.loc_into(ctx, *l, out),
+            AttrKind::Location(l) => self.loc_into(ctx, *l, false, out),
             AttrKind::Distinct { attr, .. } => {
                 let next = self.distinct_ids.len() as u32;
                 let id = *self.distinct_ids.entry(a).or_insert(next);
@@ -511,16 +523,22 @@ impl PrintState {
 
     // ---------------------------------------------------------------------------- locations
 
-    /// `loc(...)`.
-    pub(crate) fn loc_into(&mut self, ctx: &Context, l: Location, out: &mut String) {
+    /// `loc(...)`; `loc(#alias)` when `allow_alias` and the location has one (nested
+    /// locations always use their aliases).
+    pub(crate) fn loc_into(&mut self, ctx: &Context, l: Location, allow_alias: bool, out: &mut String) {
         out.push_str("loc(");
-        self.loc_inner_into(ctx, l, out, 0);
+        if !(allow_alias && self.aliases.write(Key::Loc(l), out)) {
+            self.loc_inner_into(ctx, l, out, 0);
+        }
         out.push(')');
     }
 
     fn loc_inner_into(&mut self, ctx: &Context, l: Location, out: &mut String, depth: u32) {
         if depth > 256 {
             out.push_str("unknown");
+            return;
+        }
+        if depth > 0 && self.aliases.write(Key::Loc(l), out) {
             return;
         }
         match ctx.loc_kind(l) {

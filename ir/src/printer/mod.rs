@@ -5,6 +5,7 @@
 //! Output goes into one `String`; value names are computed once per printed op tree into
 //! dense side tables ([`names`]); the texts of types and attributes are cached per call.
 
+mod alias;
 mod attr;
 mod float;
 mod names;
@@ -41,12 +42,52 @@ pub struct PrintOptions {
     pub debug_info: bool,
 }
 
-/// Prints a module (the top-level `builtin.module` and everything in it), followed by a
-/// newline as MLIR's `printTopLevelOperation` does (mlir-opt writes one more `\n` after it).
+/// Prints a module (the top-level `builtin.module` and everything in it) as mlir-opt does:
+/// aliases that must come first (`#map = affine_map<...>`, `#loc1 = loc(...)` used by block
+/// arguments or attributes), the module, a newline, then the aliases of op locations
+/// (MLIR's `printTopLevelOperation`; mlir-opt writes one more `\n` after it).
 pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
-    let mut s = print_isolated(ctx, &m.body, opts);
-    s.push('\n');
-    s
+    let body = &m.body;
+    let mut names = names::number(Root::Body(body), opts.generic);
+    if !opts.debug_info {
+        // Most IR has nothing to alias: print once, and only redo it when something was.
+        let mut st = PrintState::new(opts, names);
+        st.out.reserve(body.total_ops().saturating_mul(90));
+        let root = OpRef::isolated_root(body, &st.names);
+        OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
+        if !st.saw_aliasable {
+            st.out.push('\n');
+            return st.out;
+        }
+        names = std::mem::take(&mut st.names);
+    }
+    // Collect the aliases in MLIR's visiting order.
+    let mut st = PrintState::new(opts, names);
+    st.collect = Some(Box::default());
+    let root = OpRef::isolated_root(body, &st.names);
+    OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
+    let aliases = st.collect.take().map(|c| c.finish()).unwrap_or_default();
+    let names = std::mem::take(&mut st.names);
+    drop(st);
+    // Print with them.
+    let mut st = PrintState::new(opts, names);
+    st.aliases = aliases;
+    st.out.reserve(body.total_ops().saturating_mul(if opts.debug_info { 110 } else { 90 }));
+    let order = std::mem::take(&mut st.aliases.order);
+    for &(key, deferrable) in &order {
+        if !deferrable {
+            st.alias_definition(ctx, key);
+        }
+    }
+    let root = OpRef::isolated_root(body, &st.names);
+    OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
+    st.out.push('\n');
+    for &(key, deferrable) in &order {
+        if deferrable {
+            st.alias_definition(ctx, key);
+        }
+    }
+    st.out
 }
 
 /// Prints the isolated op that owns `body` (e.g. one `func.func`), as in IR dumps of a
@@ -98,7 +139,7 @@ pub fn attr_to_string(ctx: &Context, a: Attr) -> String {
 pub fn loc_to_string(ctx: &Context, l: Location) -> String {
     let mut st = PrintState::new(&PrintOptions::default(), Names::default());
     let mut out = String::new();
-    st.loc_into(ctx, l, &mut out);
+    st.loc_into(ctx, l, false, &mut out);
     out
 }
 
@@ -126,6 +167,12 @@ pub(crate) struct PrintState {
     pub(crate) distinct_ids: FxHashMap<Attr, u32>,
     /// MLIR's default-dialect stack: op names in this dialect drop their prefix.
     dialects: Vec<&'static str>,
+    /// Aliases in effect (empty unless printing a whole module that needs them).
+    pub(crate) aliases: alias::Aliases,
+    /// Set while collecting aliases: the printer visits instead of printing.
+    collect: Option<Box<alias::Collector>>,
+    /// Something that would get an alias was printed.
+    pub(crate) saw_aliasable: bool,
 }
 
 impl PrintState {
@@ -144,7 +191,23 @@ impl PrintState {
             split_cache: FxHashMap::default(),
             distinct_ids: FxHashMap::default(),
             dialects: vec!["builtin"],
+            aliases: alias::Aliases::default(),
+            collect: None,
+            saw_aliasable: false,
         }
+    }
+    /// `#name = value` and a newline.
+    fn alias_definition(&mut self, ctx: &Context, key: alias::Key) {
+        let mut out = std::mem::take(&mut self.out);
+        self.aliases.write(key, &mut out);
+        out.push_str(" = ");
+        match key {
+            alias::Key::Attr(a) => self.write_attr_impl(ctx, a, Elision::Never, &mut out),
+            alias::Key::Loc(l) => self.loc_into(ctx, l, false, &mut out),
+            alias::Key::Type(t) => self.type_into(ctx, t, &mut out),
+        }
+        out.push('\n');
+        self.out = out;
     }
     fn push_indent(&mut self) {
         const SPACES: &str = "                                                                ";
@@ -355,6 +418,11 @@ impl<'a> OpAsmPrinter<'a> {
     /// `%arg0: i32 {a = 1} loc(...)`.
     pub fn print_region_argument(&mut self, v: Value, attrs: Option<Attr>) {
         let (b, t) = (self.cur.inner, self.cur.inner_table);
+        if self.st.collect.is_some() {
+            // MLIR's alias collection visits the type and location, not the attributes
+            self.collect_arg(b, v);
+            return;
+        }
         self.value_name(b, t, v, true);
         self.st.out.push_str(": ");
         if b.contains_value(v) {
@@ -376,6 +444,9 @@ impl<'a> OpAsmPrinter<'a> {
     }
     /// `^bb1` or `^bb1(%a, %b : i32, i32)`.
     pub fn print_successor_and_use_list(&mut self, b: Block, operands: &[Value]) {
+        if self.st.collect.is_some() {
+            return;
+        }
         self.print_successor(b);
         if operands.is_empty() {
             return;
@@ -396,6 +467,10 @@ impl<'a> OpAsmPrinter<'a> {
 
     // ---------------------------------------------------------------- types and attributes
     pub fn print_type(&mut self, t: Type) {
+        if let Some(c) = self.st.collect.as_mut() {
+            c.ty(self.ctx, t);
+            return;
+        }
         self.st.push_type(self.ctx, t);
     }
     /// Types separated by `, `.
@@ -404,11 +479,17 @@ impl<'a> OpAsmPrinter<'a> {
             if i > 0 {
                 self.st.out.push_str(", ");
             }
-            self.st.push_type(self.ctx, t);
+            self.print_type(t);
         }
     }
     /// `(inputs) -> results` as MLIR prints function types.
     pub fn print_function_type(&mut self, inputs: &[Type], results: &[Type]) {
+        if let Some(c) = self.st.collect.as_mut() {
+            for &t in inputs.iter().chain(results) {
+                c.ty(self.ctx, t);
+            }
+            return;
+        }
         let mut out = std::mem::take(&mut self.st.out);
         self.st.function_type_into(self.ctx, inputs, results, &mut out);
         self.st.out = out;
@@ -421,11 +502,19 @@ impl<'a> OpAsmPrinter<'a> {
     }
     /// An attribute with its type (`1 : i32`).
     pub fn print_attribute(&mut self, a: Attr) {
+        if let Some(c) = self.st.collect.as_mut() {
+            c.attr(self.ctx, a, false);
+            return;
+        }
         self.st.push_attr(self.ctx, a, Elision::Never);
     }
     /// An attribute without its type (`1` for `1 : i32`; MLIR's `printAttributeWithoutType`).
     pub fn print_attribute_without_type(&mut self, a: Attr) {
         let ctx = self.ctx;
+        if let Some(c) = self.st.collect.as_mut() {
+            c.attr_without_type(ctx, a);
+            return;
+        }
         let mut s = String::new();
         self.st.attr_into(ctx, a, Elision::Never, &mut s);
         let typed = matches!(
@@ -457,6 +546,12 @@ impl<'a> OpAsmPrinter<'a> {
         if kept.is_empty() {
             return;
         }
+        if let Some(c) = self.st.collect.as_mut() {
+            for &(_, v) in &kept {
+                c.attr(ctx, v, false);
+            }
+            return;
+        }
         if keyword {
             self.st.out.push_str(" attributes");
         }
@@ -465,14 +560,23 @@ impl<'a> OpAsmPrinter<'a> {
         self.st.dict_entries_into(ctx, &kept, &mut out);
         self.st.out = out;
     }
-    /// ` loc(...)` when debug info is printed.
+    /// ` loc(...)` when debug info is printed (`loc(#alias)` when it has an alias).
     pub fn print_optional_location(&mut self, l: Location) {
-        if self.st.debug_info {
-            self.st.out.push(' ');
-            let mut out = std::mem::take(&mut self.st.out);
-            self.st.loc_into(self.ctx, l, &mut out);
-            self.st.out = out;
+        if !self.st.debug_info {
+            return;
         }
+        if let Some(c) = self.st.collect.as_mut() {
+            c.loc(self.ctx, l, false);
+            return;
+        }
+        self.trailing_loc(l, true);
+    }
+
+    fn trailing_loc(&mut self, l: Location, allow_alias: bool) {
+        self.st.out.push(' ');
+        let mut out = std::mem::take(&mut self.st.out);
+        self.st.loc_into(self.ctx, l, allow_alias, &mut out);
+        self.st.out = out;
     }
 
     // ---------------------------------------------------------------- regions
@@ -482,6 +586,7 @@ impl<'a> OpAsmPrinter<'a> {
     pub fn print_region(&mut self, r: Region, print_entry_block_args: bool, print_block_terminators: bool) {
         self.region(r, print_entry_block_args, print_block_terminators, false);
     }
+
     /// [`OpAsmPrinter::print_region`] with MLIR's `printEmptyBlock`: an empty entry block
     /// gets its `^bb0:` label (the generic form uses this).
     pub fn print_region_full(&mut self, r: Region, print_entry_block_args: bool, print_block_terminators: bool, print_empty_block: bool) {
@@ -541,6 +646,9 @@ impl<'a> OpAsmPrinter<'a> {
     /// Discards what the custom hook printed for this op and prints the generic form
     /// instead: for hooks that find the op malformed (MLIR prints unverified ops generically).
     pub fn fallback_to_generic(&mut self) {
+        if self.st.collect.is_some() {
+            return self.collect_generic();
+        }
         self.st.out.truncate(self.op_start);
         let def = self.def();
         self.print_generic(def);
@@ -573,16 +681,97 @@ impl<'a> OpAsmPrinter<'a> {
     fn block_name(&mut self, _b: &Body, table: u32, blk: Block) {
         let n = self.st.names.bodies.get(table as usize).map_or(UNNAMED, |t| t.block(blk));
         if n == UNNAMED {
-            self.st.out.push_str("<<UNKNOWN BLOCK>>");
+            self.st.out.push_str("INVALIDBLOCK");
             return;
         }
         self.st.out.push_str("^bb");
         self.st.push_int(n);
     }
 
+    /// ` loc(...)` of a block argument: printed inline (MLIR allows no alias there).
     fn print_arg_loc(&mut self, b: &Body, v: Value) {
         let l = b.arg_loc(v).unwrap_or(Location::UNKNOWN);
-        self.print_optional_location(l);
+        if self.st.debug_info {
+            self.trailing_loc(l, false);
+        }
+    }
+
+    /// Alias collection for a block argument: its type and (non-deferrable) location.
+    fn collect_arg(&mut self, b: &Body, v: Value) {
+        let debug = self.st.debug_info;
+        let Some(c) = self.st.collect.as_mut() else { return };
+        if b.contains_value(v) {
+            c.ty(self.ctx, b.value_type(v));
+            if debug {
+                c.loc(self.ctx, b.arg_loc(v).unwrap_or(Location::UNKNOWN), false);
+            }
+        }
+    }
+
+    /// Alias collection for a region, in the order of MLIR's `DummyAliasOperationPrinter`.
+    fn collect_region(&mut self, r: Region, entry_args: bool, terminators: bool) {
+        let body = self.cur.inner;
+        let Some(entry) = body.entry_block(r) else { return };
+        self.collect_block(entry, entry_args, terminators);
+        let mut next = body.next_block(entry);
+        while let Some(b) = next {
+            self.collect_block(b, true, true);
+            next = body.next_block(b);
+        }
+    }
+
+    fn collect_block(&mut self, b: Block, args: bool, terminators: bool) {
+        let body = self.cur.inner;
+        if args {
+            for &a in body.block_args(b) {
+                self.collect_arg(body, a);
+            }
+        }
+        let last = body.last_op(b);
+        let skip_last = !terminators
+            && last.is_some_and(|l| self.ctx.op_def(body.op_name(l)).is_some_and(|d| d.has(Traits::Terminator)));
+        for op in body.block_ops(b) {
+            if skip_last && Some(op) == last {
+                break;
+            }
+            self.nested(op).print_full_op();
+        }
+    }
+
+    /// Alias collection for an op in the generic form: regions, operand and result types,
+    /// then attributes (not the properties of unregistered ops).
+    fn collect_generic(&mut self) {
+        for &r in self.cur.regions() {
+            self.collect_region(r, true, true);
+        }
+        let ctx = self.ctx;
+        let tys: SmallVec<[Type; 8]> = self.operand_types().into_iter().chain(self.result_types()).collect();
+        let attrs = self.cur.attrs();
+        let Some(c) = self.st.collect.as_mut() else { return };
+        for t in tys {
+            c.ty(ctx, t);
+        }
+        for &(_, v) in ctx.dict_entries(attrs) {
+            c.attr(ctx, v, false);
+        }
+    }
+
+    /// Alias collection for an op in the pretty form, in its print order.
+    fn collect_pretty(&mut self) {
+        let ctx = self.ctx;
+        let attrs = self.cur.attrs();
+        let tys: SmallVec<[Type; 8]> = self.operand_types().into_iter().chain(self.result_types()).collect();
+        if let Some(c) = self.st.collect.as_mut() {
+            for &(_, v) in ctx.dict_entries(attrs) {
+                c.attr(ctx, v, false);
+            }
+            for t in tys {
+                c.ty(ctx, t);
+            }
+        }
+        for &r in self.cur.regions() {
+            self.collect_region(r, true, true);
+        }
     }
 
     /// A printer positioned on `op` of the current region body.
@@ -601,6 +790,9 @@ impl<'a> OpAsmPrinter<'a> {
     }
 
     fn region(&mut self, r: Region, entry_args: bool, terminators: bool, empty_block: bool) {
+        if self.st.collect.is_some() {
+            return self.collect_region(r, entry_args, terminators);
+        }
         self.st.out.push_str("{\n");
         let body = self.cur.inner;
         if let Some(entry) = body.entry_block(r) {
@@ -711,6 +903,22 @@ impl<'a> OpAsmPrinter<'a> {
         }
         let def = self.def();
         self.op_start = self.st.out.len();
+        if self.st.collect.is_some() {
+            if self.st.debug_info {
+                let l = self.cur.loc();
+                if let Some(c) = self.st.collect.as_mut() {
+                    c.loc(self.ctx, l, true);
+                }
+            }
+            match def.map(|d| d.syntax) {
+                Some(Syntax::Custom { print, .. }) if !self.st.generic => print(self),
+                Some(Syntax::Pretty) if !self.st.generic => self.collect_pretty(),
+                _ => self.collect_generic(),
+            }
+            // nothing printed while collecting is kept
+            self.st.out.clear();
+            return;
+        }
         match def.map(|d| d.syntax) {
             Some(Syntax::Custom { print, .. }) if !self.st.generic => {
                 let name = self.op_name();
@@ -725,8 +933,10 @@ impl<'a> OpAsmPrinter<'a> {
             Some(Syntax::Pretty) if !self.st.generic => self.print_pretty(),
             _ => self.print_generic(def),
         }
-        let l = self.cur.loc();
-        self.print_optional_location(l);
+        if self.st.debug_info {
+            let l = self.cur.loc();
+            self.trailing_loc(l, true);
+        }
     }
 
     /// `"name"(%a)[^bb1] <{props}> ({...}) {attrs} : (i32) -> i32`
