@@ -57,6 +57,14 @@ pub(crate) fn is_aliasable(ctx: &Context, a: Attr) -> bool {
 }
 
 impl Collector {
+    /// A collector expecting about `n` nodes.
+    pub fn with_capacity(n: usize) -> Collector {
+        let mut c = Collector::default();
+        c.index.reserve(n);
+        c.entries.reserve(n);
+        c
+    }
+
     /// Visits a node and its children; returns (alias depth, index).
     fn visit(&mut self, ctx: &Context, key: Key, deferrable: bool, elide_type: bool) -> (u32, u32) {
         // a location used as an attribute is the same node as the location
@@ -195,51 +203,62 @@ impl Collector {
 
     /// Sorts and names the aliases.
     pub fn finish(self) -> Aliases {
-        let mut list: Vec<(u32, &'static str, Key, bool)> = self
+        let mut list: Vec<(u32, &'static str, u32, bool)> = self
             .entries
-            .into_iter()
-            .filter_map(|e| e.alias.map(|a| (e.depth, a, e.key, e.deferrable)))
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.alias.map(|a| (e.depth, a, i as u32, e.deferrable)))
             .collect();
         list.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)));
-        let mut counts: FxHashMap<&'static str, u32> = FxHashMap::default();
-        let mut names = FxHashMap::default();
+        let mut counts = [0u32; 4];
+        let mut numbers = vec![u32::MAX; self.entries.len()];
         let mut order = Vec::with_capacity(list.len());
-        for (_, base, key, deferrable) in list {
-            let n = counts.entry(base).or_insert(0);
-            let suffix = *n;
-            *n += 1;
-            names.insert(key, (base, suffix));
-            order.push((key, deferrable));
+        for (_, base, i, deferrable) in list {
+            let b = BASES.iter().position(|&x| x == base).unwrap_or(0);
+            numbers[i as usize] = ((b as u32) << 28) | counts[b];
+            counts[b] += 1;
+            order.push((self.entries[i as usize].key, deferrable));
         }
-        Aliases { names, order }
+        Aliases { index: self.index, numbers, order }
     }
 }
+
+/// Alias base names (all MLIR's builtin dialect gives).
+const BASES: [&str; 4] = ["loc", "map", "set", "distinct"];
 
 /// The aliases of one top-level print.
 #[derive(Default)]
 pub(crate) struct Aliases {
-    names: FxHashMap<Key, (&'static str, u32)>,
+    /// Every visited node's index (from the collect pass).
+    index: FxHashMap<Key, u32>,
+    /// Per visited node: `base << 28 | number`, or `u32::MAX` without an alias.
+    numbers: Vec<u32>,
     /// Definitions in print order, with their deferrable flag.
     pub order: Vec<(Key, bool)>,
 }
 
 impl Aliases {
+    /// True when nothing was collected (no alias can apply).
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.numbers.is_empty()
     }
     /// Writes `#name` if `key` has an alias.
     pub fn write(&self, key: Key, out: &mut String) -> bool {
-        match self.names.get(&key) {
-            Some(&(base, n)) => {
-                out.push('#');
-                out.push_str(base);
-                if n > 0 {
-                    out.push_str(itoa::Buffer::new().format(n));
-                }
-                true
-            }
-            None => false,
+        if self.numbers.is_empty() {
+            return false;
         }
+        let Some(&i) = self.index.get(&key) else { return false };
+        let n = self.numbers[i as usize];
+        if n == u32::MAX {
+            return false;
+        }
+        out.push('#');
+        out.push_str(BASES[(n >> 28) as usize]);
+        let k = n & ((1 << 28) - 1);
+        if k > 0 {
+            out.push_str(itoa::Buffer::new().format(k));
+        }
+        true
     }
     /// The key an attribute is aliased under (locations by their location).
     pub fn attr_key(ctx: &Context, a: Attr) -> Key {

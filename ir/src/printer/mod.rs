@@ -63,7 +63,8 @@ pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
     }
     // Collect the aliases in MLIR's visiting order.
     let mut st = PrintState::new(opts, names);
-    st.collect = Some(Box::default());
+    let expect = if opts.debug_info { body.total_ops() + 16 } else { 64 };
+    st.collect = Some(Box::new(alias::Collector::with_capacity(expect)));
     let root = OpRef::isolated_root(body, &st.names);
     OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
     let aliases = st.collect.take().map(|c| c.finish()).unwrap_or_default();
