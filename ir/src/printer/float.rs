@@ -202,12 +202,10 @@ impl Fmt {
         }
     }
     /// Significand precision in bits, including the integer bit (APFloat's `precision`).
+    /// For `f80` the stored 63 fraction bits plus the explicit integer bit; for the others
+    /// the fraction bits plus the implicit one.
     pub fn precision(&self) -> u32 {
-        if self.explicit_int {
-            self.frac_bits + 1
-        } else {
-            self.frac_bits + 1
-        }
+        self.frac_bits + 1
     }
     /// Exponent of the least significant bit of subnormals (`emin - (p - 1)`).
     fn qmin(&self) -> i32 {
@@ -378,7 +376,7 @@ fn apfloat_to_string(out: &mut String, v: &FVal, precision: u32, mut format_prec
     }
     // AdjustToPrecision (integer form): drop decimal digits that cannot matter, truncating.
     let bits = sig.bits();
-    let bits_required = (format_precision * 196 + 58) / 59;
+    let bits_required = (format_precision * 196).div_ceil(59);
     if bits > bits_required {
         let tens = (bits - bits_required) * 59 / 196;
         if tens > 0 {
@@ -668,7 +666,7 @@ mod tests {
         assert_eq!(p(F64, 1.0e17), "1.000000e+17");
         assert_eq!(p(F32, 123456.7), "123456.703");
         assert_eq!(p(F16, 0.5), "5.000000e-01");
-        assert_eq!(p(BF16, 3.14159), "3.140630e+00");
+        assert_eq!(pb(BF16, 0x4049), "3.140630e+00"); // 3.14159 : bf16 (bf16 0x4049 = 3.140625)
         assert_eq!(p(F32, -1.0e-5), "-9.99999974E-6");
         assert_eq!(p(F64, 1.0e100), "1.000000e+100");
         assert_eq!(p(F32, 2.0e38), "2.000000e+38");

@@ -1049,7 +1049,8 @@ impl<'a> OpAsmPrinter<'a> {
             Some(&s) => s,
             None => {
                 let entries = ctx.dict_entries(attrs);
-                let (inh, dis): (SmallVec<[(Ident, Attr); 8]>, SmallVec<[(Ident, Attr); 8]>) =
+                type Entries = SmallVec<[(Ident, Attr); 8]>;
+                let (inh, dis): (Entries, Entries) =
                     entries.iter().copied().partition(|(k, _)| def.is_inherent_attr(ctx.str(*k)));
                 let mut spans = [u32::MAX, 0, u32::MAX, 0];
                 for (j, part) in [inh, dis].iter().enumerate() {

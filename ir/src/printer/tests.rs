@@ -1019,11 +1019,9 @@ fn debug_info_output_reprints_identically_with_local_scope() {
     let m = build_a(&ctx);
     let mut m2 = m.clone();
     // give every op a location
-    let mut line = 1;
     let ops = m2.body.walk_ops();
-    for op in ops {
+    for (line, op) in (1..).zip(ops) {
         m2.body.set_op_loc(op, ctx.file_loc("f.mlir", line, 3));
-        line += 1;
     }
     let opts = PrintOptions { generic: true, debug_info: true };
     let ours = print_isolated(&ctx, &m2.body, &opts);
