@@ -412,3 +412,67 @@ module {
 "##;
     assert_eq!(print_module(&ctx, &m, &PrintOptions { generic: false, debug_info: true }), expected);
 }
+
+/// The uniform pretty form of XCS ops (the examples of the design brief), inside a function.
+/// By the brief's rule an op whose operand and result types are all equal prints one type,
+/// so `xcs.vmap` here prints `: tensor<8x4xf32>` (the brief's example shows the function
+/// type, which the parser accepts as well).
+#[test]
+fn pretty_form_of_xcs_ops() {
+    let ctx = xcs_dialects::context();
+    let f32t = ctx.f32_type();
+    let t48 = ctx.tensor_type(&[4, 8], f32t);
+    let t4 = ctx.tensor_type(&[4], f32t);
+    let t84 = ctx.tensor_type(&[8, 4], f32t);
+    let mut m = Module::new(&ctx, Location::UNKNOWN);
+    let (s, mut f, bs) = func(&ctx, "f", &[t48, t48, t84], &[t4, t84], &[], &[&[t48, t48, t84]]);
+    let (a, b, x) = (f.block_arg(bs[0], 0), f.block_arg(bs[0], 1), f.block_arg(bs[0], 2));
+    let add = put(&mut f, bs[0], st(&ctx, "tensor.add").operands(&[a, b]).results(&[t48]));
+    let addv = f.result(add, 0);
+    let red = put(
+        &mut f,
+        bs[0],
+        st(&ctx, "tensor.reduce")
+            .operands(&[addv])
+            .results(&[t4])
+            .attr(&ctx, "axes", ctx.dense_i64_array(&[1]))
+            .attr(&ctx, "keepdims", ctx.bool_attr(false))
+            .attr(&ctx, "kind", ctx.str_attr("sum")),
+    );
+    let redv = f.result(red, 0);
+    let r = f.create_region();
+    let rb = f.create_block(&[t4]);
+    f.append_block(r, rb);
+    let ra = f.block_arg(rb, 0);
+    let e = put(&mut f, rb, st(&ctx, "tensor.exp").operands(&[ra]).results(&[t4]));
+    let ev = f.result(e, 0);
+    put(&mut f, rb, st(&ctx, "xcs.yield").operands(&[ev]));
+    let mut vm = st(&ctx, "xcs.vmap")
+        .operands(&[x])
+        .results(&[t84])
+        .attr(&ctx, "in_axes", ctx.dense_i64_array(&[0]))
+        .attr(&ctx, "out_axes", ctx.dense_i64_array(&[0]));
+    vm.regions.push(r);
+    let v = put(&mut f, bs[0], vm);
+    let vv = f.result(v, 0);
+    put(&mut f, bs[0], st(&ctx, "func.return").operands(&[redv, vv]));
+    finish(&mut m, s, f);
+    let expected = r#"module {
+  func.func @f(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<8x4xf32>) -> (tensor<4xf32>, tensor<8x4xf32>) {
+    %0 = tensor.add %arg0, %arg1 : tensor<4x8xf32>
+    %1 = tensor.reduce %0 {axes = array<i64: 1>, keepdims = false, kind = "sum"} : (tensor<4x8xf32>) -> tensor<4xf32>
+    %2 = xcs.vmap %arg2 {in_axes = array<i64: 0>, out_axes = array<i64: 0>} : tensor<8x4xf32> {
+    ^bb0(%arg3: tensor<4xf32>):
+      %3 = tensor.exp %arg3 : tensor<4xf32>
+      xcs.yield %3 : tensor<4xf32>
+    }
+    return %1, %2 : tensor<4xf32>, tensor<8x4xf32>
+  }
+}
+"#;
+    assert_eq!(print_module(&ctx, &m, &PrintOptions::default()), expected);
+    let g = print_module(&ctx, &m, &PrintOptions { generic: true, debug_info: false });
+    assert!(g.contains(
+        "%1 = \"tensor.reduce\"(%0) <{axes = array<i64: 1>, keepdims = false, kind = \"sum\"}> : (tensor<4x8xf32>) -> tensor<4xf32>"
+    ), "{g}");
+}
