@@ -537,6 +537,11 @@ fn parses_back(s: &str, v: &FVal, f: &Fmt) -> bool {
     let p = f.precision();
     let qmin = f.qmin();
     let (mut m, mut q) = (m, q);
+    // values stored as f64 carry more significand bits than the format: drop the zeros
+    while (m >= (1u128 << p) || q < qmin) && m & 1 == 0 {
+        m >>= 1;
+        q += 1;
+    }
     while m < (1u128 << (p - 1)) && q > qmin {
         m <<= 1;
         q -= 1;

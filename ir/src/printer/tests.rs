@@ -1131,3 +1131,72 @@ fn aliases_like_mlir() {
     let t = m.ops()[0];
     assert!(print_op_generic(&ctx, &m.body, t).contains("m = affine_map<(d0) -> (d0)>"));
 }
+
+/// Every encoding of the 8-, 6- and 4-bit float types, and samples of tf32, f80 and f128: our text
+/// for the value equals what MLIR prints for the same bits written in hex.
+#[test]
+fn small_float_formats_match_mlir() {
+    use super::float::{decode, FClass, Fmt};
+    let ctx = Context::new();
+    let mut ours = String::new();
+    let mut input = String::new();
+    let kinds = [
+        FloatKind::F8E5M2,
+        FloatKind::F8E4M3,
+        FloatKind::F8E3M4,
+        FloatKind::F8E4M3FN,
+        FloatKind::F8E5M2FNUZ,
+        FloatKind::F8E4M3FNUZ,
+        FloatKind::F8E4M3B11FNUZ,
+        FloatKind::F8E8M0FNU,
+        FloatKind::F6E2M3FN,
+        FloatKind::F6E3M2FN,
+        FloatKind::F4E2M1FN,
+        FloatKind::TF32,
+    ];
+    for kind in kinds {
+        let f = Fmt::of(kind);
+        let ty = ctx.float_type(kind);
+        let n: u32 = if kind == FloatKind::TF32 { 4096 } else { 1 << f.width };
+        for i in 0..n {
+            let bits = if kind == FloatKind::TF32 { (i as u128 * 127) & 0x7FFFF } else { i as u128 };
+            let v = decode(&f, bits);
+            let value = match v.class {
+                FClass::Zero => 0.0,
+                FClass::Finite { m, q } => m as f64 * 2f64.powi(q),
+                FClass::Inf => f64::INFINITY,
+                FClass::NaN => continue,
+            };
+            let value = if v.neg { -value } else { value };
+            let a = ctx.attr(AttrKind::Float { bits: value.to_bits(), ty });
+            ours.push_str(&format!("  \"t.f\"() {{v = {}}} : () -> ()\n", attr_to_string(&ctx, a)));
+            input.push_str(&format!("\"t.f\"() {{v = 0x{bits:X} : {}}} : () -> ()\n", kind.keyword()));
+        }
+    }
+    // f80 and f128: random f64 values, given to MLIR as their f80/f128 encodings
+    let mut seed = 0x9E3779B97F4A7C15u64;
+    for kind in [FloatKind::F80, FloatKind::F128] {
+        let f = Fmt::of(kind);
+        let ty = ctx.float_type(kind);
+        for i in 0..300 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let value = if i % 2 == 0 { f64::from_bits(seed) } else { (seed % 1_000_000) as f64 * 10f64.powi((seed % 30) as i32 - 15) };
+            if value.is_nan() {
+                continue;
+            }
+            let bits = super::float::encode(&f, &super::float::decode_f64(value.to_bits()));
+            let a = ctx.attr(AttrKind::Float { bits: value.to_bits(), ty });
+            ours.push_str(&format!("  \"t.f\"() {{v = {}}} : () -> ()\n", attr_to_string(&ctx, a)));
+            input.push_str(&format!("\"t.f\"() {{v = 0x{bits:X} : {}}} : () -> ()\n", kind.keyword()));
+        }
+    }
+    let Some(theirs) = mlir_reprint(&input, &[]) else { return };
+    let expected = format!("\"builtin.module\"() ({{\n{ours}}}) : () -> ()\n\n");
+    if theirs != expected {
+        for (x, y) in theirs.lines().zip(expected.lines()) {
+            assert_eq!(x, y);
+        }
+    }
+}
