@@ -503,6 +503,17 @@ def main(argv: list[str] | None = None) -> int:
                               "thread_speedup_min": GOAL_THREADS}}
     failed = False
     if not args.skip_parse:
+        # Fixed costs: an empty module (process start, dialect registration, mapped libraries).
+        args.cache.mkdir(parents=True, exist_ok=True)
+        empty = args.cache / "empty.mlir"
+        if not empty.exists():
+            empty.write_text("module {\n}\n")
+        res = run_series(parse_print_cmds(tools, str(empty)), args.runs, empty.name, args.timeout)
+        result["startup"] = res
+        print("\nstartup (empty module): " + ";  ".join(
+            f"{t} {d['best_wall_s']:.3f} s, {fmt_bytes(d['peak_rss_bytes'])}" if d.get("best_wall_s")
+            else f"{t} FAILED" for t, d in res.items()))
+        failed |= any(not d["ok"] for d in res.values())
         result["parse_print"], f = part_parse_print(args, tools, floor)
         failed |= f
     if not args.skip_threads:
