@@ -25,8 +25,16 @@ fn segments(ctx: &Context, s: [i32; 3]) -> Attr {
 
 /// A `func.func` op state: name, type, optional visibility, extra attributes, and a body with
 /// blocks of the given argument types (none: a declaration with an empty region).
-fn func(ctx: &Context, name: &str, ins: &[Type], outs: &[Type], attrs: &[(&str, Attr)], blocks: &[&[Type]]) -> (OperationState, Body, Vec<Block>) {
-    let mut all = vec![("sym_name", ctx.str_attr(name)), ("function_type", ctx.type_attr(ctx.function_type(ins, outs)))];
+fn func(
+    ctx: &Context,
+    name: &str,
+    ins: &[Type],
+    outs: &[Type],
+    attrs: &[(&str, Attr)],
+    blocks: &[&[Type]],
+) -> (OperationState, Body, Vec<Block>) {
+    let mut all =
+        vec![("sym_name", ctx.str_attr(name)), ("function_type", ctx.type_attr(ctx.function_type(ins, outs)))];
     all.extend_from_slice(attrs);
     let mut s = st(ctx, "func.func");
     s.attrs = dict(ctx, &all);
@@ -62,7 +70,12 @@ fn build_c(ctx: &Context) -> Module {
         "decl",
         &[i32t, f32t],
         &[f32t, i32t],
-        &[("sym_visibility", ctx.str_attr("private")), ("arg_attrs", arg_attrs), ("res_attrs", res_attrs), ("t.k", ctx.str_attr("v"))],
+        &[
+            ("sym_visibility", ctx.str_attr("private")),
+            ("arg_attrs", arg_attrs),
+            ("res_attrs", res_attrs),
+            ("t.k", ctx.str_attr("v")),
+        ],
         &[],
     );
     finish(&mut m, s, b);
@@ -83,12 +96,20 @@ fn build_c(ctx: &Context) -> Module {
     let (x, y) = (h.block_arg(bs[0], 0), h.block_arg(bs[0], 1));
     let f = put(&mut h, bs[0], st(ctx, "t.f").results(&[f32t]));
     let fv = h.result(f, 0);
-    let c = put(&mut h, bs[0], st(ctx, "func.call").operands(&[x, fv]).results(&[f32t, i32t]).attr(ctx, "callee", ctx.symbol_ref("decl")));
+    let c = put(
+        &mut h,
+        bs[0],
+        st(ctx, "func.call").operands(&[x, fv]).results(&[f32t, i32t]).attr(ctx, "callee", ctx.symbol_ref("decl")),
+    );
     // "t.er" region with a func.call: outside func.func's own region it keeps its prefix
     let r = h.create_region();
     let rb = h.create_block(&[]);
     h.append_block(r, rb);
-    let q = put(&mut h, rb, st(ctx, "func.call").operands(&[x, y]).results(&[i32t]).attr(ctx, "callee", ctx.symbol_ref("h")));
+    let q = put(
+        &mut h,
+        rb,
+        st(ctx, "func.call").operands(&[x, y]).results(&[i32t]).attr(ctx, "callee", ctx.symbol_ref("h")),
+    );
     let qv = h.result(q, 0);
     put(&mut h, rb, st(ctx, "t.yield").operands(&[qv]));
     let mut er = st(ctx, "t.er").results(&[i32t]);
@@ -227,7 +248,11 @@ fn custom_forms_with_attributes() {
     put(
         &mut h,
         bs[0],
-        st(&ctx, "func.call").operands(&[a]).results(&[i32t]).attr(&ctx, "callee", ctx.symbol_ref("d")).attr(&ctx, "t.z", ctx.int_attr(1, i32t)),
+        st(&ctx, "func.call").operands(&[a]).results(&[i32t]).attr(&ctx, "callee", ctx.symbol_ref("d")).attr(
+            &ctx,
+            "t.z",
+            ctx.int_attr(1, i32t),
+        ),
     );
     let mut br = st(&ctx, "cf.br").operands(&[a]).attr(&ctx, "t.w", ctx.unit_attr());
     br.successors.push(bs[1]);

@@ -280,8 +280,12 @@ impl PrintState {
         if el == Elision::May {
             // IntegerAttr elides `: i64`, FloatAttr elides `: f64`.
             match ctx.attr_kind(a) {
-                AttrKind::Integer { ty, .. } if *ty == ctx.i64_type() => text = text.strip_suffix(" : i64").unwrap_or(text),
-                AttrKind::Float { ty, .. } if *ty == ctx.f64_type() => text = text.strip_suffix(" : f64").unwrap_or(text),
+                AttrKind::Integer { ty, .. } if *ty == ctx.i64_type() => {
+                    text = text.strip_suffix(" : i64").unwrap_or(text)
+                }
+                AttrKind::Float { ty, .. } if *ty == ctx.f64_type() => {
+                    text = text.strip_suffix(" : f64").unwrap_or(text)
+                }
                 _ => {}
             }
         }
@@ -460,10 +464,15 @@ impl PrintState {
     fn write_dense(&mut self, ctx: &Context, ty: Type, data: &DenseData, splat: bool, n: u64, out: &mut String) {
         let elem = ctx.element_type(ty);
         let shape: Vec<i64> = ctx.shape(ty).map(|s| s.to_vec()).unwrap_or_default();
+        if n == 0 && !shape.is_empty() {
+            return; // `dense<>`
+        }
         if let DenseData::Strings(items) = data {
             if items.is_empty() {
                 return;
             }
+            // malformed data (fewer strings than elements) prints what there is
+            let n = n.min(items.len() as u64);
             if splat {
                 quoted_into(out, &items[0]);
                 return;

@@ -186,7 +186,9 @@ impl Fmt {
             F32 => ieee(8, 23),
             F64 => ieee(11, 52),
             TF32 => ieee(8, 10),
-            F80 => Fmt { exp_bits: 15, frac_bits: 63, explicit_int: true, bias: 16383, special: Special::Ieee, width: 80 },
+            F80 => {
+                Fmt { exp_bits: 15, frac_bits: 63, explicit_int: true, bias: 16383, special: Special::Ieee, width: 80 }
+            }
             F128 => ieee(15, 112),
             F8E5M2 => ieee(5, 2),
             F8E4M3 => ieee(4, 3),
@@ -195,7 +197,9 @@ impl Fmt {
             F8E5M2FNUZ => with(ieee(5, 2), 16, Special::Fnuz),
             F8E4M3FNUZ => with(ieee(4, 3), 8, Special::Fnuz),
             F8E4M3B11FNUZ => with(ieee(4, 3), 11, Special::Fnuz),
-            F8E8M0FNU => Fmt { exp_bits: 8, frac_bits: 0, explicit_int: false, bias: 127, special: Special::E8M0, width: 8 },
+            F8E8M0FNU => {
+                Fmt { exp_bits: 8, frac_bits: 0, explicit_int: false, bias: 127, special: Special::E8M0, width: 8 }
+            }
             F4E2M1FN => with(ieee(2, 1), 1, Special::FiniteOnly),
             F6E2M3FN => with(ieee(2, 3), 1, Special::FiniteOnly),
             F6E3M2FN => with(ieee(3, 2), 3, Special::FiniteOnly),
@@ -277,7 +281,13 @@ pub(crate) fn encode(f: &Fmt, v: &FVal) -> u128 {
     let stored = if f.explicit_int { 64 } else { f.frac_bits };
     let sign = if v.neg && f.has_sign() { 1u128 << (stored + f.exp_bits) } else { 0 };
     let all_exp = ((1u128 << f.exp_bits) - 1) << stored;
-    let quiet = if f.explicit_int { 3u128 << 62 } else if f.frac_bits > 0 { 1u128 << (f.frac_bits - 1) } else { 0 };
+    let quiet = if f.explicit_int {
+        3u128 << 62
+    } else if f.frac_bits > 0 {
+        1u128 << (f.frac_bits - 1)
+    } else {
+        0
+    };
     match v.class {
         FClass::Zero => sign,
         FClass::NaN => match f.special {
@@ -333,7 +343,14 @@ pub(crate) fn decode_f64(bits: u64) -> FVal {
 
 /// `APFloat::toString(str, format_precision, format_max_padding, truncate_zero)` for a
 /// finite value of a format with `precision` significand bits.
-fn apfloat_to_string(out: &mut String, v: &FVal, precision: u32, mut format_precision: u32, max_padding: u32, truncate_zero: bool) {
+fn apfloat_to_string(
+    out: &mut String,
+    v: &FVal,
+    precision: u32,
+    mut format_precision: u32,
+    max_padding: u32,
+    truncate_zero: bool,
+) {
     let (m, q) = match v.class {
         FClass::Zero => {
             if v.neg {

@@ -520,7 +520,11 @@ impl<'a> OpAsmPrinter<'a> {
         self.st.attr_into(ctx, a, Elision::Never, &mut s);
         let typed = matches!(
             ctx.attr_kind(a),
-            AttrKind::Integer { .. } | AttrKind::Float { .. } | AttrKind::String { ty: Some(_), .. } | AttrKind::DenseElements { .. } | AttrKind::DenseResource { .. }
+            AttrKind::Integer { .. }
+                | AttrKind::Float { .. }
+                | AttrKind::String { ty: Some(_), .. }
+                | AttrKind::DenseElements { .. }
+                | AttrKind::DenseResource { .. }
         );
         if typed {
             if let Some(i) = s.rfind(" : ") {
@@ -590,7 +594,13 @@ impl<'a> OpAsmPrinter<'a> {
 
     /// [`OpAsmPrinter::print_region`] with MLIR's `printEmptyBlock`: an empty entry block
     /// gets its `^bb0:` label (the generic form uses this).
-    pub fn print_region_full(&mut self, r: Region, print_entry_block_args: bool, print_block_terminators: bool, print_empty_block: bool) {
+    pub fn print_region_full(
+        &mut self,
+        r: Region,
+        print_entry_block_args: bool,
+        print_block_terminators: bool,
+        print_empty_block: bool,
+    ) {
         self.region(r, print_entry_block_args, print_block_terminators, print_empty_block);
     }
     /// The signature of a function-like op: `(%arg0: i32 {attrs}, ...) -> (f32 {attrs})`, or
@@ -598,7 +608,14 @@ impl<'a> OpAsmPrinter<'a> {
     /// `arg_attrs`/`res_attrs` are arrays of dictionaries, as `func.func` stores them. Result
     /// types are parenthesised when there are several, one that is a function type, or one
     /// with attributes.
-    pub fn print_function_signature(&mut self, body: Option<Region>, inputs: &[Type], results: &[Type], arg_attrs: Option<Attr>, res_attrs: Option<Attr>) {
+    pub fn print_function_signature(
+        &mut self,
+        body: Option<Region>,
+        inputs: &[Type],
+        results: &[Type],
+        arg_attrs: Option<Attr>,
+        res_attrs: Option<Attr>,
+    ) {
         let ctx = self.ctx;
         let dict_at = |a: Option<Attr>, i: usize| a.and_then(|a| ctx.as_array(a)).and_then(|v| v.get(i).copied());
         let args: SmallVec<[Value; 8]> = match body.and_then(|r| self.cur.inner.entry_block(r)) {
@@ -780,11 +797,9 @@ impl<'a> OpAsmPrinter<'a> {
         let body = self.cur.inner;
         let t = self.cur.inner_table;
         let cur = match body.nested(op) {
-            Some(nb) => OpRef {
-                outer: Some((body, t, op)),
-                inner: nb,
-                inner_table: self.st.names.of(nb).unwrap_or(u32::MAX),
-            },
+            Some(nb) => {
+                OpRef { outer: Some((body, t, op)), inner: nb, inner_table: self.st.names.of(nb).unwrap_or(u32::MAX) }
+            }
             None => OpRef { outer: Some((body, t, op)), inner: body, inner_table: t },
         };
         OpAsmPrinter { ctx: self.ctx, st: &mut *self.st, cur, op_start: 0 }
@@ -803,7 +818,8 @@ impl<'a> OpAsmPrinter<'a> {
                 _ => "",
             };
             self.st.dialects.push(dialect);
-            let header = (empty_block && body.is_block_empty(entry)) || (entry_args && !body.block_args(entry).is_empty());
+            let header =
+                (empty_block && body.is_block_empty(entry)) || (entry_args && !body.block_args(entry).is_empty());
             self.block(entry, true, header, terminators);
             let mut next = body.next_block(entry);
             while let Some(b) = next {
@@ -1100,9 +1116,8 @@ impl<'a> OpAsmPrinter<'a> {
         if !ins.is_empty() || !outs.is_empty() || !regions.is_empty() {
             self.st.out.push_str(" : ");
             let first = ins.first().or(outs.first()).copied();
-            let single = first.filter(|&t| {
-                ctx.function_signature(t).is_none() && ins.iter().chain(outs.iter()).all(|&x| x == t)
-            });
+            let single = first
+                .filter(|&t| ctx.function_signature(t).is_none() && ins.iter().chain(outs.iter()).all(|&x| x == t));
             match single {
                 Some(t) => self.print_type(t),
                 None => self.print_function_type(&ins, &outs),
@@ -1120,4 +1135,3 @@ enum SplitText {
     Cached(u32, u32),
     Owned(String),
 }
-

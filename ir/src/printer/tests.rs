@@ -199,10 +199,8 @@ fn build_a(ctx: &Context) -> Module {
     b2.successors.push(gb[1]);
     put(&mut g, gb[1], b2);
     let mut st = state(ctx, "func.func");
-    st.props = Some(dict(
-        ctx,
-        &[("function_type", ctx.type_attr(ctx.unit_function_type())), ("sym_name", ctx.str_attr("g"))],
-    ));
+    st.props =
+        Some(dict(ctx, &[("function_type", ctx.type_attr(ctx.unit_function_type())), ("sym_name", ctx.str_attr("g"))]));
     st.nested = Some(Box::new(g));
     put(&mut m.body, mb, st);
     m
@@ -409,7 +407,10 @@ fn print_op_generic_uses_local_scope_names_and_elides() {
         for i in 1..=n {
             data.extend_from_slice(&i.to_le_bytes());
         }
-        ctx.attr(AttrKind::DenseElements { ty: ctx.tensor_type(&[n as i64], i32t), data: DenseData::Elements(data.into()) })
+        ctx.attr(AttrKind::DenseElements {
+            ty: ctx.tensor_type(&[n as i64], i32t),
+            data: DenseData::Elements(data.into()),
+        })
     };
     let ret = put(
         &mut f,
@@ -504,7 +505,11 @@ fn custom_hook_and_fallback() {
     put(
         &mut m.body,
         mb,
-        state(&ctx, "p.custom").operands(&[xv]).results(&[i32t]).attr(&ctx, "skip", ctx.unit_attr()).attr(&ctx, "q", ctx.i64_attr(2)),
+        state(&ctx, "p.custom").operands(&[xv]).results(&[i32t]).attr(&ctx, "skip", ctx.unit_attr()).attr(
+            &ctx,
+            "q",
+            ctx.i64_attr(2),
+        ),
     );
     assert_eq!(
         print_module(&ctx, &m, &custom()),
@@ -563,14 +568,22 @@ fn locations_inline() {
     // print_isolated prints with local scope: locations inline, as
     // `mlir-opt --mlir-print-debuginfo --mlir-print-local-scope` does
     let s = print_isolated(&ctx, &m.body, &PrintOptions { generic: false, debug_info: true });
-    assert!(s.starts_with("module {\n  \"t.b\"() : () -> () loc(\"f.mlir\":3:5)\n  \"t.b\"() : () -> () loc(\"name\")\n"), "{s}");
+    assert!(
+        s.starts_with("module {\n  \"t.b\"() : () -> () loc(\"f.mlir\":3:5)\n  \"t.b\"() : () -> () loc(\"name\")\n"),
+        "{s}"
+    );
     assert!(s.contains(
         "  \"t.r\"() ({\n  ^bb0(%arg0: i32 loc(\"y\":2:2), %arg1: i32 loc(unknown)):\n    \"t.y\"() : () -> () loc(unknown)\n  }) {l = loc(\"q\":1:1)} : () -> () loc(\"f.mlir\":3:5)\n}"
     ), "{s}");
     assert!(s.ends_with("} loc(unknown)"), "{s}");
     // print_module uses #loc aliases, and mlir-minimal-opt prints it back identically
     let s = print_module(&ctx, &m, &PrintOptions { generic: true, debug_info: true });
-    assert!(s.starts_with("#loc = loc(unknown)\n#loc10 = loc(\"y\":2:2)\n#loc11 = loc(\"q\":1:1)\n\"builtin.module\"() ({\n"), "{s}");
+    assert!(
+        s.starts_with(
+            "#loc = loc(unknown)\n#loc10 = loc(\"y\":2:2)\n#loc11 = loc(\"q\":1:1)\n\"builtin.module\"() ({\n"
+        ),
+        "{s}"
+    );
     if let Some(theirs) = mlir_reprint(&s, &["--mlir-print-debuginfo"]) {
         assert_eq!(theirs, format!("{s}\n"));
     }
@@ -606,13 +619,19 @@ fn types() {
         "vector<4x[8]xf32>"
     );
     assert_eq!(ty(t(TypeKind::Vector { shape: Box::new([]), scalable: Box::new([]), elem: f32t })), "vector<f32>");
-    let memref = |shape: &[i64], layout, ms| t(TypeKind::MemRef { shape: shape.into(), elem: f32t, layout, memory_space: ms });
+    let memref =
+        |shape: &[i64], layout, ms| t(TypeKind::MemRef { shape: shape.into(), elem: f32t, layout, memory_space: ms });
     assert_eq!(ty(memref(&[4], None, Some(ctx.i64_attr(1)))), "memref<4xf32, 1>");
     assert_eq!(ty(memref(&[4], None, Some(ctx.str_attr("gpu")))), "memref<4xf32, \"gpu\">");
-    let strided = ctx.attr(AttrKind::Keyword { keyword: ctx.ident("strided"), text: "strided<[?, 1], offset: ?>".into() });
+    let strided =
+        ctx.attr(AttrKind::Keyword { keyword: ctx.ident("strided"), text: "strided<[?, 1], offset: ?>".into() });
     assert_eq!(ty(memref(&[4, DYNAMIC], Some(strided), None)), "memref<4x?xf32, strided<[?, 1], offset: ?>>");
-    let map = ctx.attr(AttrKind::Keyword { keyword: ctx.ident("affine_map"), text: "affine_map<(d0) -> (d0 + 1)>".into() });
-    assert_eq!(ty(memref(&[4], Some(map), Some(ctx.int_attr(2, i32t)))), "memref<4xf32, affine_map<(d0) -> (d0 + 1)>, 2 : i32>");
+    let map =
+        ctx.attr(AttrKind::Keyword { keyword: ctx.ident("affine_map"), text: "affine_map<(d0) -> (d0 + 1)>".into() });
+    assert_eq!(
+        ty(memref(&[4], Some(map), Some(ctx.int_attr(2, i32t)))),
+        "memref<4xf32, affine_map<(d0) -> (d0 + 1)>, 2 : i32>"
+    );
     assert_eq!(ty(t(TypeKind::UnrankedMemRef { elem: f32t, memory_space: Some(ctx.i64_attr(3)) })), "memref<*xf32, 3>");
     assert_eq!(ty(t(TypeKind::UnrankedMemRef { elem: f32t, memory_space: None })), "memref<*xf32>");
     assert_eq!(ty(t(TypeKind::Complex(f32t))), "complex<f32>");
@@ -682,10 +701,7 @@ fn scalar_attributes() {
     assert_eq!(fl(0.1, ctx.float_type(FloatKind::TF32)), "1.000000e-01 : tf32");
     // strings: `"a\"b\\c\nd\te\0A\7F\80\FF"` and `"\01\1F \7E€"`
     assert_eq!(a(ctx.str_attr("a\"b\\c\nd\te\n\x7F")), r#""a\22b\\c\0Ad\09e\0A\7F""#);
-    assert_eq!(
-        a(ctx.attr(AttrKind::String { value: Box::new([0x80, 0xFF]), ty: None })),
-        r#""\80\FF""#
-    );
+    assert_eq!(a(ctx.attr(AttrKind::String { value: Box::new([0x80, 0xFF]), ty: None })), r#""\80\FF""#);
     assert_eq!(a(ctx.str_attr("\x01\x1F ~€")), r#""\01\1F ~\E2\82\AC""#);
     assert_eq!(a(ctx.attr(AttrKind::String { value: Box::new(*b"x"), ty: Some(ctx.i32_type()) })), "\"x\" : i32");
     assert_eq!(a(ctx.unit_attr()), "unit");
@@ -693,7 +709,8 @@ fn scalar_attributes() {
     assert_eq!(a(ctx.symbol_ref("quoted name")), "@\"quoted name\"");
     assert_eq!(a(ctx.symbol_ref("_x.y$z")), "@_x.y$z");
     assert_eq!(a(ctx.symbol_ref("1a")), "@\"1a\"");
-    let nested = ctx.attr(AttrKind::SymbolRef { root: ctx.ident("a"), nested: Box::new([ctx.ident("b"), ctx.ident("c d")]) });
+    let nested =
+        ctx.attr(AttrKind::SymbolRef { root: ctx.ident("a"), nested: Box::new([ctx.ident("b"), ctx.ident("c d")]) });
     assert_eq!(a(nested), "@a::@b::@\"c d\"");
     assert_eq!(a(ctx.empty_dict()), "{}");
     assert_eq!(
@@ -715,7 +732,13 @@ fn dictionaries_arrays_and_elision() {
     // `{"1x" = 2, _a.b$c = 3, "a b" = 1, "a-b" = 5}` sorted by key bytes
     let d = dict(
         &ctx,
-        &[("a b", ctx.i64_attr(1)), ("1x", ctx.i64_attr(2)), ("_a.b$c", ctx.i64_attr(3)), ("a-b", ctx.i64_attr(5)), ("u", ctx.unit_attr())],
+        &[
+            ("a b", ctx.i64_attr(1)),
+            ("1x", ctx.i64_attr(2)),
+            ("_a.b$c", ctx.i64_attr(3)),
+            ("a-b", ctx.i64_attr(5)),
+            ("u", ctx.unit_attr()),
+        ],
     );
     assert_eq!(a(d), r#"{"1x" = 2 : i64, _a.b$c = 3 : i64, "a b" = 1 : i64, "a-b" = 5 : i64, u}"#);
     // `[1, 2.0, "s", [3 : i32], {a = 1}, unit, @f, i32, true, 1 : i1, 200 : ui8, -56 : i8, 7 : index]`
@@ -789,13 +812,17 @@ fn dense_elements() {
     assert_eq!(a(dense(&ctx, t(&[2], i32t), i32s(&[1, 1]))), "dense<1> : tensor<2xi32>");
     let ones = le_bytes(&[1.0f32, 1.0], |x| x.to_le_bytes().to_vec());
     assert_eq!(a(dense(&ctx, t(&[1, 2], ctx.f32_type()), ones)), "dense<1.000000e+00> : tensor<1x2xf32>");
-    assert_eq!(a(dense(&ctx, t(&[200], i32t), DenseData::Splat(1i32.to_le_bytes().into()))), "dense<1> : tensor<200xi32>");
+    assert_eq!(
+        a(dense(&ctx, t(&[200], i32t), DenseData::Splat(1i32.to_le_bytes().into()))),
+        "dense<1> : tensor<200xi32>"
+    );
     assert_eq!(a(dense(&ctx, t(&[], i32t), i32s(&[5]))), "dense<5> : tensor<i32>");
     assert_eq!(a(dense(&ctx, t(&[0], i32t), i32s(&[]))), "dense<> : tensor<0xi32>");
     assert_eq!(a(dense(&ctx, t(&[1, 0], ctx.i8_type()), i32s(&[]))), "dense<> : tensor<1x0xi8>");
     let bools = le_bytes(&[1u8, 0], |x| vec![x]);
     assert_eq!(a(dense(&ctx, t(&[2], ctx.i1_type()), bools)), "dense<[true, false]> : tensor<2xi1>");
-    let vt = ctx.intern_type(TypeKind::Vector { shape: Box::new([2]), scalable: Box::new([false]), elem: ctx.f32_type() });
+    let vt =
+        ctx.intern_type(TypeKind::Vector { shape: Box::new([2]), scalable: Box::new([false]), elem: ctx.f32_type() });
     let fv = le_bytes(&[0.1f32, 1.5], |x| x.to_le_bytes().to_vec());
     assert_eq!(a(dense(&ctx, vt, fv)), "dense<[1.000000e-01, 1.500000e+00]> : vector<2xf32>");
     let u8t = ctx.integer_type(8, Signedness::Unsigned);
@@ -934,15 +961,38 @@ fn build_zoo(ctx: &Context) -> Module {
         ctx,
         &[
             ("s", ctx.attr(AttrKind::String { value: all_bytes.into(), ty: None })),
-            ("st", ctx.attr(AttrKind::String { value: Box::new(*b"x"), ty: Some(ctx.tensor_type(&[2], ctx.i8_type())) })),
-            ("sym", ctx.attr(AttrKind::SymbolRef { root: ctx.ident("a b"), nested: Box::new([ctx.ident("c"), ctx.ident("$d")]) })),
+            (
+                "st",
+                ctx.attr(AttrKind::String { value: Box::new(*b"x"), ty: Some(ctx.tensor_type(&[2], ctx.i8_type())) }),
+            ),
+            (
+                "sym",
+                ctx.attr(AttrKind::SymbolRef {
+                    root: ctx.ident("a b"),
+                    nested: Box::new([ctx.ident("c"), ctx.ident("$d")]),
+                }),
+            ),
             ("\"q\"", ctx.unit_attr()),
-            ("arr", ctx.array_attr(&[ctx.empty_dict(), ctx.array_attr(&[]), ctx.unit_attr(), ctx.type_attr(ctx.none_type())])),
+            (
+                "arr",
+                ctx.array_attr(&[
+                    ctx.empty_dict(),
+                    ctx.array_attr(&[]),
+                    ctx.unit_attr(),
+                    ctx.type_attr(ctx.none_type()),
+                ]),
+            ),
             ("da", ctx.dense_i64_array(&[1, -2, 3])),
             ("de", ctx.attr(AttrKind::DenseArray { elem: ctx.f64_type(), data: Box::new([]) })),
             ("dist", ctx.attr(AttrKind::Distinct { id: 3, attr: ctx.unit_attr() })),
             ("dia", ctx.attr(AttrKind::Dialect { dialect: ctx.ident("t"), text: "t.a<1, \"x\">".into() })),
-            ("str", ctx.attr(AttrKind::Keyword { keyword: ctx.ident("strided"), text: "strided<[?, 1], offset: ?>".into() })),
+            (
+                "str",
+                ctx.attr(AttrKind::Keyword {
+                    keyword: ctx.ident("strided"),
+                    text: "strided<[?, 1], offset: ?>".into(),
+                }),
+            ),
         ],
     );
     let mut st = state(ctx, "t.misc");
@@ -953,7 +1003,12 @@ fn build_zoo(ctx: &Context) -> Module {
     let types = [
         t(TypeKind::UnrankedTensor { elem: f32t }),
         t(TypeKind::Vector { shape: Box::new([4, 8]), scalable: Box::new([true, false]), elem: f32t }),
-        t(TypeKind::MemRef { shape: Box::new([4, DYNAMIC]), elem: f32t, layout: None, memory_space: Some(ctx.i64_attr(1)) }),
+        t(TypeKind::MemRef {
+            shape: Box::new([4, DYNAMIC]),
+            elem: f32t,
+            layout: None,
+            memory_space: Some(ctx.i64_attr(1)),
+        }),
         t(TypeKind::UnrankedMemRef { elem: f32t, memory_space: Some(ctx.int_attr(2, ctx.i32_type())) }),
         t(TypeKind::Complex(f32t)),
         t(TypeKind::Tuple(Box::new([ctx.i32_type(), ctx.index_type()]))),
@@ -1005,7 +1060,11 @@ fn generic_output_reprints_identically_in_mlir() {
             for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
                 if x != y {
                     let d = x.bytes().zip(y.bytes()).position(|(p, q)| p != q).unwrap_or(0);
-                    panic!("line {i} differs at byte {d}:\nours:   {}\nmlir's: {}", &x[d.saturating_sub(60)..(d + 100).min(x.len())], &y[d.saturating_sub(60)..(d + 100).min(y.len())]);
+                    panic!(
+                        "line {i} differs at byte {d}:\nours:   {}\nmlir's: {}",
+                        &x[d.saturating_sub(60)..(d + 100).min(x.len())],
+                        &y[d.saturating_sub(60)..(d + 100).min(y.len())]
+                    );
                 }
             }
             panic!("outputs differ in length:\n{ours}\n---\n{theirs}");
@@ -1066,7 +1125,8 @@ fn build_aliases(ctx: &Context) -> Module {
     let z = ctx.name_loc("z", None);
     let call = ctx.loc(LocKind::CallSite { callee: z, caller: ctx.file_loc("a", 1, 1) });
     put(&mut m.body, rb[0], OperationState::new(ctx, "t.c", call));
-    let mut st = OperationState::new(ctx, "t.b", p).attr(ctx, "l", ctx.attr(AttrKind::Location(ctx.file_loc("m", 1, 1))));
+    let mut st =
+        OperationState::new(ctx, "t.b", p).attr(ctx, "l", ctx.attr(AttrKind::Location(ctx.file_loc("m", 1, 1))));
     st.regions.push(r);
     put(&mut m.body, mb, st);
     m
@@ -1182,7 +1242,11 @@ fn small_float_formats_match_mlir() {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let value = if i % 2 == 0 { f64::from_bits(seed) } else { (seed % 1_000_000) as f64 * 10f64.powi((seed % 30) as i32 - 15) };
+            let value = if i % 2 == 0 {
+                f64::from_bits(seed)
+            } else {
+                (seed % 1_000_000) as f64 * 10f64.powi((seed % 30) as i32 - 15)
+            };
             if value.is_nan() {
                 continue;
             }
