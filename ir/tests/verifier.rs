@@ -1,3 +1,4 @@
+#![allow(clippy::too_many_arguments)]
 //! Verifier tests: one or more per rule, on IR built with the `Body` API and the real
 //! func/cf/test dialects (plus a few test-only ops declared here). Messages are MLIR's
 //! (checked against mlir-opt 22). Ops are located at `t.mlir:LINE:1` so that tests can tell
@@ -310,6 +311,19 @@ fn single_block_nested_op() {
 }
 
 #[test]
+fn single_block_trait_without_block_limit() {
+    let ctx = context();
+    let mut m = new_module(&ctx);
+    let blk = m.block();
+    let (r, bs) = region(&mut m.body, &[&[], &[]]);
+    op(&ctx, &mut m.body, bs[0], "test.yield", &[], &[], 3);
+    op(&ctx, &mut m.body, bs[1], "test.yield", &[], &[], 4);
+    region_op(&ctx, &mut m.body, blk, "vt.needs_term", &[], &[], &[r], 2);
+    let d = one_error(&ctx, &m);
+    assert_eq!(d.message, "'vt.needs_term' op expects region #0 to have 0 or 1 blocks");
+}
+
+#[test]
 fn single_block_needs_nonempty_block_without_no_terminator() {
     let ctx = context();
     let mut m = new_module(&ctx);
@@ -586,6 +600,32 @@ fn def_in_non_dominating_block() {
     });
     let d = one_error(&ctx, &m);
     assert_eq!(d.message, "operand #0 does not dominate this use");
+    assert_eq!(d.notes[0].message, "operand defined here (op in the same region)");
+}
+
+#[test]
+fn def_in_one_branch_of_a_diamond() {
+    let ctx = context();
+    let t = i32t(&ctx);
+    let mut m = new_module(&ctx);
+    func(&ctx, &mut m, "diamond", &[ctx.i1_type()], &[], 2, |b, r, e| {
+        let c = b.block_arg(e, 0);
+        let (b1, b2, b3) = (b.create_block(&[]), b.create_block(&[]), b.create_block(&[]));
+        for x in [b1, b2, b3] {
+            b.append_block(r, x);
+        }
+        let o = br(&ctx, b, e, "cf.cond_br", &[c], &[b1, b2], 3);
+        b.set_attr(&ctx, o, "operandSegmentSizes", segments(&ctx, &[1, 0, 0]));
+        let def = op(&ctx, b, b1, "test.def", &[], &[t], 4);
+        br(&ctx, b, b1, "cf.br", &[], &[b3], 5);
+        br(&ctx, b, b2, "cf.br", &[], &[b3], 6);
+        let v = b.result(def, 0);
+        op(&ctx, b, b3, "test.use", &[v], &[], 7);
+        ret(&ctx, b, b3, &[], 8);
+    });
+    let d = one_error(&ctx, &m);
+    assert_eq!(d.message, "operand #0 does not dominate this use");
+    assert_eq!(line_of(&ctx, &d), 7);
     assert_eq!(d.notes[0].message, "operand defined here (op in the same region)");
 }
 
