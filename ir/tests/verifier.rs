@@ -1195,3 +1195,41 @@ fn current_operation_note() {
 // Keep the imports used even if a test above changes.
 #[allow(dead_code)]
 fn _unused(_: SuccessorCount, _: Location) {}
+
+/// Throughput: `cargo test --release -p xcs-ir --test verifier -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    let ctx = context();
+    let t = i32t(&ctx);
+    let mut m = new_module(&ctx);
+    let (nfuncs, nops) = (2000u32, 250u32);
+    for f in 0..nfuncs {
+        func(&ctx, &mut m, &format!("f{f}"), &[t, t], &[t], 1, |b, r, e| {
+            let mut x = b.block_arg(e, 0);
+            let y = b.block_arg(e, 1);
+            let b1 = b.create_block(&[t]);
+            b.append_block(r, b1);
+            for i in 0..nops {
+                let o = op(&ctx, b, e, "test.addi", &[x, y], &[t], 2 + i);
+                x = b.result(o, 0);
+            }
+            br(&ctx, b, e, "cf.br", &[x], &[b1], 3);
+            let a = b.block_arg(b1, 0);
+            let o = op(&ctx, b, b1, "test.muli", &[a, y], &[t], 4);
+            let v = b.result(o, 0);
+            ret(&ctx, b, b1, &[v], 5);
+        });
+    }
+    let total = m.num_ops();
+    for threads in [false, true] {
+        let o = opts(threads);
+        let start = std::time::Instant::now();
+        let reps = 5;
+        for _ in 0..reps {
+            verify_module_with(&ctx, &m, &o).unwrap();
+        }
+        let dt = start.elapsed().as_secs_f64() / reps as f64;
+        println!("threads={threads}: {total} ops in {:.1} ms = {:.2} M ops/s", dt * 1e3, total as f64 / dt / 1e6);
+    }
+}

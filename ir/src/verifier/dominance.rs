@@ -97,6 +97,18 @@ enum Pos {
     At(Op),
 }
 
+/// Op positions in their blocks and block indices in their regions, for one body.
+pub(super) struct Layout {
+    pub(super) op_pos: SecondaryMap<Op, u32>,
+    pub(super) block_index: SecondaryMap<Block, u32>,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout { op_pos: SecondaryMap::new(0), block_index: SecondaryMap::new(0) }
+    }
+}
+
 /// Dominance queries over one body. Dominator trees are built on demand per region.
 pub(super) struct Dominance<'a> {
     ctx: &'a Context,
@@ -104,25 +116,20 @@ pub(super) struct Dominance<'a> {
     op_pos: SecondaryMap<Op, u32>,
     block_index: SecondaryMap<Block, u32>,
     trees: FxHashMap<Region, DomTree>,
+    /// `has_ssa_dominance` per region: 0 = not computed, 1 = no, 2 = yes.
+    ssa: SecondaryMap<Region, u8>,
 }
 
 impl<'a> Dominance<'a> {
-    pub(super) fn new(ctx: &'a Context, body: &'a Body) -> Self {
-        let mut op_pos = SecondaryMap::new(0u32);
-        let mut block_index = SecondaryMap::new(0u32);
-        let mut stack: Vec<Region> = body.root_regions().to_vec();
-        while let Some(r) = stack.pop() {
-            for (bi, b) in body.region_blocks(r).enumerate() {
-                block_index.set(b, bi as u32);
-                for (oi, op) in body.block_ops(b).enumerate() {
-                    op_pos.set(op, oi as u32);
-                    if !body.is_isolated(op) {
-                        stack.extend_from_slice(body.regions(op));
-                    }
-                }
-            }
+    pub(super) fn new(ctx: &'a Context, body: &'a Body, layout: Layout) -> Self {
+        Dominance {
+            ctx,
+            body,
+            op_pos: layout.op_pos,
+            block_index: layout.block_index,
+            trees: FxHashMap::default(),
+            ssa: SecondaryMap::new(0),
         }
-        Dominance { ctx, body, op_pos, block_index, trees: FxHashMap::default() }
     }
 
     /// The index of `b` among the blocks of its region.
@@ -140,7 +147,18 @@ impl<'a> Dominance<'a> {
 
     /// MLIR's `hasSSADominance` for the region holding `b`: multi-block regions always have it;
     /// a single block has it unless its parent op is unregistered or a graph-region op.
-    pub(super) fn has_ssa_dominance(&self, r: Region) -> bool {
+    pub(super) fn has_ssa_dominance(&mut self, r: Region) -> bool {
+        match *self.ssa.get(r) {
+            1 => return false,
+            2 => return true,
+            _ => {}
+        }
+        let v = self.compute_ssa_dominance(r);
+        self.ssa.set(r, if v { 2 } else { 1 });
+        v
+    }
+
+    fn compute_ssa_dominance(&self, r: Region) -> bool {
         if self.num_blocks(r) != 1 {
             return true;
         }

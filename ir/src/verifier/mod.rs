@@ -132,6 +132,8 @@ struct BodyVerifier<'a> {
     preds: SecondaryMap<Block, u32>,
     /// The root region each (reachable-by-walk) region of this body belongs to.
     root_of: SecondaryMap<Region, Option<Region>>,
+    /// Op positions and block indices, handed to the dominance check.
+    layout: Option<dominance::Layout>,
 }
 
 impl<'a> BodyVerifier<'a> {
@@ -139,12 +141,15 @@ impl<'a> BodyVerifier<'a> {
         let ctx = v.ctx;
         let mut preds = SecondaryMap::new(0u32);
         let mut root_of = SecondaryMap::new(None);
+        let mut layout = dominance::Layout::default();
         for &root in body.root_regions() {
             let mut stack = vec![root];
             while let Some(r) = stack.pop() {
                 root_of.set(r, Some(root));
-                for b in body.region_blocks(r) {
-                    for op in body.block_ops(b) {
+                for (bi, b) in body.region_blocks(r).enumerate() {
+                    layout.block_index.set(b, bi as u32);
+                    for (oi, op) in body.block_ops(b).enumerate() {
+                        layout.op_pos.set(op, oi as u32);
                         for &s in body.successors(op) {
                             if body.contains_block(s) {
                                 *preds.get_mut(s) += 1;
@@ -157,7 +162,7 @@ impl<'a> BodyVerifier<'a> {
                 }
             }
         }
-        BodyVerifier { v, ctx, body, owner_def: ctx.op_def(body.name()), preds, root_of }
+        BodyVerifier { v, ctx, body, owner_def: ctx.op_def(body.name()), preds, root_of, layout: Some(layout) }
     }
 
     // ------------------------------------------------------------------ helpers
@@ -254,7 +259,7 @@ impl<'a> BodyVerifier<'a> {
     /// Verifies this body. `owner_invariants`: check the owner's attributes and regions from
     /// its declaration (when no parent body did); `outer`: check symbol uses of this body's
     /// scope against it (when the owner is not a symbol table itself).
-    fn run(&self, owner_invariants: bool, outer: Option<&dyn SymbolLookup>) -> Result<(), Fail> {
+    fn run(mut self, owner_invariants: bool, outer: Option<&dyn SymbolLookup>) -> Result<(), Fail> {
         if owner_invariants {
             self.owner_invariants().map_err(one)?;
         }
@@ -294,9 +299,15 @@ impl<'a> BodyVerifier<'a> {
                 Work::ExitBlock(b) => self.exit_block(b).map_err(one)?,
                 Work::EnterOp(op) => {
                     self.op_invariants(op).map_err(one)?;
+                    let regions = body.regions(op);
+                    if regions.is_empty() {
+                        // Nothing to do on exit: no isolated children, no region invariants
+                        // (a symbol table without its region fails its declaration check).
+                        continue;
+                    }
                     self.region_entry_checks(Holder::Op(op)).map_err(one)?;
                     stack.push(Work::ExitOp(op));
-                    for &r in body.regions(op).iter().rev() {
+                    for &r in regions.iter().rev() {
                         push_blocks(body, r, &mut stack);
                     }
                 }
@@ -679,9 +690,10 @@ impl<'a> BodyVerifier<'a> {
 
     /// MLIR's `verifyDominanceOfContainedRegions` over this body: every operand of an op in a
     /// reachable block dominates it.
-    fn dominance(&self) -> Result<(), Diagnostic> {
+    fn dominance(&mut self) -> Result<(), Diagnostic> {
         let body = self.body;
-        let mut dom = dominance::Dominance::new(self.ctx, body);
+        let layout = self.layout.take().unwrap_or_default();
+        let mut dom = dominance::Dominance::new(self.ctx, body, layout);
         let mut stack: Vec<Holder> = vec![Holder::Owner];
         while let Some(h) = stack.pop() {
             let regions: &[Region] = match h {
