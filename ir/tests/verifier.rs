@@ -261,6 +261,62 @@ fn return_checks_its_function() {
 }
 
 #[test]
+fn isolated_op_needs_its_own_body() {
+    let ctx = context();
+    let mut m = new_module(&ctx);
+    let blk = m.block();
+    let (r, bs) = region(&mut m.body, &[&[]]);
+    op(&ctx, &mut m.body, bs[0], "func.return", &[], &[], 3);
+    let f = region_op(&ctx, &mut m.body, blk, "func.func", &[], &[], &[r], 2);
+    m.body.set_attr(&ctx, f, "sym_name", ctx.str_attr("f"));
+    m.body.set_attr(&ctx, f, "function_type", ctx.type_attr(ctx.function_type(&[], &[])));
+    let d = one_error(&ctx, &m);
+    assert_eq!(d.message, "'func.func' op is isolated from above, but its regions are not in a body of their own");
+}
+
+#[test]
+fn return_and_call_type_mismatches() {
+    let ctx = context();
+    let t = i32t(&ctx);
+    let mut m = new_module(&ctx);
+    func(&ctx, &mut m, "e", &[t], &[ctx.i64_type()], 2, |b, _r, e| {
+        let a = b.block_arg(e, 0);
+        ret(&ctx, b, e, &[a], 3);
+    });
+    let d = one_error(&ctx, &m);
+    // (types as the printer prints them: `i32`, `i64`)
+    let ty = |t: Type| xcs_ir::printer::type_to_string(&ctx, t);
+    assert_eq!(
+        d.message,
+        format!("type of return operand 0 ('{}') doesn't match function result type ('{}') in function @e", ty(t), ty(ctx.i64_type()))
+    );
+
+    let mut m = new_module(&ctx);
+    let blk = m.block();
+    let f32t = ctx.f32_type();
+    let ext = func(&ctx, &mut m, "ext", &[t], &[t, f32t], 2, |_b, _r, _e| {});
+    m.body.set_attr(&ctx, ext, "sym_visibility", ctx.str_attr("private"));
+    // a declaration has an empty region
+    let eb = m.body.nested_mut(ext).unwrap();
+    let er = eb.root_regions()[0];
+    let entry = eb.entry_block(er).unwrap();
+    eb.erase_block(entry);
+    let _ = blk;
+    func(&ctx, &mut m, "caller", &[t], &[], 3, |b, _r, e| {
+        let a = b.block_arg(e, 0);
+        let c = op(&ctx, b, e, "func.call", &[a], &[t, ctx.i64_type()], 4);
+        b.set_attr(&ctx, c, "callee", ctx.symbol_ref("ext"));
+        ret(&ctx, b, e, &[], 5);
+    });
+    let d = one_error(&ctx, &m);
+    assert_eq!(d.message, "'func.call' op result type mismatch at index 1");
+    let notes: Vec<(&str, u32)> = d.notes.iter().map(|n| (n.message.as_str(), line_of(&ctx, n))).collect();
+    let ops_types = format!("      op result types: '{}', '{}'", ty(t), ty(ctx.i64_type()));
+    let fn_types = format!("function result types: '{}', '{}'", ty(t), ty(f32t));
+    assert_eq!(notes, vec![(ops_types.as_str(), 4), (fn_types.as_str(), 4)]);
+}
+
+#[test]
 fn module_owner_attributes_are_checked() {
     let ctx = context();
     let mut m = new_module(&ctx);

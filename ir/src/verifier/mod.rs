@@ -332,6 +332,10 @@ impl<'a> BodyVerifier<'a> {
         let Some(def) = self.def(op) else { return Ok(()) };
         let view = OpView::new(ctx, body, op);
         verify_op_def(&view, def).map_err(|d| self.hook_error(op, d))?;
+        if def.has(Traits::IsolatedFromAbove) && !body.is_isolated(op) && !body.regions(op).is_empty() {
+            // XCS's storage invariant (hooks of isolated ops rely on their child body).
+            return Err(self.op_op_error(Holder::Op(op), "is isolated from above, but its regions are not in a body of their own"));
+        }
         if def.has(Traits::Terminator) && body.next_op(op).is_some() {
             return Err(self.op_op_error(Holder::Op(op), "must be the last operation in the parent block"));
         }
