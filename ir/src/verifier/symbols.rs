@@ -26,7 +26,7 @@ pub struct Redefinition<'a> {
 impl<'a> SymbolTable<'a> {
     /// The symbols defined by the ops directly in `regions` of `body` (the first definition of
     /// a name wins). Fails at the first redefinition, as MLIR's symbol-table verifier does.
-    pub fn build(ctx: &'a Context, body: &'a Body, regions: &[Region]) -> Result<Self, Redefinition<'a>> {
+    pub fn build(ctx: &'a Context, body: &Body, regions: &[Region]) -> Result<Self, Redefinition<'a>> {
         let mut map: FxHashMap<&'a str, SymbolInfo> = FxHashMap::default();
         for &r in regions {
             for b in body.region_blocks(r) {
@@ -44,8 +44,10 @@ impl<'a> SymbolTable<'a> {
     }
 
     /// The symbols of the table that `body`'s owner is (e.g. a module's body), ignoring
-    /// redefinitions (the first definition wins). For passes that look symbols up.
-    pub fn of_body(ctx: &'a Context, body: &'a Body) -> Self {
+    /// redefinitions (the first definition wins). For passes that look symbols up; the table
+    /// does not borrow the body, so the functions can be mutated (and verified with
+    /// [`verify_isolated`](super::verify_isolated)) while it is in use.
+    pub fn of_body(ctx: &'a Context, body: &Body) -> Self {
         let mut t = SymbolTable { map: FxHashMap::default() };
         for &r in body.root_regions() {
             for b in body.region_blocks(r) {
