@@ -128,7 +128,14 @@ impl SourceMap {
 
     /// Renders one message at one location (MLIR's `emitDiagnostic(loc, message, kind,
     /// displaySourceLine)`), without notes.
-    pub fn render_message(&self, ctx: &Context, loc: Location, severity: Severity, message: &str, opts: RenderOptions) -> String {
+    pub fn render_message(
+        &self,
+        ctx: &Context,
+        loc: Location,
+        severity: Severity,
+        message: &str,
+        opts: RenderOptions,
+    ) -> String {
         let mut out = String::new();
         self.emit(&mut out, ctx, loc, message, severity, true, opts);
         out
@@ -169,7 +176,16 @@ impl SourceMap {
 
     /// Writes one diagnostic line (and its source line) for `loc`.
     #[allow(clippy::too_many_arguments)]
-    fn emit(&self, out: &mut String, ctx: &Context, loc: Location, message: &str, severity: Severity, show_source: bool, opts: RenderOptions) {
+    fn emit(
+        &self,
+        out: &mut String,
+        ctx: &Context,
+        loc: Location,
+        message: &str,
+        severity: Severity,
+        show_source: bool,
+        opts: RenderOptions,
+    ) {
         let Some((file, line, col)) = find_file_loc(ctx, loc) else {
             let msg = if loc.is_unknown() {
                 message.to_string()
@@ -387,7 +403,8 @@ mod tests {
     #[test]
     fn call_site_and_fused_locations() {
         let ctx = Context::new();
-        let cs = ctx.loc(LocKind::CallSite { callee: ctx.file_loc("a.mlir", 3, 4), caller: ctx.file_loc("t3.mlir", 2, 2) });
+        let cs =
+            ctx.loc(LocKind::CallSite { callee: ctx.file_loc("a.mlir", 3, 4), caller: ctx.file_loc("t3.mlir", 2, 2) });
         let d = Diagnostic::error(cs, "bad").with_note(cs, "see current operation: x");
         assert_eq!(
             sm().render(&ctx, &d),
@@ -449,6 +466,9 @@ mod tests {
         let ctx = Context::new();
         let d = Diagnostic::error(ctx.file_loc("t3.mlir", 2, 3), "m");
         let s = sm().render_with(&ctx, &d, RenderOptions { color: true });
-        assert_eq!(s, "\x1b[1mt3.mlir:2:3: \x1b[0m\x1b[1;31merror: \x1b[0m\x1b[1mm\x1b[0m\n  return\n\x1b[1;32m  ^\x1b[0m\n");
+        assert_eq!(
+            s,
+            "\x1b[1mt3.mlir:2:3: \x1b[0m\x1b[1;31merror: \x1b[0m\x1b[1mm\x1b[0m\n  return\n\x1b[1;32m  ^\x1b[0m\n"
+        );
     }
 }

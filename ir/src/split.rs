@@ -149,7 +149,10 @@ mod tests {
         assert_eq!(s.near_misses, vec![src.find("-\nb").unwrap(), src.len() - 2]);
         let mut sm = crate::render::SourceMap::new();
         sm.add("s5.mlir", src);
-        assert_eq!(near_miss_warning(&sm, "s5.mlir", s.near_misses[0]), "s5.mlir:2:7: warning: near miss with file split marker\n// ----\n      ^\n");
+        assert_eq!(
+            near_miss_warning(&sm, "s5.mlir", s.near_misses[0]),
+            "s5.mlir:2:7: warning: near miss with file split marker\n// ----\n      ^\n"
+        );
     }
 
     #[test]

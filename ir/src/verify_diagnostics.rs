@@ -109,7 +109,12 @@ fn regex_error_text(e: &regex_syntax::ast::Error) -> String {
 
 /// Scans `text` (a whole file, or a chunk of it starting at line `line_offset + 1` and byte
 /// `byte_offset` of file `file`) for expectations.
-pub fn scan_expectations(file: &str, text: &str, line_offset: u32, byte_offset: usize) -> (Vec<Expectation>, Vec<ScanError>) {
+pub fn scan_expectations(
+    file: &str,
+    text: &str,
+    line_offset: u32,
+    byte_offset: usize,
+) -> (Vec<Expectation>, Vec<ScanError>) {
     let re = expected_re();
     let mut out: Vec<Expectation> = Vec::new();
     let mut errors = Vec::new();
@@ -204,7 +209,14 @@ pub struct DiagnosticVerifier {
 
 impl DiagnosticVerifier {
     pub fn new(level: VerifyLevel) -> Self {
-        DiagnosticVerifier { level, files: Vec::new(), unknown: Vec::new(), output: String::new(), failed: false, render: RenderOptions::default() }
+        DiagnosticVerifier {
+            level,
+            files: Vec::new(),
+            unknown: Vec::new(),
+            output: String::new(),
+            failed: false,
+            render: RenderOptions::default(),
+        }
     }
 
     /// Colors in the rendered mismatches.
@@ -223,7 +235,13 @@ impl DiagnosticVerifier {
         let (exps, errors) = scan_expectations(file, text, line_offset, byte_offset);
         for e in errors {
             self.failed = true;
-            self.output.push_str(&sources.render_at_offset(Some((&e.file, e.offset)), e.len, Severity::Error, &e.message, self.render));
+            self.output.push_str(&sources.render_at_offset(
+                Some((&e.file, e.offset)),
+                e.len,
+                Severity::Error,
+                &e.message,
+                self.render,
+            ));
         }
         for e in exps {
             if e.line.is_none() {
@@ -287,11 +305,8 @@ impl DiagnosticVerifier {
         self.failed = true;
         let text = match near_miss {
             Some((at, expected)) => {
-                let msg = format!(
-                    "'{}' diagnostic emitted when expecting a '{}'",
-                    d.severity.as_str(),
-                    expected.as_str()
-                );
+                let msg =
+                    format!("'{}' diagnostic emitted when expecting a '{}'", d.severity.as_str(), expected.as_str());
                 let at = at.as_ref().map(|(f, o)| (f.as_str(), *o));
                 sources.render_at_offset(at, 0, Severity::Error, &msg, self.render)
             }

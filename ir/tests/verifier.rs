@@ -111,7 +111,16 @@ fn op(ctx: &Context, body: &mut Body, block: Block, name: &str, operands: &[Valu
 }
 
 /// An op with regions (already filled, detached) appended to `block`.
-fn region_op(ctx: &Context, body: &mut Body, block: Block, name: &str, operands: &[Value], results: &[Type], regions: &[Region], line: u32) -> Op {
+fn region_op(
+    ctx: &Context,
+    body: &mut Body,
+    block: Block,
+    name: &str,
+    operands: &[Value],
+    results: &[Type],
+    regions: &[Region],
+    line: u32,
+) -> Op {
     let mut st = OperationState::new(ctx, name, loc(ctx, line)).operands(operands).results(results);
     st.regions.extend_from_slice(regions);
     let o = body.create_op(st);
@@ -154,16 +163,26 @@ fn func_in(
     let entry = fb.create_block(inputs);
     fb.append_block(r, entry);
     build(&mut fb, r, entry);
-    let mut st = OperationState::new(ctx, "func.func", loc(ctx, line))
-        .attr(ctx, "sym_name", ctx.str_attr(name))
-        .attr(ctx, "function_type", ctx.type_attr(ctx.function_type(inputs, results)));
+    let mut st = OperationState::new(ctx, "func.func", loc(ctx, line)).attr(ctx, "sym_name", ctx.str_attr(name)).attr(
+        ctx,
+        "function_type",
+        ctx.type_attr(ctx.function_type(inputs, results)),
+    );
     st.nested = Some(Box::new(fb));
     let o = parent.create_op(st);
     parent.append_op(block, o);
     o
 }
 
-fn func(ctx: &Context, m: &mut Module, name: &str, inputs: &[Type], results: &[Type], line: u32, build: impl FnOnce(&mut Body, Region, Block)) -> Op {
+fn func(
+    ctx: &Context,
+    m: &mut Module,
+    name: &str,
+    inputs: &[Type],
+    results: &[Type],
+    line: u32,
+    build: impl FnOnce(&mut Body, Region, Block),
+) -> Op {
     let b = m.block();
     func_in(ctx, &mut m.body, b, name, inputs, results, line, build)
 }
@@ -288,7 +307,11 @@ fn return_and_call_type_mismatches() {
     let ty = |t: Type| xcs_ir::printer::type_to_string(&ctx, t);
     assert_eq!(
         d.message,
-        format!("type of return operand 0 ('{}') doesn't match function result type ('{}') in function @e", ty(t), ty(ctx.i64_type()))
+        format!(
+            "type of return operand 0 ('{}') doesn't match function result type ('{}') in function @e",
+            ty(t),
+            ty(ctx.i64_type())
+        )
     );
 
     let mut m = new_module(&ctx);
@@ -335,7 +358,9 @@ fn symbol_visibility_is_checked() {
     m.body.set_attr(&ctx, s, "sym_visibility", ctx.str_attr("secret"));
     let d = one_error(&ctx, &m);
     assert!(
-        d.message.starts_with("'test.symbol' op visibility expected to be one of [\"public\", \"private\", \"nested\"], but got "),
+        d.message.starts_with(
+            "'test.symbol' op visibility expected to be one of [\"public\", \"private\", \"nested\"], but got "
+        ),
         "{}",
         d.message
     );
@@ -398,7 +423,10 @@ fn region_block_limit() {
     let (r, _) = region(&mut m.body, &[&[], &[], &[]]);
     region_op(&ctx, &mut m.body, blk, "vt.two_blocks", &[], &[], &[r], 2);
     let d = one_error(&ctx, &m);
-    assert_eq!(d.message, "'vt.two_blocks' op region #0 ('body') failed to verify constraint: region with at most 2 blocks");
+    assert_eq!(
+        d.message,
+        "'vt.two_blocks' op region #0 ('body') failed to verify constraint: region with at most 2 blocks"
+    );
     // Two blocks are fine (they need terminators: a multi-block region always does).
     let mut m = new_module(&ctx);
     let blk = m.block();

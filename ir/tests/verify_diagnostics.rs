@@ -112,7 +112,10 @@ fn all_matched_is_success() {
     sm.add("ok.mlir", src);
     let mut v = DiagnosticVerifier::new(VerifyLevel::All);
     v.add_file(&sm, "ok.mlir");
-    let d = Diagnostic::error(ctx.file_loc("ok.mlir", 3, 3), "'func.return' op has 0 operands, but enclosing function (@g) returns 1");
+    let d = Diagnostic::error(
+        ctx.file_loc("ok.mlir", 3, 3),
+        "'func.return' op has 0 operands, but enclosing function (@g) returns 1",
+    );
     v.process(&ctx, &sm, &d);
     assert!(v.finish(&sm));
     assert_eq!(v.output(), "");

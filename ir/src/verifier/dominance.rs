@@ -7,7 +7,7 @@ use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 
-use crate::body::{Block, Body, Op, Region, ValueDef, Value};
+use crate::body::{Block, Body, Op, Region, Value, ValueDef};
 use crate::context::Context;
 use crate::entity::SecondaryMap;
 use crate::opdef::Traits;
@@ -202,7 +202,14 @@ impl<'a> Dominance<'a> {
     }
 
     /// MLIR's `properlyDominatesImpl` on (block, position) pairs.
-    fn properly_dominates_impl(&mut self, a_block: Block, a_pos: Pos, mut b_block: Block, mut b_pos: Pos, enclosing_ok: bool) -> bool {
+    fn properly_dominates_impl(
+        &mut self,
+        a_block: Block,
+        a_pos: Pos,
+        mut b_block: Block,
+        mut b_pos: Pos,
+        enclosing_ok: bool,
+    ) -> bool {
         let Some(a_region) = self.body.block_region(a_block) else { return false };
         if a_block == b_block && a_pos == b_pos {
             return !self.has_ssa_dominance(a_region);

@@ -334,7 +334,10 @@ impl<'a> BodyVerifier<'a> {
         verify_op_def(&view, def).map_err(|d| self.hook_error(op, d))?;
         if def.has(Traits::IsolatedFromAbove) && !body.is_isolated(op) && !body.regions(op).is_empty() {
             // XCS's storage invariant (hooks of isolated ops rely on their child body).
-            return Err(self.op_op_error(Holder::Op(op), "is isolated from above, but its regions are not in a body of their own"));
+            return Err(self.op_op_error(
+                Holder::Op(op),
+                "is isolated from above, but its regions are not in a body of their own",
+            ));
         }
         if def.has(Traits::Terminator) && body.next_op(op).is_some() {
             return Err(self.op_op_error(Holder::Op(op), "must be the last operation in the parent block"));
@@ -374,7 +377,9 @@ impl<'a> BodyVerifier<'a> {
         }
         let n = self.body.root_regions().len();
         if n != def.regions.len() {
-            return Err(self.op_op_error(Holder::Owner, format!("requires {} regions, but found {n}", def.regions.len())));
+            return Err(
+                self.op_op_error(Holder::Owner, format!("requires {} regions, but found {n}", def.regions.len()))
+            );
         }
         self.region_shape(Holder::Owner, def)?;
         if def.has(Traits::Symbol) {
@@ -460,9 +465,7 @@ impl<'a> BodyVerifier<'a> {
         // malformed `operandSegmentSizes` is the op's own verifier's business).
         let ranges: Vec<std::ops::Range<usize>> = match def.successor_operands {
             SuccessorOperands::None => return Ok(()),
-            SuccessorOperands::All => {
-                (0..succs.len()).map(|i| if i == 0 { 0..operands.len() } else { 0..0 }).collect()
-            }
+            SuccessorOperands::All => (0..succs.len()).map(|i| if i == 0 { 0..operands.len() } else { 0..0 }).collect(),
             SuccessorOperands::Segments { leading } => {
                 let Some(seg) = body.attr(ctx, op, "operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a)) else {
                     return Ok(());
@@ -528,7 +531,10 @@ impl<'a> BodyVerifier<'a> {
             }
             if let Some(entry) = self.body.entry_block(r) {
                 if *self.preds.get(entry) != 0 {
-                    return Err(Diagnostic::error(self.holder_loc(h), "entry block of region may not have predecessors"));
+                    return Err(Diagnostic::error(
+                        self.holder_loc(h),
+                        "entry block of region may not have predecessors",
+                    ));
                 }
             }
         }
@@ -642,7 +648,10 @@ impl<'a> BodyVerifier<'a> {
                 for b in body.region_blocks(r) {
                     for op in body.block_ops(b) {
                         for v in body.operands(op) {
-                            let vr = body.value_block(v).and_then(|vb| body.block_region(vb)).and_then(|vr| *self.root_of.get(vr));
+                            let vr = body
+                                .value_block(v)
+                                .and_then(|vb| body.block_region(vb))
+                                .and_then(|vr| *self.root_of.get(vr));
                             match vr {
                                 None => return Err(self.op_error(op, "operation's operand is unlinked")),
                                 Some(vr) if vr != root => {
@@ -867,13 +876,21 @@ fn walk_symbol_uses<'a>(
     Ok(())
 }
 
-fn check_symbol_uses_seq(v: &Verifier<'_>, mut tasks: Vec<Task<'_>>, table: &dyn SymbolLookup) -> Result<(), Diagnostic> {
+fn check_symbol_uses_seq(
+    v: &Verifier<'_>,
+    mut tasks: Vec<Task<'_>>,
+    table: &dyn SymbolLookup,
+) -> Result<(), Diagnostic> {
     walk_symbol_uses(v, &mut tasks, table, |_, _| {})
 }
 
 /// As [`check_symbol_uses_seq`], with the regions found below the table's own region walked
 /// in parallel; the error reported is the one the sequential walk would find first.
-fn check_symbol_uses_par(v: &Verifier<'_>, tasks: Vec<Task<'_>>, table: &(dyn SymbolLookup + Sync)) -> Result<(), Diagnostic> {
+fn check_symbol_uses_par(
+    v: &Verifier<'_>,
+    tasks: Vec<Task<'_>>,
+    table: &(dyn SymbolLookup + Sync),
+) -> Result<(), Diagnostic> {
     let mut top = tasks;
     // Walk only the table's own regions here, collecting what they push.
     while let Some(t) = top.pop() {

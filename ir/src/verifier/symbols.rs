@@ -54,7 +54,11 @@ impl<'a> SymbolTable<'a> {
                 for op in body.block_ops(b) {
                     let attrs = body.attrs(op);
                     if let Some(name) = ctx.dict_get(attrs, "sym_name").and_then(|a| ctx.as_str(a)) {
-                        t.map.entry(name).or_insert(SymbolInfo { op_name: body.op_name(op), attrs, loc: body.op_loc(op) });
+                        t.map.entry(name).or_insert(SymbolInfo {
+                            op_name: body.op_name(op),
+                            attrs,
+                            loc: body.op_loc(op),
+                        });
                     }
                 }
             }
