@@ -62,6 +62,7 @@ pub fn split_input<'a>(src: &'a str, marker: &str) -> Split<'a> {
             prev = Some((s, e));
             continue;
         };
+        // MLIR checks the character after the marker against '0' (it means '-'); kept as is.
         let expected = tail.is_empty()
             || (piece.starts_with(tail) && piece.len() > tail.len() && piece.as_bytes()[tail.len()] != b'0');
         if expected {
@@ -70,7 +71,6 @@ pub fn split_input<'a>(src: &'a str, marker: &str) -> Split<'a> {
         } else {
             out.near_misses.push(s);
             prev = Some((ps, e));
-            let _ = pe;
         }
     }
     if let Some((ps, pe)) = prev {
