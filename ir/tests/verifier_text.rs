@@ -4,7 +4,7 @@
 //! `mlir-opt --allow-unregistered-dialect --split-input-file [--verify-diagnostics] X.mlir`
 //! (run in that directory). The inputs use `foo.*` ops, unregistered in both tools.
 //!
-//! Needs the parser and the printer: ignored until they are merged (`cargo test -- --ignored`).
+//! Uses the parser and the printer.
 
 use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::render::SourceMap;
@@ -74,37 +74,31 @@ fn check(name: &str, verify_diagnostics: bool) {
 }
 
 #[test]
-#[ignore = "needs the parser and printer"]
 fn dominance_terminators_symbols_branches() {
     check("t1x", false);
 }
 
 #[test]
-#[ignore = "needs the parser and printer"]
 fn dominance_in_nested_and_unregistered_regions() {
     check("t2x", false);
 }
 
 #[test]
-#[ignore = "needs the parser and printer"]
 fn cond_br_nested_modules_func_and_call_hooks() {
     check("t5", false);
 }
 
 #[test]
-#[ignore = "needs the parser and printer"]
 fn call_arity_and_result_types() {
     check("t6", false);
 }
 
 #[test]
-#[ignore = "needs the parser and printer"]
 fn func_attribute_arrays_and_entry_blocks() {
     check("t7", false);
 }
 
 #[test]
-#[ignore = "needs the parser and printer"]
 fn verify_diagnostics_end_to_end() {
     for name in ["vd1x", "vd2x", "vd6x"] {
         check(name, true);

@@ -515,7 +515,6 @@ impl<'s> Parser<'s> {
     /// One operation (with its result list and trailing location), appended to `block`.
     pub(crate) fn parse_operation(&mut self, body: &mut Body, block: Block) -> PResult<()> {
         let start = self.tok.start;
-        let loc = self.loc_at(start);
         let mut results: SmallVec<[(Token, u32); 2]> = SmallVec::new();
         let mut nres: u32 = 0;
         if self.is(Tok::PercentId) {
@@ -548,6 +547,8 @@ impl<'s> Parser<'s> {
             }
             self.expect(Tok::Equal, "expected '=' after SSA name")?;
         }
+        // As in mlir-opt, an op's location is that of its name (not of its result list).
+        let loc = self.loc_at(self.tok.start);
         let op = match self.tok.kind {
             Tok::String => self.parse_generic_op(body, loc, start)?,
             Tok::BareId => self.parse_custom_op(body, loc, nres)?,
