@@ -546,7 +546,7 @@ impl<'s> Parser<'s> {
             }
             DenseLit::Str(t) if string_elems => {
                 let v = self.string_value(t);
-                DenseData::Splat(v.into())
+                DenseData::Strings(Box::new([v.into()]))
             }
             DenseLit::Str(t) => self.dense_hex(t, ty, elem, numel, dense_off)?,
             DenseLit::Elems { leaves, dims } => {
@@ -571,7 +571,8 @@ impl<'s> Parser<'s> {
                         strs.push(self.string_value(l.a.tok).into());
                     }
                     if splat {
-                        DenseData::Splat(strs.pop().unwrap_or_default())
+                        strs.truncate(1);
+                        DenseData::Strings(strs.into())
                     } else {
                         normalize_strings(strs)
                     }
@@ -785,6 +786,14 @@ fn write_elem_int(out: &mut Vec<u8>, v: i128, width: u32, nbytes: usize) {
     }
 }
 
+/// String elements: a splat is stored as one string (how the printer reads it).
+fn normalize_strings(mut strs: Vec<Box<[u8]>>) -> DenseData {
+    if !strs.is_empty() && strs.iter().all(|s| *s == strs[0]) {
+        strs.truncate(1);
+    }
+    DenseData::Strings(strs.into())
+}
+
 /// Stores elements as a splat when they are all equal (MLIR detects splats the same way).
 fn normalize_elements(bytes: Vec<u8>, eb: usize) -> DenseData {
     if eb > 0 && bytes.len() >= eb {
@@ -796,9 +805,3 @@ fn normalize_elements(bytes: Vec<u8>, eb: usize) -> DenseData {
     DenseData::Elements(bytes.into())
 }
 
-fn normalize_strings(strs: Vec<Box<[u8]>>) -> DenseData {
-    if !strs.is_empty() && strs.iter().all(|s| *s == strs[0]) {
-        return DenseData::Splat(strs[0].clone());
-    }
-    DenseData::Strings(strs.into())
-}

@@ -648,7 +648,8 @@ fn dense_elements() {
         dense(&c, "dense<[\"a\", \"bc\"]> : tensor<2x!foo.s>").1,
         DenseData::Strings(Box::new([Box::new(*b"a"), Box::new(*b"bc")]))
     );
-    assert_eq!(dense(&c, "dense<\"xy\"> : tensor<2x!foo.s>").1, DenseData::Splat(Box::new(*b"xy")));
+    assert_eq!(dense(&c, "dense<\"xy\"> : tensor<2x!foo.s>").1, DenseData::Strings(Box::new([Box::new(*b"xy")])));
+    assert_eq!(dense(&c, "dense<[\"xy\", \"xy\"]> : tensor<2x!foo.s>"), dense(&c, "dense<\"xy\"> : tensor<2x!foo.s>"));
     // hex blobs: raw little-endian data; i1 bit-packed; one element = splat
     assert_eq!(dense(&c, "dense<\"0x0100000002000000\"> : tensor<2xi32>").1, DenseData::Elements(le32(&[1, 2])));
     assert_eq!(dense(&c, "dense<\"0x01000000\"> : tensor<3xi32>").1, DenseData::Splat(le32(&[1])));
