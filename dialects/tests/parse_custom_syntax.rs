@@ -209,3 +209,39 @@ fn mutated_custom_forms_never_panic() {
         let _ = xcs_ir::parser::parse_module_bytes(&ctx, &v, "f", &o);
     }
 }
+
+/// Parse, print (custom and generic forms), parse the output again: the prints must agree.
+#[test]
+fn print_parse_round_trips() {
+    let ctx = xcs_dialects::context();
+    let src = format!(
+        "{FUNCS}{}",
+        r#"func.func @t(%a: i32, %b: i32) -> i32 {
+  %0 = test.addi %a, %b : i32
+  %1:2 = test.pure %0, %a {k = [1, "s"], f = 1.5 : f32} : (i32, i32) -> (i32, f64)
+  test.effect
+  %2 = test.region %1#0 : (i32) -> i32 {
+  ^bb0(%x: i32):
+    test.yield %x : i32
+  }
+  test.isolated : () -> () {
+    %c = test.constant {value = dense<[1, 2]> : tensor<2xi32>} : tensor<2xi32>
+  }
+  %3 = "test.generic_only"(%2) : (i32) -> i32
+  return %3 : i32
+}
+"#
+    );
+    for generic in [false, true] {
+        let po = xcs_ir::printer::PrintOptions { generic, debug_info: false };
+        let m1 = parse(&ctx, &src);
+        let p1 = xcs_ir::printer::print_module(&ctx, &m1, &po);
+        let m2 = parse(&ctx, &p1);
+        let p2 = xcs_ir::printer::print_module(&ctx, &m2, &po);
+        assert_eq!(p1, p2, "generic = {generic}");
+        let po = xcs_ir::printer::PrintOptions { generic, debug_info: true };
+        let d1 = xcs_ir::printer::print_module(&ctx, &m2, &po);
+        let d2 = xcs_ir::printer::print_module(&ctx, &parse(&ctx, &d1), &po);
+        assert_eq!(d1, d2, "debuginfo, generic = {generic}");
+    }
+}

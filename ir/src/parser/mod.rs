@@ -129,6 +129,8 @@ pub(crate) struct Parser<'s> {
     type_cache: FxHashMap<&'s [u8], Type>,
     attr_cache: FxHashMap<&'s [u8], Attr>,
     op_names: FxHashMap<&'s [u8], crate::context::OpName>,
+    /// Custom op names as written, with the default dialect they were resolved under.
+    custom_ops: FxHashMap<(&'s [u8], &'static str), (crate::context::OpName, &'static crate::opdef::OpDef)>,
     depth: u32,
     pub(crate) scopes: Vec<ops::ValueScope<'s>>,
     pub(crate) block_scopes: Vec<ops::BlockScope<'s>>,
@@ -163,6 +165,7 @@ impl<'s> Parser<'s> {
             type_cache: FxHashMap::default(),
             attr_cache: FxHashMap::default(),
             op_names: FxHashMap::default(),
+            custom_ops: FxHashMap::default(),
             depth: 0,
             scopes: Vec::new(),
             block_scopes: Vec::new(),

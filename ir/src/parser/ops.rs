@@ -715,7 +715,19 @@ impl<'s> Parser<'s> {
         let ctx = self.ctx;
         let nt = self.tok;
         let s = self.tstr(nt);
-        let Some(def) = self.lookup_custom_op(s) else {
+        let dd = self.default_dialect.last().copied().unwrap_or("");
+        let key = (self.text(nt), dd);
+        let found = match self.custom_ops.get(&key) {
+            Some(&x) => Some(x),
+            None => {
+                let r = self.lookup_custom_op(s).map(|d| (ctx.op_name(d.name), d));
+                if let Some(x) = r {
+                    self.custom_ops.insert(key, x);
+                }
+                r
+            }
+        };
+        let Some((name, def)) = found else {
             let msg = match s.split_once('.') {
                 Some((ns, _)) if ctx.is_registered_dialect(ns) => format!("custom op '{s}' is unknown"),
                 Some((ns, _)) => format!("Dialect `{ns}' not found for custom op '{s}' "),
@@ -726,7 +738,6 @@ impl<'s> Parser<'s> {
             };
             return Err(self.error_at(nt.start, msg));
         };
-        let name = ctx.op_name(def.name);
         self.bump();
         match def.syntax {
             Syntax::Pretty => self.parse_pretty_op(body, name, def, loc, nres),
