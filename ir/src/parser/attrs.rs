@@ -204,10 +204,9 @@ impl<'s> Parser<'s> {
             Tok::Float => {
                 self.bump();
                 let ty = if self.eat(Tok::Colon) {
-                    let off = self.tok.start;
                     let ty = self.parse_type()?;
                     if !self.ctx.is_float(ty) {
-                        return Err(self.error_at(off, "floating point value not valid for specified type"));
+                        return Err(self.error_here("floating point value not valid for specified type"));
                     }
                     ty
                 } else {
@@ -224,14 +223,13 @@ impl<'s> Parser<'s> {
                     let v = self.int_value(t, neg, i64t, "integer constant out of range for attribute")?;
                     return Ok(self.ctx.int_attr(v, i64t));
                 }
-                let off = self.tok.start;
                 let ty = self.parse_type()?;
                 if let Some(kind) = self.ctx.float_kind(ty) {
                     let bits = self.hex_float_bits(t, neg, kind)?;
                     return Ok(self.ctx.attr(AttrKind::Float { bits, ty }));
                 }
                 if !self.ctx.is_int_or_index(ty) {
-                    return Err(self.error_at(off, "integer literal not valid for specified type"));
+                    return Err(self.error_at(t.start, "integer literal not valid for specified type"));
                 }
                 let v = self.int_value(t, neg, ty, "integer constant out of range for attribute")?;
                 Ok(self.ctx.int_attr(v, ty))
@@ -434,7 +432,8 @@ impl<'s> Parser<'s> {
         }
         let nbytes = dense_elem_bytes(ctx, elem);
         let mut data: Vec<u8> = Vec::new();
-        if self.eat(Tok::Colon) {
+        if !self.is(Tok::Greater) {
+            self.expect(Tok::Colon, "expected ':' after dense array type")?;
             loop {
                 let neg = self.eat(Tok::Minus);
                 let t = self.tok;
@@ -467,21 +466,11 @@ impl<'s> Parser<'s> {
                     }
                     (Tok::Integer, Some(k)) => {
                         self.bump();
-                        let bits = if self.text(t).starts_with(b"0x") {
-                            self.hex_float_bits(t, neg, k)?
-                        } else {
-                            if !k.is_exact() {
-                                return Err(self.error_at(
-                                    t.start,
-                                    format!("'{}' array elements are not supported yet", k.keyword()),
-                                ));
-                            }
-                            float_bits_from_text(k, self.text(t), neg)
-                        };
+                        let bits = self.hex_float_bits(t, neg, k)?;
                         write_int(&mut data, bits as i128, nbytes);
                     }
                     (Tok::Float, None) => {
-                        return Err(self.error_at(t.start, "expected integer elements, but parsed floating-point"));
+                        return Err(self.error_at(t.start, "expected integer literal"));
                     }
                     _ => return Err(self.wrong_token("expected integer or float literal")),
                 }
@@ -580,7 +569,7 @@ impl<'s> Parser<'s> {
                     let eb = dense_elem_bytes(ctx, elem);
                     let mut bytes = Vec::with_capacity(leaves.len() * eb);
                     for l in &leaves {
-                        self.write_leaf(&mut bytes, *l, elem)?;
+                        self.write_leaf(&mut bytes, *l, elem, dense_off)?;
                     }
                     if splat {
                         DenseData::Splat(bytes.into())
@@ -630,7 +619,7 @@ impl<'s> Parser<'s> {
                 break;
             }
         }
-        self.expect(Tok::RSquare, "expected ',' or ']'")?;
+        self.expect(Tok::RSquare, "expected ']'")?;
         self.leave();
         dims.push(n);
         dims.extend(first.unwrap_or_default());
@@ -665,10 +654,11 @@ impl<'s> Parser<'s> {
     }
 
     /// Appends the storage of one literal element of type `elem`.
-    fn write_leaf(&mut self, out: &mut Vec<u8>, l: Leaf, elem: Type) -> PResult<()> {
+    fn write_leaf(&mut self, out: &mut Vec<u8>, l: Leaf, elem: Type, dense_off: u32) -> PResult<()> {
         if let TypeKind::Complex(inner) = self.ctx.type_kind(elem) {
             let Some(b) = l.b else {
-                return Err(self.error_at(l.a.tok.start, "expected complex element literal '(re, im)'"));
+                let es = self.type_str(elem);
+                return Err(self.error_at(dense_off, format!("parsed 1 elements, but type ('{es}') expected 2 elements")));
             };
             self.write_scalar(out, l.a, *inner)?;
             return self.write_scalar(out, b, *inner);
@@ -759,9 +749,9 @@ impl<'s> Parser<'s> {
 
     /// `(` location `)` after the `loc` keyword.
     pub(crate) fn parse_loc_parens(&mut self) -> PResult<crate::location::Location> {
-        self.expect(Tok::LParen, "expected '(' in location")?;
+        self.expect(Tok::LParen, "expected '(' in inline location")?;
         let l = self.parse_loc_instance()?;
-        self.expect(Tok::RParen, "expected ')' in location")?;
+        self.expect(Tok::RParen, "expected ')' in inline location")?;
         Ok(l)
     }
 }

@@ -101,16 +101,16 @@ impl<'s> Parser<'s> {
                     self.expect(Tok::RSquare, "expected ']' in fused location")?;
                     Ok(self.fused_loc(&locs, metadata))
                 }
-                _ => Err(self.error_here("expected location instance")),
+                _ => Err(self.wrong_token("expected location instance")),
             },
             Tok::String => {
                 self.bump();
                 let s = self.string_value(t);
                 let name = ctx.ident(&String::from_utf8_lossy(&s));
                 if self.eat(Tok::Colon) {
-                    let line = self.loc_number("expected integer line number in FileLineColLoc")?;
+                    let line = self.loc_number("expected integer line number in FileLineColRange")?;
                     let col = if self.eat(Tok::Colon) {
-                        self.loc_number("expected integer column number in FileLineColLoc")?
+                        self.loc_number("expected integer column number in FileLineColRange")?
                     } else {
                         0
                     };
@@ -135,7 +135,7 @@ impl<'s> Parser<'s> {
                 }
                 Ok(ctx.loc(LocKind::Name { name, child: None }))
             }
-            _ => Err(self.error_here("expected location instance")),
+            _ => Err(self.wrong_token("expected location instance")),
         }
     }
 

@@ -445,7 +445,7 @@ impl<'s> Parser<'s> {
                         break;
                     }
                 }
-                self.expect(Tok::RParen, "expected ')' to end argument list")?;
+                self.expect(Tok::RParen, "expected ')'")?;
             }
             self.expect(Tok::Colon, "expected ':' after block name")?;
             self.parse_block_ops(body, b)?;
@@ -631,14 +631,16 @@ impl<'s> Parser<'s> {
                     break;
                 }
             }
-            self.expect(Tok::RSquare, "expected ']' to end successor list")?;
+            self.expect(Tok::RSquare, "expected ',' or ']'")?;
         }
         let mut props = None;
         if self.eat(Tok::Less) {
-            if !self.is(Tok::LBrace) {
-                return Err(self.wrong_token("expected '{' to start properties"));
+            let off = self.tok.start;
+            let p = self.parse_attr()?;
+            if !matches!(ctx.attr_kind(p), crate::attrs::AttrKind::Dictionary(_)) {
+                return Err(self.error_at(off, "expected dictionary attribute for properties"));
             }
-            props = Some(self.parse_dict_attr()?);
+            props = Some(p);
             self.expect(Tok::Greater, "expected '>' to close properties")?;
         }
         if self.eat(Tok::LParen) {
@@ -810,7 +812,7 @@ impl<'s> Parser<'s> {
                     break;
                 }
             }
-            self.expect(Tok::RSquare, "expected ']' to end successor list")?;
+            self.expect(Tok::RSquare, "expected ',' or ']'")?;
         }
         if self.is(Tok::LBrace) {
             state.attrs = self.parse_dict_attr()?;

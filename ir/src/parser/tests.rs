@@ -805,7 +805,7 @@ fn type_and_attribute_errors() {
         16,
     );
     check("\"foo.a\"() {a = 0x1FFFF : f16} : () -> ()\n", "hexadecimal float constant out of range for type", 1, 16);
-    check("\"foo.a\"() {a = 1.0 : i32} : () -> ()\n", "floating point value not valid for specified type", 1, 22);
+    check("\"foo.a\"() {a = 1.0 : i32} : () -> ()\n", "floating point value not valid for specified type", 1, 25);
     check("\"foo.a\"() {a = 1, a = 2} : () -> ()\n", "duplicate key 'a' in dictionary attribute", 1, 19);
     check("\"foo.a\"() {1 = 2} : () -> ()\n", "expected attribute name", 1, 12);
     check("\"foo.a\"() {a = [1, 2} : () -> ()\n", "expected ',' or ']'", 1, 21);
@@ -852,6 +852,31 @@ fn type_and_attribute_errors() {
     );
     check("\"foo.a\"() {a = array<i64: 1, 2} : () -> ()\n", "expected '>' to close an array attribute", 1, 31);
     check("\"foo.a\"() {a = array<i8: 1000>} : () -> ()\n", "integer constant out of range", 1, 30);
+}
+
+#[test]
+fn more_errors_as_mlir_opt_words_them() {
+    check("\"foo.a\"() ({ ^bb0(%a: i32 }) : () -> ()\n", "expected ')'", 1, 26);
+    check("\"foo.a\"()[^bb0 : () -> ()\n", "expected ',' or ']'", 1, 15);
+    check("\"foo.a\"() <a> : () -> ()\n", "expected attribute value", 1, 12);
+    check("\"foo.a\"() <{a = 1}> <{b = 1}> : () -> ()\n", "expected ':' followed by operation type", 1, 20);
+    check("\"foo.a\"() {a = 1 : () -> ()\n", "integer literal not valid for specified type", 1, 16);
+    check("\"foo.a\"() {a = memref<4xf32, 1, 2, 3>} : () -> ()\n", "multiple memory spaces specified in memref type", 1, 34);
+    check("\"foo.a\"() {a = dense<[1, 2> : tensor<2xi32>} : () -> ()\n", "expected ']'", 1, 27);
+    check("\"foo.a\"() {a = array<i64 1>} : () -> ()\n", "expected ':' after dense array type", 1, 25);
+    check("\"foo.a\"() {a = array<i64: 1.5>} : () -> ()\n", "expected integer literal", 1, 27);
+    check("\"foo.a\"() {a = array<f32: 1>} : () -> ()\n", "unexpected decimal integer literal for a floating point value", 1, 27);
+    check("\"foo.a\"() {a = loc(\"f\":x)} : () -> ()\n", "expected integer line number in FileLineColRange", 1, 24);
+    check("\"foo.a\"() {a = loc(\"a\"} : () -> ()\n", "expected ')' in inline location", 1, 23);
+    check("\"foo.a\"() : () -> () loc(\n", "expected location instance", 1, 26);
+    check("\"foo.a\"() : () -> tensor<*xf32, \"e\">\n", "cannot apply encoding to unranked tensor", 1, 37);
+    check("\"foo.a\"() {a = -0x7F800000 : f32} : () -> ()\n", "hexadecimal float literal should not have a leading minus", 1, 17);
+    let c = ctx();
+    let t = ts(&c, c.intern_type(TypeKind::Complex(c.i8_type())));
+    assert_eq!(
+        err("\"foo.a\"() {a = dense<1> : tensor<2xcomplex<i8>>} : () -> ()\n"),
+        (format!("parsed 1 elements, but type ('{t}') expected 2 elements"), 1, 16)
+    );
 }
 
 #[test]

@@ -210,6 +210,11 @@ impl<'s> Parser<'s> {
         if self.eat(Tok::Star) {
             self.parse_x_in_dimension_list()?;
             let elem = self.parse_element_type()?;
+            if self.eat(Tok::Comma) {
+                self.parse_attr()?;
+                self.expect(Tok::Greater, "expected '>' in tensor type")?;
+                return Err(self.error_at(self.last_end, "cannot apply encoding to unranked tensor"));
+            }
             self.expect(Tok::Greater, "expected '>' in tensor type")?;
             return Ok(self.ctx.intern_type(TypeKind::UnrankedTensor { elem }));
         }
@@ -236,7 +241,6 @@ impl<'s> Parser<'s> {
         let mut layout = None;
         let mut memory_space = None;
         while self.eat(Tok::Comma) {
-            let off = self.tok.start;
             let a = self.parse_attr()?;
             let is_layout = matches!(self.ctx.attr_kind(a), crate::attrs::AttrKind::Keyword { keyword, .. }
                 if matches!(self.ctx.str(*keyword), "affine_map" | "strided"));
@@ -245,7 +249,7 @@ impl<'s> Parser<'s> {
             } else if memory_space.is_none() {
                 memory_space = Some(a);
             } else {
-                return Err(self.error_at(off, "multiple memory spaces specified in memref type"));
+                return Err(self.error_here("multiple memory spaces specified in memref type"));
             }
         }
         self.expect(Tok::Greater, "expected '>' in memref type")?;
