@@ -84,3 +84,6 @@ pub fn try_for_each_body_mut<E>(body: &mut Body, f: &mut dyn FnMut(&mut Body) ->
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

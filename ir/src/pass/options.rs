@@ -443,7 +443,7 @@ pub(crate) fn help_lines(spec: &OptionSpec, dash_col: usize, out: &mut String) {
     if !spec.default.is_empty() {
         let _ = write!(desc, " (default: {})", spec.default);
     }
-    let pad = dash_col.saturating_sub(4 + text.len() + 1).max(1);
+    let pad = dash_col.saturating_sub(4 + text.len()).max(1);
     let _ = writeln!(out, "    {text}{:pad$}- {desc}", "");
     if let OptionKind::Enum(values) = spec.kind {
         for e in values {
