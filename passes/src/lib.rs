@@ -2,8 +2,10 @@
 //! one file per pass, each exposing its pass type and its registry entry `INFO`.
 //! [`register_all`] adds them to a [`PassRegistry`].
 
+pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod region_simplify;
 pub mod symbol_dce;
 pub mod util;
 
@@ -11,6 +13,7 @@ use xcs_ir::pass::PassRegistry;
 
 /// Registers every XCS pass.
 pub fn register_all(registry: &mut PassRegistry) {
+    registry.register(canonicalize::INFO);
     registry.register(cse::INFO);
     registry.register(dce::INFO);
     registry.register(symbol_dce::INFO);
