@@ -5,6 +5,7 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod inline;
 pub mod region_simplify;
 pub mod symbol_dce;
 pub mod util;
@@ -16,6 +17,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::INFO);
     registry.register(cse::INFO);
     registry.register(dce::INFO);
+    registry.register(inline::INFO);
     registry.register(symbol_dce::INFO);
 }
 
