@@ -30,3 +30,6 @@ pub fn registry() -> PassRegistry {
 
 #[cfg(test)]
 pub mod testing;
+
+#[cfg(test)]
+mod tests;
