@@ -167,7 +167,7 @@ pub fn run_region_dce(ctx: &Context, body: &mut Body) -> bool {
             }
         }
     }
-    dead_args.sort_by(|x, y| y.1.cmp(&x.1)); // highest index first
+    dead_args.sort_by_key(|&(_, j)| std::cmp::Reverse(j)); // highest index first
     for &(b, j) in &dead_args {
         for &(p, k) in &preds[&b] {
             util::erase_successor_operand(ctx, body, p, k, j);

@@ -118,9 +118,9 @@ impl<'c, 'b> Analysis<'c, 'b> {
         let mut work: Vec<Item<'b>> = Vec::new();
         for op in Self::ops(table) {
             let b = table.body;
-            if !is_symbol(ctx, b, op) {
-                work.push((b, op, table));
-            } else if !util::is_private(ctx, b, op) && self.live.insert((bid(b), op)) {
+            // non-symbols are roots; so are symbols that cannot be discarded (not private)
+            let root = !is_symbol(ctx, b, op) || (!util::is_private(ctx, b, op) && self.live.insert((bid(b), op)));
+            if root {
                 work.push((b, op, table));
             }
         }

@@ -21,7 +21,7 @@ pub fn has_trait(ctx: &Context, body: &Body, op: Op, t: Traits) -> bool {
 }
 
 /// The regions of `op` and the body they live in (the nested body for isolated ops).
-pub fn op_regions<'b>(body: &'b Body, op: Op) -> (&'b Body, SmallVec<[Region; 2]>) {
+pub fn op_regions(body: &Body, op: Op) -> (&Body, SmallVec<[Region; 2]>) {
     match body.nested(op) {
         Some(n) => (n, n.root_regions().into()),
         None => (body, body.regions(op).into()),

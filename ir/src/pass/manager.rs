@@ -234,6 +234,7 @@ impl PassManager {
 
     /// Runs the pipeline on `module`; IR dumps go to stderr, diagnostics to `sink`. With
     /// `options.timing`, prints a timing report of the passes to stderr.
+    #[allow(clippy::result_unit_err)]
     pub fn run(&self, ctx: &Context, module: &mut Module, sink: &mut dyn DiagSink) -> Result<(), ()> {
         let mut err = std::io::stderr();
         let mut timing = Vec::new();
@@ -249,6 +250,7 @@ impl PassManager {
     /// and `options.timing` is set, pushing the per-pass timing tree (to be framed by the
     /// driver's `Parser`/`Output` lines and rendered with
     /// [`render_timing_report`](super::render_timing_report)).
+    #[allow(clippy::result_unit_err)]
     pub fn run_with(
         &self,
         ctx: &Context,

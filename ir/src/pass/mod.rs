@@ -63,6 +63,7 @@ pub trait Pass: Send + Sync {
         None
     }
     /// Transforms the anchor op's body.
+    #[allow(clippy::result_unit_err)]
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()>;
 }
 

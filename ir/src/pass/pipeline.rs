@@ -222,6 +222,7 @@ impl OpPassManager {
     /// Runs this manager's elements on `body` sequentially, without instrumentation or
     /// verification (for passes that run a nested pipeline, e.g. the inliner's
     /// `default-pipeline`). Returns whether anything changed.
+    #[allow(clippy::result_unit_err)]
     pub fn run_on_body(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<bool, ()> {
         let mut changed = false;
         for e in &self.elements {
