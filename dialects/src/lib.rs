@@ -5,14 +5,17 @@ pub mod cf;
 mod cf_syntax;
 pub mod func;
 mod func_syntax;
+pub mod shape;
+pub mod tensor;
 pub mod test;
+pub mod xcs;
 
 use xcs_ir::opdef::DialectDef;
 use xcs_ir::Context;
 
 /// Every dialect XCS provides (builtin is always registered by `Context::new`).
-pub fn all_dialects() -> [&'static DialectDef; 3] {
-    [&func::FUNC_DIALECT, &cf::CF_DIALECT, &test::TEST_DIALECT]
+pub fn all_dialects() -> [&'static DialectDef; 5] {
+    [&func::FUNC_DIALECT, &cf::CF_DIALECT, &tensor::TENSOR_DIALECT, &xcs::XCS_DIALECT, &test::TEST_DIALECT]
 }
 
 /// Registers every XCS dialect in `ctx`.

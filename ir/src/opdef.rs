@@ -448,6 +448,19 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
     }
     let operand_types = v.operand_types();
     let result_types = v.result_types();
+    if let Some(infer) = def.infer {
+        let inferred = infer(ctx, &operand_types, v.attrs()).map_err(|msg| v.error(msg))?;
+        let compatible = inferred.len() == result_types.len()
+            && inferred.iter().zip(result_types.iter()).all(|(&a, &b)| types_compatible(ctx, a, b));
+        if !compatible {
+            let list = |ts: &[Type]| ts.iter().map(|&t| v.ty(t)).collect::<Vec<_>>().join(", ");
+            return Err(v.error(format!(
+                "inferred type(s) '{}' are incompatible with return type(s) of operation '{}'",
+                list(&inferred),
+                list(&result_types)
+            )));
+        }
+    }
     if def.has(Traits::SameOperandsAndResultType) {
         let all: Vec<Type> = operand_types.iter().chain(result_types.iter()).copied().collect();
         if all.windows(2).any(|w| w[0] != w[1]) {
@@ -465,6 +478,27 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
         }
     }
     Ok(())
+}
+
+/// Two types are compatible when equal, or ranked tensors with the same element type and
+/// encoding, the same rank, and dims that are equal or dynamic (`?`) on either side.
+pub fn types_compatible(ctx: &Context, a: Type, b: Type) -> bool {
+    use crate::types::{TypeKind, DYNAMIC};
+    if a == b {
+        return true;
+    }
+    match (ctx.type_kind(a), ctx.type_kind(b)) {
+        (
+            TypeKind::RankedTensor { shape: sa, elem: ea, encoding: na },
+            TypeKind::RankedTensor { shape: sb, elem: eb, encoding: nb },
+        ) => {
+            ea == eb
+                && na == nb
+                && sa.len() == sb.len()
+                && sa.iter().zip(sb.iter()).all(|(&x, &y)| x == y || x == DYNAMIC || y == DYNAMIC)
+        }
+        _ => false,
+    }
 }
 
 // ---------------------------------------------------------------------------- docs

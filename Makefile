@@ -1,0 +1,64 @@
+# XCS: two commands do everything on a fresh Debian machine with the Rust toolchain.
+#   make run    set up, build, run the example pipeline and print the result
+#   make test   set up, build, run every test (cargo tests and the lit suite)
+# Other targets: make bench (benchmarks), make fuzz (fuzz the parser+verifier), make docs.
+
+LLVM_BIN    ?= /usr/lib/llvm-22/bin
+APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CARGO       ?= cargo
+PYTHON      ?= python3
+XCS_OPT     := target/debug/xcs-opt
+EXAMPLE     ?= examples/pipeline.mlir
+PIPELINE    ?= builtin.module(inline,func.func(canonicalize,cse),symbol-dce)
+FUZZ_SECONDS ?= 600
+
+.PHONY: all deps build build-release run test test-cargo test-lit bench fuzz docs check-docs clean
+
+all: build
+
+# ---- set-up: Debian packages (LLVM/MLIR 22) and Python packages, installed only if missing
+deps: .deps-stamp
+.deps-stamp: Makefile requirements.txt
+	@if [ ! -x $(LLVM_BIN)/FileCheck ] || [ ! -x $(LLVM_BIN)/mlir-minimal-opt ] || [ ! -x $(LLVM_BIN)/llvm-config ]; then \
+	  echo "== installing LLVM/MLIR 22 from Debian"; \
+	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $(APT_PKGS); \
+	fi
+	@$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+build: deps
+	$(CARGO) build --workspace --bins
+
+build-release: deps
+	$(CARGO) build --release --workspace --bins
+
+# ---- the main job: the pipeline on an example, then the result
+run: build
+	@echo "== $(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)'"
+	@$(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)'
+
+# ---- every test
+test: test-cargo test-lit
+
+test-cargo: deps
+	$(CARGO) test --workspace
+
+test-lit: build
+	$(LLVM_BIN)/lit -sv test
+
+bench: build-release
+	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
+
+fuzz: deps
+	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
+	mkdir -p ir/fuzz/corpus/parse_verify
+	cd ir/fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse_verify corpus/parse_verify seeds -- -max_total_time=$(FUZZ_SECONDS)
+
+# regenerate the dialect reference pages in docs/dialects/ from the op declarations
+docs: build
+	$(XCS_OPT) --gen-dialect-docs=docs/dialects
+
+clean:
+	$(CARGO) clean
+	rm -f .deps-stamp
