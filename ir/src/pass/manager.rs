@@ -413,7 +413,12 @@ impl Runner<'_> {
         if ops.is_empty() {
             return Ok(());
         }
-        let child_scope = SymbolScope::for_children(self.ctx, body, scope);
+        // the symbol summary is only needed to verify the nested ops
+        let child_scope = if self.opts.verify_each {
+            SymbolScope::for_children(self.ctx, body, scope)
+        } else {
+            SymbolScope { table: None, parent: None }
+        };
         let mut bodies = body.nested_many_mut(&ops);
         let run_one = |b: &mut Body| {
             let mut o = OpOut::default();

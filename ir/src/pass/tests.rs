@@ -162,7 +162,7 @@ static LOOKUPS: AtomicUsize = AtomicUsize::new(0);
 
 fn mock_verify_isolated(ctx: &Context, body: &Body, outer: &dyn SymbolLookup) -> Result<(), Vec<Diagnostic>> {
     // functions see their siblings through the scope
-    if outer.lookup("f0").is_some() {
+    if outer.lookup("verify_probe").is_some() {
         LOOKUPS.fetch_add(1, Ordering::Relaxed);
     }
     broken(ctx, body).map_or(Ok(()), |d| Err(vec![d]))
@@ -536,7 +536,7 @@ fn ir_dumps_before_after_change_and_failure() {
 fn verify_each_names_the_pass() {
     let ctx = Context::new();
     LOOKUPS.store(0, Ordering::Relaxed);
-    let mut m = module(&ctx, &["f0", "f1"]);
+    let mut m = module(&ctx, &["verify_probe", "f1"]);
     let pm = parse("builtin.module(func.func(test-noop),test-break,test-mark)");
     let (r, diags, _) = run(&pm, &ctx, &mut m);
     assert!(r.is_err());
