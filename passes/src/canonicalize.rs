@@ -464,7 +464,9 @@ impl Driver<'_> {
             .fold
             .and_then(|f| f(&OpView::new(ctx, body, op), &consts))
             .filter(|rs| rs.len() == own.len())
-            .filter(|rs| !rs.iter().zip(&own).all(|(r, &v)| *r == FoldResult::Value(v)));
+            // an in-place fold (results map to themselves) changes nothing here; a fold
+            // mapping only some results to themselves is malformed: ignore both
+            .filter(|rs| !rs.iter().any(|r| matches!(r, FoldResult::Value(v) if own.contains(v))));
         let results = match folded {
             Some(rs) => rs,
             None => match self.fold_traits(body, op, def.traits, &consts) {

@@ -179,13 +179,13 @@ pub fn run_region_dce(ctx: &Context, body: &mut Body) -> bool {
         body.set_operands(op, &[]);
     }
     for &op in dead_ops.iter().rev() {
-        if body.contains_op(op) {
+        if body.contains_op(op) && body.results(op).all(|v| !body.has_uses(v)) {
             body.erase_op(op);
             erased = true;
         }
     }
     for (b, j) in dead_args {
-        if body.contains_block(b) {
+        if body.contains_block(b) && !body.has_uses(body.block_arg(b, j)) {
             body.erase_block_arg(b, j);
             erased = true;
         }

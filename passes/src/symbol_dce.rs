@@ -40,7 +40,8 @@ impl Pass for SymbolDce {
             ));
             return Err(());
         }
-        let root = Table { body: &*body, region: body.root_regions()[0] };
+        let Some(&region) = body.root_regions().first() else { return Ok(PassResult::Unchanged) };
+        let root = Table { body: &*body, region };
         let mut a = Analysis { ctx, live: FxHashSet::default(), computed: FxHashSet::default(), index: FxHashMap::default(), _bodies: std::marker::PhantomData };
         a.compute(root);
         let Analysis { live, computed, .. } = a;
