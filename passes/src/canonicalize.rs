@@ -342,6 +342,7 @@ impl Driver<'_> {
         if self.folder.owned.contains_key(&op) {
             if needs_move(body, &self.folder) {
                 move_to_front(body, op, entry);
+                self.changed = true;
             }
             return true;
         }
@@ -360,6 +361,7 @@ impl Driver<'_> {
         }
         if needs_move(body, &self.folder) {
             move_to_front(body, op, entry);
+            self.changed = true;
         }
         self.folder.constants.insert(key, op);
         self.folder.owned.insert(op, key);

@@ -95,3 +95,41 @@ fn parallel_pipeline_is_deterministic() {
     assert!(outs[0].0.contains("func.return"));
     assert_eq!(outs[0].0.matches("test.muli").count(), 0);
 }
+
+/// Timing of `func.func(cse)` and `func.func(canonicalize)` on 1000 functions of ~300 ops,
+/// with and without threading (run with `--release -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn bench_function_passes() {
+    let ctx = ctx();
+    let i32t = ctx.i32_type();
+    let build = || {
+        let mut m = module(&ctx);
+        for i in 0..1000 {
+            func(&ctx, &mut m, &format!("f{i}"), &[i32t], &[i32t], false, |ir| {
+                let mut v = ir.arg(0);
+                for k in 0..100 {
+                    let c = ir.constant(k % 7);
+                    let x = ir.addi(v, c);
+                    let y = ir.addi(v, c);
+                    v = ir.muli(x, y);
+                }
+                ir.ret(&[v]);
+            });
+        }
+        m
+    };
+    for pipeline in ["builtin.module(func.func(cse))", "builtin.module(func.func(canonicalize))"] {
+        for threading in [false, true] {
+            let mut m = build();
+            let n = m.num_ops();
+            let mut pm = PassManager::parse(pipeline, &crate::registry()).unwrap();
+            pm.options.verify_each = false;
+            pm.options.threading = threading;
+            let t = std::time::Instant::now();
+            pm.run_with(&ctx, &mut m, &mut Vec::new(), &mut std::io::sink(), None).unwrap();
+            let d = t.elapsed();
+            eprintln!("{pipeline} threading={threading}: {n} ops -> {} ops in {:.3}s ({:.2} Mops/s)", m.num_ops(), d.as_secs_f64(), n as f64 / d.as_secs_f64() / 1e6);
+        }
+    }
+}

@@ -257,3 +257,23 @@ fn effects_and_unregistered_ops_stay() {
         "%2 = test.constant() {value = 1}\n%3 = test.effect(%0)\n%4 = foo.bar(%0)\nfoo.baz(%2)\nfunc.return()"
     );
 }
+
+#[test]
+fn reports_whether_the_ir_changed() {
+    use xcs_ir::pass::{Pass, PassResult};
+    let ctx = ctx();
+    let pass = super::Canonicalize { config: super::Config::default() };
+    // only a constant to hoist: a change
+    let mut m = f1(&ctx, |ir| {
+        let a = ir.arg(0);
+        ir.effect(&[a]);
+        let c = ir.constant(4);
+        ir.effect(&[c]);
+        ir.ret(&[]);
+    });
+    let f = m.ops()[0];
+    let body = m.body.nested_mut(f).unwrap();
+    assert_eq!(pass.run(&ctx, body, &mut Vec::new()), Ok(PassResult::Changed));
+    // already canonical: no change
+    assert_eq!(pass.run(&ctx, body, &mut Vec::new()), Ok(PassResult::Unchanged));
+}
