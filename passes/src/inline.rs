@@ -676,3 +676,89 @@ mod tests {
         assert_eq!(ctx.loc_kind(got), LocKind::CallSite { callee: a, caller: bc });
     }
 }
+
+#[cfg(test)]
+mod mlir_parity {
+    use crate::testing::*;
+
+    /// `mlir-opt --inline` on the multi-block example (the default pipeline canonicalizes
+    /// the inlined control flow with the `cf` patterns) gives:
+    ///   %0 = muli %a, %a; cf.cond_br %c, ^bb1, ^bb2(%0)
+    ///   ^bb1: %1 = addi %0, %0; cf.br ^bb2(%1)
+    ///   ^bb2(%2): %3 = muli %2, %2; return %3
+    #[test]
+    fn multi_block_inline_then_canonicalize() {
+        let ctx = ctx();
+        let (i32t, i1) = (ctx.i32_type(), ctx.i1_type());
+        let mut m = module(&ctx);
+        func(&ctx, &mut m, "callee", &[i32t, i1], &[i32t], true, |ir| {
+            let (a, c) = (ir.arg(0), ir.arg(1));
+            let bb1 = ir.new_block(&[]);
+            let bb2 = ir.new_block(&[]);
+            ir.cond_br(c, bb1, &[], bb2, &[]);
+            ir.at(bb1);
+            let x = ir.addi(a, a);
+            ir.ret(&[x]);
+            ir.at(bb2);
+            ir.ret(&[a]);
+        });
+        func(&ctx, &mut m, "caller", &[i32t, i1], &[i32t], false, |ir| {
+            let (a, c) = (ir.arg(0), ir.arg(1));
+            let x = ir.muli(a, a);
+            let call = ir.call("callee", &[x, c], &[i32t]);
+            let r = ir.body.result(call, 0);
+            let y = ir.muli(r, r);
+            ir.ret(&[y]);
+        });
+        run(&ctx, &mut m, "builtin.module(inline)").unwrap();
+        let caller = m.body.nested(m.lookup_symbol(&ctx, "caller").unwrap()).unwrap();
+        let d = dump(&ctx, caller);
+        let body: Vec<&str> = d.lines().skip(1).map(str::trim).filter(|l| *l != "}").collect();
+        assert_eq!(
+            body,
+            [
+                "^bb0(%0, %1):",
+                "%2 = test.muli(%0, %0)",
+                "cf.cond_br(%1, %2)[^bb1, ^bb2]",
+                "^bb1():",
+                "%3 = test.addi(%2, %2)",
+                "cf.br(%3)[^bb2]",
+                "^bb2(%4):",
+                "%5 = test.muli(%4, %4)",
+                "func.return(%5)"
+            ]
+        );
+    }
+
+    /// A constant condition folds the branch, and the blocks merge into straight-line code.
+    #[test]
+    fn constant_conditions_fold_away() {
+        let ctx = ctx();
+        let (i32t, i1) = (ctx.i32_type(), ctx.i1_type());
+        let mut m = module(&ctx);
+        func(&ctx, &mut m, "f", &[i32t], &[i32t], false, |ir| {
+            let a = ir.arg(0);
+            let t = ir.op("test.constant", &[], &[i1], &[("value", ir.ctx.int_attr(1, i1))]);
+            let t = ir.body.result(t, 0);
+            let bb1 = ir.new_block(&[i32t]);
+            let bb2 = ir.new_block(&[i32t]);
+            let bb3 = ir.new_block(&[i32t]);
+            ir.cond_br(t, bb1, &[a], bb2, &[a]);
+            ir.at(bb1);
+            let x = ir.body.block_arg(bb1, 0);
+            let y = ir.addi(x, x);
+            ir.br(bb3, &[y]);
+            ir.at(bb2);
+            let z = ir.body.block_arg(bb2, 0);
+            ir.br(bb3, &[z]);
+            ir.at(bb3);
+            let w = ir.body.block_arg(bb3, 0);
+            ir.ret(&[w]);
+        });
+        run(&ctx, &mut m, "builtin.module(func.func(canonicalize))").unwrap();
+        let f = m.body.nested(m.ops()[0]).unwrap();
+        let d = dump(&ctx, f);
+        let body: Vec<&str> = d.lines().skip(1).map(str::trim).filter(|l| *l != "}").collect();
+        assert_eq!(body, ["^bb0(%0):", "%1 = test.addi(%0, %0)", "func.return(%1)"]);
+    }
+}
