@@ -20,6 +20,8 @@ pub mod parser;
 pub mod printer;
 pub mod verifier;
 pub mod render;
+pub mod verify_diagnostics;
+pub mod split;
 pub mod pass;
 
 pub use attrs::AttrKind;
