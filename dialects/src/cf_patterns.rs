@@ -12,12 +12,26 @@ pub(crate) static BR_PATTERNS: &[&dyn RewritePattern] = &[&BR_TO_SINGLE_PRED, &P
 pub(crate) static COND_BR_PATTERNS: &[&dyn RewritePattern] =
     &[&CONST_COND_BRANCH, &PASS_THROUGH_COND_BR, &COND_BR_IDENTICAL_SUCCESSORS];
 
-static BR_TO_SINGLE_PRED: FnPattern = FnPattern { name: "cf-br-to-block-with-single-pred", f: br_to_single_pred };
-static PASS_THROUGH_BR: FnPattern = FnPattern { name: "cf-pass-through-br", f: pass_through_br };
-static CONST_COND_BRANCH: FnPattern = FnPattern { name: "cf-const-cond-branch", f: const_cond_branch };
-static PASS_THROUGH_COND_BR: FnPattern = FnPattern { name: "cf-pass-through-cond-br", f: pass_through_cond_br };
-static COND_BR_IDENTICAL_SUCCESSORS: FnPattern =
-    FnPattern { name: "cf-cond-br-identical-successors", f: cond_br_identical_successors };
+static BR_TO_SINGLE_PRED: FnPattern = FnPattern {
+    name: "cf-br-to-block-with-single-pred",
+    f: br_to_single_pred,
+};
+static PASS_THROUGH_BR: FnPattern = FnPattern {
+    name: "cf-pass-through-br",
+    f: pass_through_br,
+};
+static CONST_COND_BRANCH: FnPattern = FnPattern {
+    name: "cf-const-cond-branch",
+    f: const_cond_branch,
+};
+static PASS_THROUGH_COND_BR: FnPattern = FnPattern {
+    name: "cf-pass-through-cond-br",
+    f: pass_through_cond_br,
+};
+static COND_BR_IDENTICAL_SUCCESSORS: FnPattern = FnPattern {
+    name: "cf-cond-br-identical-successors",
+    f: cond_br_identical_successors,
+};
 
 fn is(ctx: &Context, body: &Body, op: Op, name: &str) -> bool {
     ctx.op_name_str(body.op_name(op)) == name
@@ -45,14 +59,28 @@ fn new_br(ctx: &Context, loc: Location, dest: Block, args: &[Value]) -> Operatio
     st
 }
 
-fn new_cond_br(ctx: &Context, loc: Location, cond: Value, t: (Block, &[Value]), f: (Block, &[Value])) -> OperationState {
+fn new_cond_br(
+    ctx: &Context,
+    loc: Location,
+    cond: Value,
+    t: (Block, &[Value]),
+    f: (Block, &[Value]),
+) -> OperationState {
     let mut ops: SmallVec<[Value; 4]> = SmallVec::new();
     ops.push(cond);
     ops.extend_from_slice(t.1);
     ops.extend_from_slice(f.1);
-    let seg: Vec<u8> = [1i32, t.1.len() as i32, f.1.len() as i32].iter().flat_map(|s| s.to_le_bytes()).collect();
-    let seg = ctx.attr(AttrKind::DenseArray { elem: ctx.i32_type(), data: seg.into() });
-    let mut st = OperationState::new(ctx, "cf.cond_br", loc).operands(&ops).attr(ctx, "operandSegmentSizes", seg);
+    let seg: Vec<u8> = [1i32, t.1.len() as i32, f.1.len() as i32]
+        .iter()
+        .flat_map(|s| s.to_le_bytes())
+        .collect();
+    let seg = ctx.attr(AttrKind::DenseArray {
+        elem: ctx.i32_type(),
+        data: seg.into(),
+    });
+    let mut st = OperationState::new(ctx, "cf.cond_br", loc)
+        .operands(&ops)
+        .attr(ctx, "operandSegmentSizes", seg);
     st.successors.push(t.0);
     st.successors.push(f.0);
     st
@@ -60,7 +88,9 @@ fn new_cond_br(ctx: &Context, loc: Location, cond: Value, t: (Block, &[Value]), 
 
 /// The two forwarded operand lists of a `cf.cond_br`.
 fn cond_br_operands(ctx: &Context, body: &Body, op: Op) -> Option<(SmallVec<[Value; 4]>, SmallVec<[Value; 4]>)> {
-    let seg = body.attr(ctx, op, "operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a))?;
+    let seg = body
+        .attr(ctx, op, "operandSegmentSizes")
+        .and_then(|a| ctx.as_dense_ints(a))?;
     if seg.len() != 3 || seg[1] < 0 || seg[2] < 0 {
         return None;
     }
@@ -75,7 +105,9 @@ fn cond_br_operands(ctx: &Context, body: &Body, op: Op) -> Option<(SmallVec<[Val
 /// `cf.br ^succ(args)` where `^succ` has no other predecessor: splice `^succ` into this block.
 fn br_to_single_pred(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let body = &*rw.body;
-    let Some(&dest) = body.successors(op).first() else { return false };
+    let Some(&dest) = body.successors(op).first() else {
+        return false;
+    };
     let Some(blk) = body.op_block(op) else { return false };
     if dest == blk || body.block_region(dest) != body.block_region(blk) {
         return false;
@@ -148,8 +180,12 @@ fn collapse(ctx: &Context, body: &Body, succ: Block, operands: &[Value]) -> Opti
 
 fn pass_through_br(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some(&dest) = body.successors(op).first() else { return false };
-    let Some((to, vals)) = collapse(ctx, body, dest, &body.operand_vec(op)) else { return false };
+    let Some(&dest) = body.successors(op).first() else {
+        return false;
+    };
+    let Some((to, vals)) = collapse(ctx, body, dest, &body.operand_vec(op)) else {
+        return false;
+    };
     let st = new_br(ctx, body.op_loc(op), to, &vals);
     rw.create_before(op, st);
     rw.erase_op(op);
@@ -158,7 +194,9 @@ fn pass_through_br(op: Op, rw: &mut Rewriter<'_>) -> bool {
 
 fn pass_through_cond_br(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else { return false };
+    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else {
+        return false;
+    };
     let succ = body.successors(op);
     if succ.len() != 2 {
         return false;
@@ -180,12 +218,21 @@ fn pass_through_cond_br(op: Op, rw: &mut Rewriter<'_>) -> bool {
 /// `cf.cond_br` on a constant `true`/`false`: a `cf.br` to the taken successor.
 fn const_cond_branch(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else { return false };
-    let Some(def) = body.defining_op(body.operand(op, 0)) else { return false };
-    if !ctx.op_def(body.op_name(def)).is_some_and(|d| d.has(Traits::ConstantLike)) {
+    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else {
+        return false;
+    };
+    let Some(def) = body.defining_op(body.operand(op, 0)) else {
+        return false;
+    };
+    if !ctx
+        .op_def(body.op_name(def))
+        .is_some_and(|d| d.has(Traits::ConstantLike))
+    {
         return false;
     }
-    let Some(c) = body.attr(ctx, def, "value").and_then(|a| ctx.as_int(a)) else { return false };
+    let Some(c) = body.attr(ctx, def, "value").and_then(|a| ctx.as_int(a)) else {
+        return false;
+    };
     let succ = body.successors(op);
     let (dest, vals) = if c != 0 { (succ[0], t_ops) } else { (succ[1], f_ops) };
     let st = new_br(ctx, body.op_loc(op), dest, &vals);
@@ -197,7 +244,9 @@ fn const_cond_branch(op: Op, rw: &mut Rewriter<'_>) -> bool {
 /// `cf.cond_br %c, ^a(x), ^a(x)`: a `cf.br ^a(x)`.
 fn cond_br_identical_successors(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else { return false };
+    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else {
+        return false;
+    };
     let succ = body.successors(op);
     if succ.len() != 2 || succ[0] != succ[1] || t_ops != f_ops {
         return false;

@@ -58,7 +58,12 @@ pub struct Cloner<'a> {
 
 impl<'a> Cloner<'a> {
     pub fn new(src: &'a Body) -> Self {
-        Cloner { src, map: CloneMap::default(), pending: Vec::new(), loc_map: None }
+        Cloner {
+            src,
+            map: CloneMap::default(),
+            pending: Vec::new(),
+            loc_map: None,
+        }
     }
     /// Rewrites every cloned location (ops, block arguments, nested bodies) through `f`.
     pub fn with_loc_map(mut self, f: impl FnMut(Location) -> Location + 'a) -> Self {
@@ -232,7 +237,11 @@ mod tests {
     use crate::context::Context;
 
     fn op(ctx: &Context, b: &mut Body, name: &str, operands: &[Value], results: &[crate::types::Type]) -> Op {
-        b.create_op(OperationState::new(ctx, name, ctx.file_loc("src", 1, 1)).operands(operands).results(results))
+        b.create_op(
+            OperationState::new(ctx, name, ctx.file_loc("src", 1, 1))
+                .operands(operands)
+                .results(results),
+        )
     }
 
     #[test]
@@ -282,7 +291,8 @@ mod tests {
         let mut dst = Body::new(&ctx, ctx.op_name("t.dst"), Location::UNKNOWN);
         let dr = dst.add_root_region();
         let tag = ctx.name_loc("cloned", None);
-        let mut cl = Cloner::new(&src).with_loc_map(|l| ctx.loc(crate::location::LocKind::CallSite { callee: l, caller: tag }));
+        let mut cl =
+            Cloner::new(&src).with_loc_map(|l| ctx.loc(crate::location::LocKind::CallSite { callee: l, caller: tag }));
         cl.clone_region_into(&mut dst, r, dr);
         let map = cl.finish(&mut dst).unwrap();
 
@@ -297,17 +307,27 @@ mod tests {
         assert_eq!(dst.successors(cbr), &[c1]);
         let cw = map.ops.iter().find(|(s, _)| *s == w).unwrap().1;
         let cy = dst.first_op(dst.entry_block(dst.regions(cw)[0]).unwrap()).unwrap();
-        assert_eq!(dst.operand(cy, 0), dst.block_arg(c0, 0), "nested region sees the mapped argument");
+        assert_eq!(
+            dst.operand(cy, 0),
+            dst.block_arg(c0, 0),
+            "nested region sees the mapped argument"
+        );
         let ciso = map.ops.iter().find(|(s, _)| *s == iso).unwrap().1;
         assert!(dst.is_isolated(ciso));
         assert_eq!(dst.attr(&ctx, ciso, "k"), Some(ctx.i64_attr(3)));
         assert_eq!(dst.nested(ciso).unwrap().num_ops(), 1);
         // locations went through the map, in nested bodies too
-        let expect = ctx.loc(crate::location::LocKind::CallSite { callee: ctx.file_loc("src", 1, 1), caller: tag });
+        let expect = ctx.loc(crate::location::LocKind::CallSite {
+            callee: ctx.file_loc("src", 1, 1),
+            caller: tag,
+        });
         assert_eq!(dst.op_loc(cd), expect);
         let inner = dst.nested(ciso).unwrap();
         assert_eq!(inner.op_loc(inner.top_ops()[0]), expect);
-        assert!(matches!(ctx.loc_kind(dst.arg_loc(dst.block_arg(c0, 0)).unwrap()), crate::location::LocKind::CallSite { .. }));
+        assert!(matches!(
+            ctx.loc_kind(dst.arg_loc(dst.block_arg(c0, 0)).unwrap()),
+            crate::location::LocKind::CallSite { .. }
+        ));
         // the source is untouched
         assert_eq!(src.num_ops(), 6);
     }

@@ -10,16 +10,27 @@
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use xcs_ir::opdef::{FoldResult, OpView, Traits};
-use xcs_ir::pass::{try_for_each_body_mut, EnumValue, IntKind, OptionKind, OptionSpec, Pass, PassInfo, PassOptions, PassResult};
+use xcs_ir::pass::{
+    try_for_each_body_mut, EnumValue, IntKind, OptionKind, OptionSpec, Pass, PassInfo, PassOptions, PassResult,
+};
 use xcs_ir::rewrite::{RewriteEvent, Rewriter};
 use xcs_ir::{Attr, Body, Context, DiagSink, Diagnostic, Location, Op, Region, Type, Value};
 
 use crate::util;
 
 const REGION_SIMPLIFY: &[EnumValue] = &[
-    EnumValue { name: "disabled", description: "Don't run any control-flow simplification." },
-    EnumValue { name: "normal", description: "Perform simple control-flow simplifications (e.g. dead args elimination)." },
-    EnumValue { name: "aggressive", description: "Perform aggressive control-flow simplification (e.g. block merging)." },
+    EnumValue {
+        name: "disabled",
+        description: "Don't run any control-flow simplification.",
+    },
+    EnumValue {
+        name: "normal",
+        description: "Perform simple control-flow simplifications (e.g. dead args elimination).",
+    },
+    EnumValue {
+        name: "aggressive",
+        description: "Perform aggressive control-flow simplification (e.g. block merging).",
+    },
 ];
 
 static OPTIONS: &[OptionSpec] = &[
@@ -154,7 +165,10 @@ impl Pass for Canonicalize {
             if cfg.test_convergence && !out.converged {
                 diags.emit(Diagnostic::error(
                     b.loc(),
-                    format!("canonicalizer did not converge within {} iterations", cfg.max_iterations),
+                    format!(
+                        "canonicalizer did not converge within {} iterations",
+                        cfg.max_iterations
+                    ),
                 ));
                 return Err(());
             }
@@ -201,7 +215,10 @@ pub fn canonicalize_body(ctx: &Context, body: &mut Body, cfg: &Config) -> Outcom
             break;
         }
     }
-    Outcome { changed: d.changed, converged: !again }
+    Outcome {
+        changed: d.changed,
+        converged: !again,
+    }
 }
 
 /// MLIR's worklist: each op at most once, erased ops removed, popped from the back.
@@ -311,7 +328,11 @@ impl Driver<'_> {
     /// hoisting the constants on the way.
     fn seed(&mut self, body: &mut Body) {
         self.worklist.clear();
-        let ops = if self.cfg.top_down { body.walk_ops() } else { post_order(body) };
+        let ops = if self.cfg.top_down {
+            body.walk_ops()
+        } else {
+            post_order(body)
+        };
         for op in ops {
             if !body.contains_op(op) {
                 continue;
@@ -329,15 +350,22 @@ impl Driver<'_> {
     /// and is gone.
     fn insert_known_constant(&mut self, body: &mut Body, op: Op) -> bool {
         let ctx = self.ctx;
-        let Some(value) = constant_value(ctx, body, op) else { return true };
+        let Some(value) = constant_value(ctx, body, op) else {
+            return true;
+        };
         if body.num_results(op) != 1 {
             return true;
         }
-        let Some(region) = insertion_region(body, op) else { return true };
-        let Some(entry) = body.entry_block(region) else { return true };
+        let Some(region) = insertion_region(body, op) else {
+            return true;
+        };
+        let Some(entry) = body.entry_block(region) else {
+            return true;
+        };
         let needs_move = |body: &Body, folder: &Folder| {
             body.op_block(op) != Some(entry)
-                || (body.first_op(entry) != Some(op) && !body.prev_op(op).is_some_and(|p| folder.owned.contains_key(&p)))
+                || (body.first_op(entry) != Some(op)
+                    && !body.prev_op(op).is_some_and(|p| folder.owned.contains_key(&p)))
         };
         if self.folder.owned.contains_key(&op) {
             if needs_move(body, &self.folder) {
@@ -370,7 +398,14 @@ impl Driver<'_> {
 
     /// MLIR's `OperationFolder::getOrCreateConstant`: the folder's constant for `value`, or
     /// a new one from the dialect's materializer at the front of the region's entry block.
-    fn get_or_create_constant(&mut self, body: &mut Body, region: Region, dialect: &'static str, value: Attr, ty: Type) -> Option<Value> {
+    fn get_or_create_constant(
+        &mut self,
+        body: &mut Body,
+        region: Region,
+        dialect: &'static str,
+        value: Attr,
+        ty: Type,
+    ) -> Option<Value> {
         let ctx = self.ctx;
         let key = (region, dialect, value, ty);
         if let Some(&c) = self.folder.constants.get(&key) {
@@ -456,7 +491,9 @@ impl Driver<'_> {
 
     fn try_fold(&mut self, body: &mut Body, op: Op) -> bool {
         let ctx = self.ctx;
-        let Some(def) = util::def(ctx, body, op) else { return false };
+        let Some(def) = util::def(ctx, body, op) else {
+            return false;
+        };
         let consts: SmallVec<[Option<Attr>; 4]> = body
             .operands(op)
             .map(|v| body.defining_op(v).and_then(|d| constant_value(ctx, body, d)))
@@ -480,7 +517,9 @@ impl Driver<'_> {
                 TraitFold::Value(v) => SmallVec::from_elem(FoldResult::Value(v), 1),
             },
         };
-        let Some(region) = insertion_region(body, op) else { return false };
+        let Some(region) = insertion_region(body, op) else {
+            return false;
+        };
         let dialect = def.dialect();
         let mut vals: SmallVec<[Value; 2]> = SmallVec::new();
         let mut created: SmallVec<[Op; 2]> = SmallVec::new();
@@ -533,7 +572,9 @@ impl Driver<'_> {
         if body.num_results(op) != 1 || n == 0 {
             return TraitFold::None;
         }
-        let inner = body.defining_op(body.operand(op, 0)).filter(|&d| body.op_name(d) == body.op_name(op));
+        let inner = body
+            .defining_op(body.operand(op, 0))
+            .filter(|&d| body.op_name(d) == body.op_name(op));
         if traits.contains(Traits::Involution) && n == 1 {
             if let Some(d) = inner {
                 if body.num_operands(d) == 1 {
@@ -554,7 +595,9 @@ impl Driver<'_> {
 
     fn try_patterns(&mut self, body: &mut Body, op: Op) -> bool {
         let ctx = self.ctx;
-        let Some(def) = util::def(ctx, body, op) else { return false };
+        let Some(def) = util::def(ctx, body, op) else {
+            return false;
+        };
         for p in def.patterns {
             let name = p.name();
             if self.cfg.disable_patterns.iter().any(|d| d == name)

@@ -98,7 +98,12 @@ struct Driver<'a> {
 
 /// Runs CSE on one body (not its nested bodies). Returns whether it changed anything.
 pub fn cse_body(ctx: &Context, body: &mut Body) -> bool {
-    let mut d = Driver { ctx, known: ScopedMap::default(), to_erase: Vec::new(), changed: false };
+    let mut d = Driver {
+        ctx,
+        known: ScopedMap::default(),
+        to_erase: Vec::new(),
+        changed: false,
+    };
     let roots: SmallVec<[Region; 1]> = body.root_regions().into();
     for r in roots {
         d.simplify_region(body, r);
@@ -174,9 +179,11 @@ impl Driver<'_> {
             return;
         }
         let k = key(body, op);
-        let existing = self.known.map.get(&k).and_then(|cands| {
-            cands.iter().rev().copied().find(|&e| regions_equivalent(body, e, op))
-        });
+        let existing = self
+            .known
+            .map
+            .get(&k)
+            .and_then(|cands| cands.iter().rev().copied().find(|&e| regions_equivalent(body, e, op)));
         match existing {
             Some(e) => self.replace(body, op, e, ssa),
             None => self.known.insert(k, op),
@@ -226,10 +233,18 @@ fn regions_equivalent(body: &Body, a: Op, b: Op) -> bool {
     }
     let mut vmap: FxHashMap<Value, Value> = FxHashMap::default();
     let mut bmap: FxHashMap<Block, Block> = FxHashMap::default();
-    ra.iter().zip(rb).all(|(&x, &y)| region_eq(body, x, y, &mut vmap, &mut bmap))
+    ra.iter()
+        .zip(rb)
+        .all(|(&x, &y)| region_eq(body, x, y, &mut vmap, &mut bmap))
 }
 
-fn region_eq(body: &Body, x: Region, y: Region, vmap: &mut FxHashMap<Value, Value>, bmap: &mut FxHashMap<Block, Block>) -> bool {
+fn region_eq(
+    body: &Body,
+    x: Region,
+    y: Region,
+    vmap: &mut FxHashMap<Value, Value>,
+    bmap: &mut FxHashMap<Block, Block>,
+) -> bool {
     let bx: Vec<Block> = body.region_blocks(x).collect();
     let by: Vec<Block> = body.region_blocks(y).collect();
     if bx.len() != by.len() {
@@ -237,7 +252,12 @@ fn region_eq(body: &Body, x: Region, y: Region, vmap: &mut FxHashMap<Value, Valu
     }
     for (&p, &q) in bx.iter().zip(&by) {
         let (ap, aq) = (body.block_args(p), body.block_args(q));
-        if ap.len() != aq.len() || ap.iter().zip(aq).any(|(&u, &v)| body.value_type(u) != body.value_type(v)) {
+        if ap.len() != aq.len()
+            || ap
+                .iter()
+                .zip(aq)
+                .any(|(&u, &v)| body.value_type(u) != body.value_type(v))
+        {
             return false;
         }
         for (&u, &v) in ap.iter().zip(aq) {
@@ -347,7 +367,10 @@ mod tests {
             let p1 = ir.op("test.pure", &[a], &[i32t], &[("k", ir.ctx.i64_attr(1))]);
             let p2 = ir.op("test.pure", &[a], &[i32t], &[("k", ir.ctx.i64_attr(2))]);
             let p3 = ir.op("test.pure", &[a], &[ir.ctx.i64_type()], &[("k", ir.ctx.i64_attr(1))]);
-            let vals: Vec<_> = [e1, e2, u1, u2, p1, p2, p3].iter().map(|&o| ir.body.result(o, 0)).collect();
+            let vals: Vec<_> = [e1, e2, u1, u2, p1, p2, p3]
+                .iter()
+                .map(|&o| ir.body.result(o, 0))
+                .collect();
             ir.effect(&vals);
             ir.ret(&[]);
         });
@@ -383,7 +406,10 @@ mod tests {
         let out = cse(&ctx, &mut m);
         assert_eq!(out.matches("test.addi").count(), 3, "{out}");
         assert_eq!(out.matches("test.muli").count(), 1, "{out}");
-        assert!(out.contains("test.effect(%3, %2)") && out.contains("test.effect(%4, %2)"), "{out}");
+        assert!(
+            out.contains("test.effect(%3, %2)") && out.contains("test.effect(%4, %2)"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -120,7 +120,11 @@ mod tests {
         let g = body.nested_mut(f).unwrap();
         let entry = g.entry_block(g.root_regions()[0]).unwrap();
         let a = g.block_arg(entry, 0);
-        let mut ir = Ir { ctx: &ctx, body: g, block: entry };
+        let mut ir = Ir {
+            ctx: &ctx,
+            body: g,
+            block: entry,
+        };
         let ret = ir.body.last_op(entry).unwrap();
         let d = ir.muli(a, a);
         let dop = ir.body.defining_op(d).unwrap();

@@ -112,8 +112,12 @@ impl Inline {
             if !util::has_trait(ctx, m, op, Traits::FunctionLike) || !m.is_isolated(op) {
                 continue;
             }
-            let Some(name) = util::symbol_name(ctx, m, op) else { continue };
-            let callable = m.nested(op).is_some_and(|b| b.root_regions().first().is_some_and(|&r| !b.region_is_empty(r)));
+            let Some(name) = util::symbol_name(ctx, m, op) else {
+                continue;
+            };
+            let callable = m
+                .nested(op)
+                .is_some_and(|b| b.root_regions().first().is_some_and(|&r| !b.region_is_empty(r)));
             nodes.push(Node {
                 op,
                 name: name.to_string(),
@@ -179,7 +183,8 @@ impl Inline {
                 }
                 let mut inlined_any = false;
                 for &i in &members {
-                    inlined_any |= self.inline_calls_in(ctx, m, &nodes, &index, &scc_of, i, &mut uses, &mut dead, diags)?;
+                    inlined_any |=
+                        self.inline_calls_in(ctx, m, &nodes, &index, &scc_of, i, &mut uses, &mut dead, diags)?;
                 }
                 changed |= inlined_any;
                 iteration += 1;
@@ -245,7 +250,10 @@ impl Inline {
             match inline_call(ctx, caller_body, call, callee_body) {
                 Ok(()) => {}
                 Err(msg) => {
-                    diags.emit(Diagnostic::error(caller_body.op_loc(call), format!("failed to inline call: {msg}")));
+                    diags.emit(Diagnostic::error(
+                        caller_body.op_loc(call),
+                        format!("failed to inline call: {msg}"),
+                    ));
                     return Err(());
                 }
             }
@@ -274,7 +282,10 @@ impl Inline {
 
 /// The call ops of a function body (in its regions, not in nested isolated ops), in order.
 fn calls_in(ctx: &Context, body: &Body) -> Vec<Op> {
-    body.walk_ops().into_iter().filter(|&op| util::has_trait(ctx, body, op, Traits::CallLike)).collect()
+    body.walk_ops()
+        .into_iter()
+        .filter(|&op| util::has_trait(ctx, body, op, Traits::CallLike))
+        .collect()
 }
 
 fn callee_of<'c>(ctx: &'c Context, body: &Body, call: Op) -> Option<&'c str> {
@@ -285,8 +296,12 @@ fn callee_of<'c>(ctx: &'c Context, body: &Body, call: Op) -> Option<&'c str> {
 /// return-like terminators that match the call, and a multi-block callee only goes where
 /// blocks may be added.
 fn legal_to_inline(ctx: &Context, caller: &Body, call: Op, callee: &Body) -> bool {
-    let Some(&region) = callee.root_regions().first() else { return false };
-    let Some(entry) = callee.entry_block(region) else { return false };
+    let Some(&region) = callee.root_regions().first() else {
+        return false;
+    };
+    let Some(entry) = callee.entry_block(region) else {
+        return false;
+    };
     if callee.block_args(entry).len() != caller.num_operands(call) {
         return false;
     }
@@ -306,7 +321,11 @@ fn legal_to_inline(ctx: &Context, caller: &Body, call: Op, callee: &Body) -> boo
     }
     let multi = callee.next_block(entry).is_some();
     if multi {
-        if !callee.block_ops(entry).last().is_some_and(|t| util::is_terminator(ctx, callee, t)) {
+        if !callee
+            .block_ops(entry)
+            .last()
+            .is_some_and(|t| util::is_terminator(ctx, callee, t))
+        {
             return false;
         }
         let parent = match caller.parent_op(call) {
@@ -317,7 +336,10 @@ fn legal_to_inline(ctx: &Context, caller: &Body, call: Op, callee: &Body) -> boo
         if !ok || ctx.op_def(ctx.op_name("cf.br")).is_none() {
             return false;
         }
-    } else if !callee.last_op(entry).is_some_and(|t| util::has_trait(ctx, callee, t, Traits::ReturnLike)) {
+    } else if !callee
+        .last_op(entry)
+        .is_some_and(|t| util::has_trait(ctx, callee, t, Traits::ReturnLike))
+    {
         return false;
     }
     true
@@ -347,7 +369,8 @@ pub fn inline_call(ctx: &Context, caller: &mut Body, call: Op, callee: &Body) ->
     let entry = blocks[0];
     let call_loc = caller.op_loc(call);
     let mut cache: FxHashMap<Location, Location> = FxHashMap::default();
-    let mut cl = Cloner::new(callee).with_loc_map(move |l| *cache.entry(l).or_insert_with(|| stack_locations(ctx, l, call_loc)));
+    let mut cl =
+        Cloner::new(callee).with_loc_map(move |l| *cache.entry(l).or_insert_with(|| stack_locations(ctx, l, call_loc)));
     for (i, &a) in callee.block_args(entry).iter().enumerate() {
         cl.map_value(a, caller.operand(call, i));
     }
@@ -360,8 +383,10 @@ pub fn inline_call(ctx: &Context, caller: &mut Body, call: Op, callee: &Body) ->
             caller.insert_op_before(call, new);
         }
         let map = cl.finish(caller).map_err(|e| e.to_string())?;
-        let vals: SmallVec<[Value; 2]> =
-            callee.operands(*term).map(|v| map.value(v).ok_or("returned value not cloned")).collect::<Result<_, _>>()?;
+        let vals: SmallVec<[Value; 2]> = callee
+            .operands(*term)
+            .map(|v| map.value(v).ok_or("returned value not cloned"))
+            .collect::<Result<_, _>>()?;
         for (r, v) in results.into_iter().zip(vals) {
             caller.replace_all_uses(r, v);
         }
@@ -415,7 +440,10 @@ mod tests {
     use xcs_ir::{Body, Context, LocKind, Module, Op};
 
     fn names(ctx: &Context, m: &Module) -> Vec<String> {
-        m.ops().into_iter().filter_map(|op| crate::util::symbol_name(ctx, &m.body, op).map(str::to_string)).collect()
+        m.ops()
+            .into_iter()
+            .filter_map(|op| crate::util::symbol_name(ctx, &m.body, op).map(str::to_string))
+            .collect()
     }
 
     fn fbody<'m>(ctx: &Context, m: &'m Module, name: &str) -> &'m Body {
@@ -425,7 +453,12 @@ mod tests {
 
     fn fdump(ctx: &Context, m: &Module, name: &str) -> String {
         let d = dump(ctx, fbody(ctx, m, name));
-        d.lines().skip(1).map(str::trim).filter(|l| *l != "}").collect::<Vec<_>>().join("\n")
+        d.lines()
+            .skip(1)
+            .map(str::trim)
+            .filter(|l| *l != "}")
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     #[test]
@@ -447,13 +480,23 @@ mod tests {
         });
         func(&ctx, &mut m, "caller", &[i32t], &[i32t], false, |ir| {
             let a = ir.arg(0);
-            let c = ir.op_at(7, "func.call", &[a], &[i32t], &[("callee", ir.ctx.symbol_ref("callee"))]);
+            let c = ir.op_at(
+                7,
+                "func.call",
+                &[a],
+                &[i32t],
+                &[("callee", ir.ctx.symbol_ref("callee"))],
+            );
             let r = ir.body.result(c, 0);
             ir.call("pub_callee", &[], &[]);
             ir.ret(&[r]);
         });
         run(&ctx, &mut m, "builtin.module(inline{default-pipeline=})").unwrap();
-        assert_eq!(names(&ctx, &m), ["pub_callee", "caller"], "the private callee is gone once inlined");
+        assert_eq!(
+            names(&ctx, &m),
+            ["pub_callee", "caller"],
+            "the private callee is gone once inlined"
+        );
         assert_eq!(
             fdump(&ctx, &m, "caller"),
             "^bb0(%0):\n%1 = test.addi(%0, %0)\n%2 = test.effect(%1)\ntest.effect()\nfunc.return(%2)"
@@ -461,8 +504,20 @@ mod tests {
         let b = fbody(&ctx, &m, "caller");
         let ops = b.top_ops();
         let call_loc = ctx.file_loc("t.mlir", 7, 3);
-        assert_eq!(ctx.loc_kind(b.op_loc(ops[0])), LocKind::CallSite { callee: ctx.file_loc("t.mlir", 2, 3), caller: call_loc });
-        assert_eq!(ctx.loc_kind(b.op_loc(ops[1])), LocKind::CallSite { callee: ctx.file_loc("t.mlir", 3, 3), caller: call_loc });
+        assert_eq!(
+            ctx.loc_kind(b.op_loc(ops[0])),
+            LocKind::CallSite {
+                callee: ctx.file_loc("t.mlir", 2, 3),
+                caller: call_loc
+            }
+        );
+        assert_eq!(
+            ctx.loc_kind(b.op_loc(ops[1])),
+            LocKind::CallSite {
+                callee: ctx.file_loc("t.mlir", 3, 3),
+                caller: call_loc
+            }
+        );
     }
 
     #[test]
@@ -568,7 +623,10 @@ mod tests {
         assert!(fdump(&ctx, &m, "rec").contains("callee = @rec"));
         assert!(fdump(&ctx, &m, "even").contains("callee = @odd"));
         assert!(fdump(&ctx, &m, "odd").contains("callee = @even"));
-        assert_eq!(names(&ctx, &m), ["ext", "rec", "even", "odd", "leaf", "noinl", "unreg", "main"]);
+        assert_eq!(
+            names(&ctx, &m),
+            ["ext", "rec", "even", "odd", "leaf", "noinl", "unreg", "main"]
+        );
     }
 
     #[test]
@@ -619,12 +677,16 @@ mod tests {
             pm.root.to_text(false),
             "builtin.module(inline{default-pipeline=canonicalize inlining-threshold=4294967295 max-iterations=4 })"
         );
-        let e = xcs_ir::pass::PassManager::parse("builtin.module(inline{max-iterations=-1})", &r).err().unwrap();
+        let e = xcs_ir::pass::PassManager::parse("builtin.module(inline{max-iterations=-1})", &r)
+            .err()
+            .unwrap();
         assert_eq!(
             e.message,
             "failed to add `inline` with options `max-iterations=-1`: for the --max-iterations option: '-1' value invalid for uint argument!"
         );
-        let e = xcs_ir::pass::PassManager::parse("builtin.module(inline{default-pipeline=bogus})", &r).err().unwrap();
+        let e = xcs_ir::pass::PassManager::parse("builtin.module(inline{default-pipeline=bogus})", &r)
+            .err()
+            .unwrap();
         assert_eq!(
             e.message,
             "failed to add `inline` with options `default-pipeline=bogus`: 'bogus' does not refer to a registered pass or pass pipeline"
@@ -635,7 +697,10 @@ mod tests {
             ir.ret(&[]);
         });
         let e = run(&ctx, &mut m, "builtin.module(func.func(inline))").unwrap_err();
-        assert_eq!(e, ["'func.func' op  was scheduled to run under the inliner, but does not define a symbol table"]);
+        assert_eq!(
+            e,
+            ["'func.func' op  was scheduled to run under the inliner, but does not define a symbol table"]
+        );
     }
 
     #[test]
@@ -658,18 +723,32 @@ mod tests {
         };
         let mut m = module(&ctx);
         build(&mut m);
-        run(&ctx, &mut m, "builtin.module(inline{inlining-threshold=100 default-pipeline=})").unwrap();
+        run(
+            &ctx,
+            &mut m,
+            "builtin.module(inline{inlining-threshold=100 default-pipeline=})",
+        )
+        .unwrap();
         assert!(fdump(&ctx, &m, "main").contains("func.call"));
         let mut m = module(&ctx);
         build(&mut m);
-        run(&ctx, &mut m, "builtin.module(inline{inlining-threshold=1000 default-pipeline=})").unwrap();
+        run(
+            &ctx,
+            &mut m,
+            "builtin.module(inline{inlining-threshold=1000 default-pipeline=})",
+        )
+        .unwrap();
         assert!(!fdump(&ctx, &m, "main").contains("func.call"));
     }
 
     #[test]
     fn nested_call_sites_stack() {
         let ctx = ctx();
-        let (a, b, c) = (ctx.file_loc("a", 1, 1), ctx.file_loc("b", 2, 2), ctx.file_loc("c", 3, 3));
+        let (a, b, c) = (
+            ctx.file_loc("a", 1, 1),
+            ctx.file_loc("b", 2, 2),
+            ctx.file_loc("c", 3, 3),
+        );
         let ab = ctx.loc(LocKind::CallSite { callee: a, caller: b });
         let got = super::stack_locations(&ctx, ab, c);
         let bc = ctx.loc(LocKind::CallSite { callee: b, caller: c });

@@ -109,9 +109,15 @@ pub fn run_region_dce(ctx: &Context, body: &mut Body) -> bool {
         if n == 0 {
             continue;
         }
-        let ranges: Option<Vec<_>> = (0..n).map(|k| util::successor_operands(ctx, body, op, k).map(|r| (k, r))).collect();
+        let ranges: Option<Vec<_>> = (0..n)
+            .map(|k| util::successor_operands(ctx, body, op, k).map(|r| (k, r)))
+            .collect();
         match ranges {
-            Some(rs) if rs.iter().all(|(k, r)| r.len() == body.block_args(body.successors(op)[*k]).len()) => {
+            Some(rs)
+                if rs
+                    .iter()
+                    .all(|(k, r)| r.len() == body.block_args(body.successors(op)[*k]).len()) =>
+            {
                 forwarded.insert(op, rs);
             }
             _ => {
@@ -121,7 +127,11 @@ pub fn run_region_dce(ctx: &Context, body: &mut Body) -> bool {
             }
         }
     }
-    let is_forwarded = |op: Op, i: usize| forwarded.get(&op).is_some_and(|rs| rs.iter().any(|(_, r)| r.contains(&i)));
+    let is_forwarded = |op: Op, i: usize| {
+        forwarded
+            .get(&op)
+            .is_some_and(|rs| rs.iter().any(|(_, r)| r.contains(&i)))
+    };
     loop {
         let mut changed = false;
         for &op in ops.iter().rev() {

@@ -40,9 +40,17 @@ impl Pass for SymbolDce {
             ));
             return Err(());
         }
-        let Some(&region) = body.root_regions().first() else { return Ok(PassResult::Unchanged) };
+        let Some(&region) = body.root_regions().first() else {
+            return Ok(PassResult::Unchanged);
+        };
         let root = Table { body: &*body, region };
-        let mut a = Analysis { ctx, live: FxHashSet::default(), computed: FxHashSet::default(), index: FxHashMap::default(), _bodies: std::marker::PhantomData };
+        let mut a = Analysis {
+            ctx,
+            live: FxHashSet::default(),
+            computed: FxHashSet::default(),
+            index: FxHashMap::default(),
+            _bodies: std::marker::PhantomData,
+        };
         a.compute(root);
         let Analysis { live, computed, .. } = a;
         let erased = erase_dead(ctx, body, &live, &computed);
@@ -93,7 +101,10 @@ struct Analysis<'c, 'b> {
 
 impl<'c, 'b> Analysis<'c, 'b> {
     fn ops(t: Table<'b>) -> Vec<Op> {
-        t.body.region_blocks(t.region).flat_map(|b| t.body.block_ops(b)).collect()
+        t.body
+            .region_blocks(t.region)
+            .flat_map(|b| t.body.block_ops(b))
+            .collect()
     }
 
     fn lookup(&mut self, t: Table<'b>, name: &str) -> Option<Op> {
@@ -137,7 +148,9 @@ impl<'c, 'b> Analysis<'c, 'b> {
                 let mut cur = t;
                 let mut path = std::iter::once(root).chain(nested.iter().copied()).peekable();
                 while let Some(name) = path.next() {
-                    let Some(sym) = self.lookup(cur, ctx.str(name)) else { break };
+                    let Some(sym) = self.lookup(cur, ctx.str(name)) else {
+                        break;
+                    };
                     if self.live.insert((bid(cur.body), sym)) {
                         work.push((cur.body, sym, cur));
                     }
@@ -155,10 +168,20 @@ impl<'c, 'b> Analysis<'c, 'b> {
 }
 
 /// Erases the dead symbols of every table whose liveness was computed; returns the count.
-fn erase_dead(ctx: &Context, body: &mut Body, live: &FxHashSet<(usize, Op)>, computed: &FxHashSet<(usize, Region)>) -> usize {
+fn erase_dead(
+    ctx: &Context,
+    body: &mut Body,
+    live: &FxHashSet<(usize, Op)>,
+    computed: &FxHashSet<(usize, Region)>,
+) -> usize {
     let mut erased = 0;
     let id = bid(body);
-    let mut tables: Vec<Region> = body.root_regions().iter().copied().filter(|r| computed.contains(&(id, *r))).collect();
+    let mut tables: Vec<Region> = body
+        .root_regions()
+        .iter()
+        .copied()
+        .filter(|r| computed.contains(&(id, *r)))
+        .collect();
     for op in body.walk_ops() {
         if !body.is_isolated(op) && util::has_trait(ctx, body, op, Traits::SymbolTable) {
             if let Some(&r) = body.regions(op).first() {
@@ -204,7 +227,11 @@ mod tests {
     }
 
     fn sym_op(ctx: &Context, body: &mut Body, at: xcs_ir::Block, name: &str, private: bool) -> Op {
-        let mut st = OperationState::new(ctx, "test.symbol", ctx.file_loc("t.mlir", 1, 1)).attr(ctx, "sym_name", ctx.str_attr(name));
+        let mut st = OperationState::new(ctx, "test.symbol", ctx.file_loc("t.mlir", 1, 1)).attr(
+            ctx,
+            "sym_name",
+            ctx.str_attr(name),
+        );
         if private {
             st = st.attr(ctx, "sym_visibility", ctx.str_attr("private"));
         }
@@ -255,7 +282,10 @@ mod tests {
         let h = m.body.create_op(st);
         m.body.append_op(blk, h);
         run(&ctx, &mut m, "builtin.module(symbol-dce)").unwrap();
-        assert_eq!(names(&ctx, &m.body), ["used", "chain", "attr_ref", "pub", "main", "<op>"]);
+        assert_eq!(
+            names(&ctx, &m.body),
+            ["used", "chain", "attr_ref", "pub", "main", "<op>"]
+        );
         // a second run changes nothing
         let before = dump_module(&ctx, &m);
         run(&ctx, &mut m, "builtin.module(symbol-dce)").unwrap();
@@ -275,7 +305,7 @@ mod tests {
         sym_op(&ctx, &mut inner, ib, "x", true);
         sym_op(&ctx, &mut inner, ib, "y", true);
         func_in(&ctx, &mut inner, ib, "z", &[], &[], false, |ir| {
-            ir.call("y", &[], &[]);
+            ir.op("test.symbol_user", &[], &[], &[("symbol", ir.ctx.symbol_ref("y"))]);
             ir.ret(&[]);
         });
         let mut st = OperationState::new(&ctx, "builtin.module", ctx.file_loc("t.mlir", 1, 1))
@@ -290,14 +320,24 @@ mod tests {
         m.body.append_block(tr, tb);
         sym_op(&ctx, &mut m.body, tb, "a", true);
         sym_op(&ctx, &mut m.body, tb, "b", true);
-        let mut st = OperationState::new(&ctx, "test.symbol_table", ctx.file_loc("t.mlir", 1, 1)).attr(&ctx, "sym_name", ctx.str_attr("t"));
+        let mut st = OperationState::new(&ctx, "test.symbol_table", ctx.file_loc("t.mlir", 1, 1)).attr(
+            &ctx,
+            "sym_name",
+            ctx.str_attr("t"),
+        );
         st.regions.push(tr);
         let t = m.body.create_op(st);
         m.body.append_op(blk, t);
         // public @main refers to @inner::@z and @t::@b
         func(&ctx, &mut m, "main", &[], &[], false, |ir| {
-            let z = ir.ctx.attr(xcs_ir::AttrKind::SymbolRef { root: ir.ctx.ident("inner"), nested: Box::new([ir.ctx.ident("z")]) });
-            let b = ir.ctx.attr(xcs_ir::AttrKind::SymbolRef { root: ir.ctx.ident("t"), nested: Box::new([ir.ctx.ident("b")]) });
+            let z = ir.ctx.attr(xcs_ir::AttrKind::SymbolRef {
+                root: ir.ctx.ident("inner"),
+                nested: Box::new([ir.ctx.ident("z")]),
+            });
+            let b = ir.ctx.attr(xcs_ir::AttrKind::SymbolRef {
+                root: ir.ctx.ident("t"),
+                nested: Box::new([ir.ctx.ident("b")]),
+            });
             ir.op("test.pure", &[], &[], &[("r1", z), ("r2", b)]);
             ir.ret(&[]);
         });
@@ -305,10 +345,18 @@ mod tests {
         assert_eq!(names(&ctx, &m.body), ["inner", "t", "main"]);
         assert_eq!(names(&ctx, m.body.nested(inner_op).unwrap()), ["y", "z"]);
         let tblk = m.body.entry_block(m.body.regions(t)[0]).unwrap();
-        let in_t: Vec<_> = m.body.block_ops(tblk).map(|o| crate::util::symbol_name(&ctx, &m.body, o).unwrap().to_string()).collect();
+        let in_t: Vec<_> = m
+            .body
+            .block_ops(tblk)
+            .map(|o| crate::util::symbol_name(&ctx, &m.body, o).unwrap().to_string())
+            .collect();
         assert_eq!(in_t, ["b"]);
         // without @main, the private module and everything in @t goes (@t itself is public)
-        let main = m.ops().into_iter().find(|&o| crate::util::symbol_name(&ctx, &m.body, o) == Some("main")).unwrap();
+        let main = m
+            .ops()
+            .into_iter()
+            .find(|&o| crate::util::symbol_name(&ctx, &m.body, o) == Some("main"))
+            .unwrap();
         m.body.erase_op(main);
         run(&ctx, &mut m, "builtin.module(symbol-dce)").unwrap();
         assert_eq!(names(&ctx, &m.body), ["t"]);
@@ -323,6 +371,9 @@ mod tests {
             ir.ret(&[]);
         });
         let e = run(&ctx, &mut m, "builtin.module(func.func(symbol-dce))").unwrap_err();
-        assert_eq!(e, ["'func.func' op  was scheduled to run under SymbolDCE, but does not define a symbol table"]);
+        assert_eq!(
+            e,
+            ["'func.func' op  was scheduled to run under SymbolDCE, but does not define a symbol table"]
+        );
     }
 }

@@ -44,7 +44,11 @@ pub fn func_in(
     let entry = body.create_block(args);
     body.append_block(r, entry);
     {
-        let mut ir = Ir { ctx, body: &mut body, block: entry };
+        let mut ir = Ir {
+            ctx,
+            body: &mut body,
+            block: entry,
+        };
         build(&mut ir);
     }
     let mut st = OperationState::new(ctx, "func.func", loc)
@@ -154,8 +158,14 @@ impl Ir<'_> {
         let mut ops = vec![c];
         ops.extend_from_slice(targs);
         ops.extend_from_slice(fargs);
-        let seg: Vec<u8> = [1i32, targs.len() as i32, fargs.len() as i32].iter().flat_map(|s| s.to_le_bytes()).collect();
-        let seg = self.ctx.attr(AttrKind::DenseArray { elem: self.ctx.i32_type(), data: seg.into() });
+        let seg: Vec<u8> = [1i32, targs.len() as i32, fargs.len() as i32]
+            .iter()
+            .flat_map(|s| s.to_le_bytes())
+            .collect();
+        let seg = self.ctx.attr(AttrKind::DenseArray {
+            elem: self.ctx.i32_type(),
+            data: seg.into(),
+        });
         let mut st = OperationState::new(self.ctx, "cf.cond_br", Location::UNKNOWN)
             .operands(&ops)
             .attr(self.ctx, "operandSegmentSizes", seg);
@@ -178,10 +188,16 @@ impl Ir<'_> {
         let b = self.body.create_block(args);
         self.body.append_block(r, b);
         {
-            let mut inner = Ir { ctx: self.ctx, body: &mut *self.body, block: b };
+            let mut inner = Ir {
+                ctx: self.ctx,
+                body: &mut *self.body,
+                block: b,
+            };
             build(&mut inner);
         }
-        let mut st = OperationState::new(self.ctx, name, Location::UNKNOWN).operands(operands).results(results);
+        let mut st = OperationState::new(self.ctx, name, Location::UNKNOWN)
+            .operands(operands)
+            .results(results);
         st.regions.push(r);
         let op = self.body.create_op(st);
         self.body.append_op(self.block, op);
@@ -194,11 +210,15 @@ pub fn module(ctx: &Context) -> Module {
     Module::new(ctx, ctx.file_loc("t.mlir", 1, 1))
 }
 
-/// Runs `pipeline` with verification off (the verifier is written elsewhere) and a
-/// placeholder printer. Returns the diagnostics' messages.
+/// Verifies `m` (panicking with the verifier's messages), runs `pipeline` with the real
+/// verifier after each pass and returns the diagnostics' messages.
 pub fn run(ctx: &Context, m: &mut Module, pipeline: &str) -> Result<Vec<String>, Vec<String>> {
+    if let Err(errs) = xcs_ir::verifier::verify_module(ctx, m, false) {
+        let msgs: Vec<String> = errs.into_iter().map(|d| d.message).collect();
+        panic!("test input does not verify: {msgs:?}\n{}", dump_module(ctx, m));
+    }
     let mut pm = PassManager::parse(pipeline, &crate::registry()).unwrap_or_else(|e| panic!("{}", e.render()));
-    pm.options = PassManagerOptions { verify_each: false, printer: |c, b, _| dump(c, b), ..PassManagerOptions::default() };
+    pm.options = PassManagerOptions::default();
     let mut diags = Vec::new();
     let r = pm.run_with(ctx, m, &mut diags, &mut std::io::sink(), None);
     let msgs = diags.into_iter().map(|d| d.message).collect();
@@ -213,7 +233,13 @@ pub fn run(ctx: &Context, m: &mut Module, pipeline: &str) -> Result<Vec<String>,
 /// `%0, %1 = name(%a, %b)[^bb1] {k = v}` with regions and nested bodies indented. Values are
 /// numbered in definition order; types and locations are left out.
 pub fn dump(ctx: &Context, body: &Body) -> String {
-    let mut d = Dumper { ctx, out: String::new(), names: FxHashMap::default(), next: 0, blocks: FxHashMap::default() };
+    let mut d = Dumper {
+        ctx,
+        out: String::new(),
+        names: FxHashMap::default(),
+        next: 0,
+        blocks: FxHashMap::default(),
+    };
     let name = ctx.op_name_str(body.name());
     let _ = write!(d.out, "{name}{}", d.attrs(body.self_attrs()));
     d.regions(body, body.root_regions(), 0);
@@ -259,7 +285,10 @@ impl Dumper<'_> {
             }
             AttrKind::Unit => "unit".into(),
             AttrKind::Type(_) => "type".into(),
-            AttrKind::Array(items) => format!("[{}]", items.iter().map(|&i| self.attr(i)).collect::<Vec<_>>().join(", ")),
+            AttrKind::Array(items) => format!(
+                "[{}]",
+                items.iter().map(|&i| self.attr(i)).collect::<Vec<_>>().join(", ")
+            ),
             AttrKind::Dictionary(_) => self.attrs(a),
             AttrKind::DenseArray { .. } => format!("{:?}", ctx.as_dense_ints(a).unwrap_or_default()),
             _ => "?".into(),
@@ -304,7 +333,12 @@ impl Dumper<'_> {
         if !results.is_empty() {
             let _ = write!(self.out, "{} = ", results.join(", "));
         }
-        let _ = write!(self.out, "{}({})", self.ctx.op_name_str(body.op_name(op)), operands.join(", "));
+        let _ = write!(
+            self.out,
+            "{}({})",
+            self.ctx.op_name_str(body.op_name(op)),
+            operands.join(", ")
+        );
         if !body.successors(op).is_empty() {
             let succ: Vec<String> = body
                 .successors(op)

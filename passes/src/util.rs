@@ -40,7 +40,8 @@ pub fn is_memory_effect_free(ctx: &Context, body: &Body, op: Op) -> bool {
     }
     let (b, regions) = op_regions(body, op);
     regions.iter().all(|&r| {
-        b.region_blocks(r).all(|blk| b.block_ops(blk).all(|o| is_memory_effect_free(ctx, b, o)))
+        b.region_blocks(r)
+            .all(|blk| b.block_ops(blk).all(|o| is_memory_effect_free(ctx, b, o)))
     })
 }
 
@@ -140,7 +141,9 @@ pub fn successor_operands(ctx: &Context, body: &Body, op: Op, i: usize) -> Optio
         SuccessorOperands::None => None,
         SuccessorOperands::All => (i == 0).then(|| 0..body.num_operands(op)),
         SuccessorOperands::Segments { leading } => {
-            let seg = body.attr(ctx, op, "operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a))?;
+            let seg = body
+                .attr(ctx, op, "operandSegmentSizes")
+                .and_then(|a| ctx.as_dense_ints(a))?;
             let idx = leading as usize + i;
             if idx >= seg.len() {
                 return None;
@@ -155,7 +158,9 @@ pub fn successor_operands(ctx: &Context, body: &Body, op: Op, i: usize) -> Optio
 /// Removes operand `j` of the range forwarded to successor `i`, keeping
 /// `operandSegmentSizes` in step. Returns false if the op does not declare its forwarding.
 pub fn erase_successor_operand(ctx: &Context, body: &mut Body, op: Op, i: usize, j: usize) -> bool {
-    let Some(range) = successor_operands(ctx, body, op, i) else { return false };
+    let Some(range) = successor_operands(ctx, body, op, i) else {
+        return false;
+    };
     if j >= range.len() {
         return false;
     }
@@ -163,10 +168,16 @@ pub fn erase_successor_operand(ctx: &Context, body: &mut Body, op: Op, i: usize,
     ops.remove(range.start + j);
     body.set_operands(op, &ops);
     if let Some(SuccessorOperands::Segments { leading }) = def(ctx, body, op).map(|d| d.successor_operands) {
-        if let Some(mut seg) = body.attr(ctx, op, "operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a)) {
+        if let Some(mut seg) = body
+            .attr(ctx, op, "operandSegmentSizes")
+            .and_then(|a| ctx.as_dense_ints(a))
+        {
             seg[leading as usize + i] -= 1;
             let data: Vec<u8> = seg.iter().flat_map(|&s| (s as i32).to_le_bytes()).collect();
-            let a = ctx.attr(AttrKind::DenseArray { elem: ctx.i32_type(), data: data.into() });
+            let a = ctx.attr(AttrKind::DenseArray {
+                elem: ctx.i32_type(),
+                data: data.into(),
+            });
             body.set_attr(ctx, op, "operandSegmentSizes", a);
         }
     }
@@ -205,7 +216,11 @@ impl DomTree {
                 }
             }
         }
-        let mut tree = DomTree { order: Vec::new(), children: FxHashMap::default(), idom: FxHashMap::default() };
+        let mut tree = DomTree {
+            order: Vec::new(),
+            children: FxHashMap::default(),
+            idom: FxHashMap::default(),
+        };
         let Some(&entry) = blocks.first() else { return tree };
         let doms = dominators::simple_fast(&g, idx[&entry]);
         let mut dfs = petgraph::visit::DfsPostOrder::new(&g, idx[&entry]);

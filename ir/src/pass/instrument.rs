@@ -42,7 +42,11 @@ pub struct TimingNode {
 
 impl TimingNode {
     pub fn new(name: impl Into<String>, wall: Duration) -> Self {
-        TimingNode { name: name.into(), wall, children: Vec::new() }
+        TimingNode {
+            name: name.into(),
+            wall,
+            children: Vec::new(),
+        }
     }
 }
 
@@ -97,12 +101,18 @@ mod tests {
 
     #[test]
     fn headers_match_mlir_opt() {
-        assert_eq!(dump_header(DumpWhen::After, "CSE", "cse"), "// -----// IR Dump After CSE (cse) //----- //");
+        assert_eq!(
+            dump_header(DumpWhen::After, "CSE", "cse"),
+            "// -----// IR Dump After CSE (cse) //----- //"
+        );
         assert_eq!(
             dump_header(DumpWhen::AfterFailed, "Canonicalizer", "canonicalize"),
             "// -----// IR Dump After Canonicalizer Failed (canonicalize) //----- //"
         );
-        assert_eq!(dump_header(DumpWhen::Before, "SymbolDCE", "symbol-dce"), "// -----// IR Dump Before SymbolDCE (symbol-dce) //----- //");
+        assert_eq!(
+            dump_header(DumpWhen::Before, "SymbolDCE", "symbol-dce"),
+            "// -----// IR Dump Before SymbolDCE (symbol-dce) //----- //"
+        );
     }
 
     #[test]

@@ -82,7 +82,9 @@ impl PassManagerOptions {
         for (flag, list) in [("before", &self.print_before), ("after", &self.print_after)] {
             for a in list {
                 if registry.pass(a).is_none() {
-                    return Err(format!("for the --mlir-print-ir-{flag} option: Cannot find option named '{a}'!"));
+                    return Err(format!(
+                        "for the --mlir-print-ir-{flag} option: Cannot find option named '{a}'!"
+                    ));
                 }
             }
         }
@@ -107,14 +109,20 @@ pub struct SymbolScope<'a> {
 impl<'a> SymbolScope<'a> {
     /// No symbols.
     pub fn empty() -> SymbolScope<'static> {
-        SymbolScope { table: None, parent: None }
+        SymbolScope {
+            table: None,
+            parent: None,
+        }
     }
     /// The scope for ops nested in `body`: `body`'s own symbols if its op is a symbol table,
     /// else `parent`'s scope.
     pub fn for_children(ctx: &Context, body: &Body, parent: &'a SymbolScope<'a>) -> SymbolScope<'a> {
         let is_table = ctx.op_def(body.name()).is_some_and(|d| d.has(Traits::SymbolTable));
         if !is_table {
-            return SymbolScope { table: None, parent: Some(parent) };
+            return SymbolScope {
+                table: None,
+                parent: Some(parent),
+            };
         }
         let mut table = FxHashMap::default();
         for op in body.top_ops() {
@@ -126,7 +134,10 @@ impl<'a> SymbolScope<'a> {
                 });
             }
         }
-        SymbolScope { table: Some(table), parent: None }
+        SymbolScope {
+            table: Some(table),
+            parent: None,
+        }
     }
 }
 
@@ -202,11 +213,17 @@ fn time_nodes(m: &OpPassManager, times: &[ElemTime]) -> Vec<TimingNode> {
 impl PassManager {
     /// An empty pipeline anchored on `builtin.module`.
     pub fn new() -> Self {
-        PassManager { root: OpPassManager::new("builtin.module"), options: PassManagerOptions::default() }
+        PassManager {
+            root: OpPassManager::new("builtin.module"),
+            options: PassManagerOptions::default(),
+        }
     }
     /// Parses `--pass-pipeline` text (`builtin.module(func.func(cse),symbol-dce)`).
     pub fn parse(pipeline: &str, registry: &PassRegistry) -> Result<Self, PipelineError> {
-        Ok(PassManager { root: OpPassManager::parse(pipeline, registry)?, options: PassManagerOptions::default() })
+        Ok(PassManager {
+            root: OpPassManager::parse(pipeline, registry)?,
+            options: PassManagerOptions::default(),
+        })
     }
     /// A pipeline from per-pass flags (`--cse --canonicalize=max-iterations=3`): each
     /// `(argument, options)` runs on the top-level module, in order.
@@ -217,19 +234,27 @@ impl PassManager {
                 root.parse_elements(arg, registry)?;
                 continue;
             }
-            root.add_registered(registry, arg, opts).map_err(|message| PipelineError {
-                message,
-                offset: None,
-                pipeline: arg.to_string(),
-            })?;
+            root.add_registered(registry, arg, opts)
+                .map_err(|message| PipelineError {
+                    message,
+                    offset: None,
+                    pipeline: arg.to_string(),
+                })?;
         }
-        Ok(PassManager { root, options: PassManagerOptions::default() })
+        Ok(PassManager {
+            root,
+            options: PassManagerOptions::default(),
+        })
     }
 
     /// The `--dump-pass-pipeline` text: `Pass Manager with N passes:`, the pretty pipeline
     /// with every option's value, and a blank line.
     pub fn dump_pipeline(&self) -> String {
-        format!("Pass Manager with {} passes:\n{}\n\n", self.root.len(), self.root.to_text(true))
+        format!(
+            "Pass Manager with {} passes:\n{}\n\n",
+            self.root.len(),
+            self.root.to_text(true)
+        )
     }
 
     /// Runs the pipeline on `module`; IR dumps go to stderr, diagnostics to `sink`. With
@@ -267,7 +292,10 @@ impl PassManager {
             ));
             return Err(());
         }
-        let runner = Runner { ctx, opts: &self.options };
+        let runner = Runner {
+            ctx,
+            opts: &self.options,
+        };
         let mut times = empty_times(&self.root);
         let scope = SymbolScope::empty();
         let mut flush = |out: &mut OpOut| {
@@ -281,7 +309,15 @@ impl PassManager {
             }
         };
         let mut out = OpOut::default();
-        let r = runner.run_mgr(&self.root, &mut module.body, &scope, true, &mut out, &mut times, Some(&mut flush));
+        let r = runner.run_mgr(
+            &self.root,
+            &mut module.body,
+            &scope,
+            true,
+            &mut out,
+            &mut times,
+            Some(&mut flush),
+        );
         flush(&mut out);
         if self.options.timing {
             if let Some(t) = timing {
@@ -361,7 +397,10 @@ impl Runner<'_> {
                     ));
                 }
                 if diags.is_empty() {
-                    diags.push(Diagnostic::error(body.loc(), format!("verification failed after running pass '{name}' ({arg})")));
+                    diags.push(Diagnostic::error(
+                        body.loc(),
+                        format!("verification failed after running pass '{name}' ({arg})"),
+                    ));
                 }
                 out.diags.extend(diags);
                 failed = true;
@@ -388,7 +427,9 @@ impl Runner<'_> {
         }
         // The module verifier takes a `Module`: lend it the body for the call.
         let placeholder = Body::new(self.ctx, body.name(), body.loc());
-        let m = Module { body: std::mem::replace(body, placeholder) };
+        let m = Module {
+            body: std::mem::replace(body, placeholder),
+        };
         let r = (self.opts.verify_module)(self.ctx, &m, self.opts.threading);
         *body = m.body;
         r
@@ -417,7 +458,10 @@ impl Runner<'_> {
         let child_scope = if self.opts.verify_each {
             SymbolScope::for_children(self.ctx, body, scope)
         } else {
-            SymbolScope { table: None, parent: None }
+            SymbolScope {
+                table: None,
+                parent: None,
+            }
         };
         let mut bodies = body.nested_many_mut(&ops);
         let run_one = |b: &mut Body| {

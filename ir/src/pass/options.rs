@@ -106,7 +106,10 @@ pub struct PassOptions {
 impl PassOptions {
     /// No options at all.
     pub fn none() -> Self {
-        PassOptions { specs: &[], values: Vec::new() }
+        PassOptions {
+            specs: &[],
+            values: Vec::new(),
+        }
     }
 
     /// Every option at its default. Panics if a declared default does not parse (a bug in the
@@ -401,7 +404,9 @@ fn parse_value(spec: &OptionSpec, value: Option<&str>, prev: Option<OptionValue>
         return match value.unwrap_or("") {
             "" | "true" | "TRUE" | "True" | "1" => Ok(OptionValue::Bool(true)),
             "false" | "FALSE" | "False" | "0" => Ok(OptionValue::Bool(false)),
-            v => Err(format!("for the --{name} option: '{v}' is invalid value for boolean argument! Try 0 or 1")),
+            v => Err(format!(
+                "for the --{name} option: '{v}' is invalid value for boolean argument! Try 0 or 1"
+            )),
         };
     }
     let Some(v) = value else {
@@ -467,17 +472,58 @@ mod tests {
     use super::*;
 
     const REGION: &[EnumValue] = &[
-        EnumValue { name: "disabled", description: "off" },
-        EnumValue { name: "normal", description: "on" },
+        EnumValue {
+            name: "disabled",
+            description: "off",
+        },
+        EnumValue {
+            name: "normal",
+            description: "on",
+        },
     ];
     static SPECS: &[OptionSpec] = &[
-        OptionSpec { name: "top-down", kind: OptionKind::Bool, default: "true", description: "" },
-        OptionSpec { name: "max-iterations", kind: OptionKind::Int(IntKind::Long), default: "10", description: "" },
-        OptionSpec { name: "count", kind: OptionKind::Int(IntKind::UInt), default: "4", description: "" },
-        OptionSpec { name: "region-simplify", kind: OptionKind::Enum(REGION), default: "normal", description: "" },
-        OptionSpec { name: "disable-patterns", kind: OptionKind::StrList, default: "", description: "" },
-        OptionSpec { name: "pipeline", kind: OptionKind::Str, default: "canonicalize", description: "" },
-        OptionSpec { name: "sizes", kind: OptionKind::IntList(IntKind::Long), default: "", description: "" },
+        OptionSpec {
+            name: "top-down",
+            kind: OptionKind::Bool,
+            default: "true",
+            description: "",
+        },
+        OptionSpec {
+            name: "max-iterations",
+            kind: OptionKind::Int(IntKind::Long),
+            default: "10",
+            description: "",
+        },
+        OptionSpec {
+            name: "count",
+            kind: OptionKind::Int(IntKind::UInt),
+            default: "4",
+            description: "",
+        },
+        OptionSpec {
+            name: "region-simplify",
+            kind: OptionKind::Enum(REGION),
+            default: "normal",
+            description: "",
+        },
+        OptionSpec {
+            name: "disable-patterns",
+            kind: OptionKind::StrList,
+            default: "",
+            description: "",
+        },
+        OptionSpec {
+            name: "pipeline",
+            kind: OptionKind::Str,
+            default: "canonicalize",
+            description: "",
+        },
+        OptionSpec {
+            name: "sizes",
+            kind: OptionKind::IntList(IntKind::Long),
+            default: "",
+            description: "",
+        },
     ];
 
     #[test]
@@ -523,18 +569,39 @@ mod tests {
     fn errors_use_llvm_wording() {
         let e = |t: &str| PassOptions::parse(SPECS, t).unwrap_err();
         assert_eq!(e("foo=1"), "no such option foo");
-        assert_eq!(e("max-iterations=abc"), "for the --max-iterations option: 'abc' value invalid for long argument!");
-        assert_eq!(e("max-iterations"), "for the --max-iterations option: requires a value!");
-        assert_eq!(e("count=-1"), "for the --count option: '-1' value invalid for uint argument!");
-        assert_eq!(e("count=4294967296"), "for the --count option: '4294967296' value invalid for uint argument!");
-        assert_eq!(e("top-down=maybe"), "for the --top-down option: 'maybe' is invalid value for boolean argument! Try 0 or 1");
-        assert_eq!(e("region-simplify=xx"), "for the --region-simplify option: Cannot find option named 'xx'!");
+        assert_eq!(
+            e("max-iterations=abc"),
+            "for the --max-iterations option: 'abc' value invalid for long argument!"
+        );
+        assert_eq!(
+            e("max-iterations"),
+            "for the --max-iterations option: requires a value!"
+        );
+        assert_eq!(
+            e("count=-1"),
+            "for the --count option: '-1' value invalid for uint argument!"
+        );
+        assert_eq!(
+            e("count=4294967296"),
+            "for the --count option: '4294967296' value invalid for uint argument!"
+        );
+        assert_eq!(
+            e("top-down=maybe"),
+            "for the --top-down option: 'maybe' is invalid value for boolean argument! Try 0 or 1"
+        );
+        assert_eq!(
+            e("region-simplify=xx"),
+            "for the --region-simplify option: Cannot find option named 'xx'!"
+        );
         assert_eq!(
             e("max-iterations=3,top-down=false"),
             "for the --max-iterations option: '3,top-down=false' value invalid for long argument!"
         );
         // MLIR splits ` max-iterations = 3 ` into a bare flag, then `= 3`
-        assert_eq!(e(" max-iterations = 3 "), "for the --max-iterations option: requires a value!");
+        assert_eq!(
+            e(" max-iterations = 3 "),
+            "for the --max-iterations option: requires a value!"
+        );
     }
 
     #[test]

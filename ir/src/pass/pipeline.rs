@@ -25,10 +25,18 @@ pub struct PipelineError {
 
 impl PipelineError {
     fn at(pipeline: &str, offset: usize, message: impl Into<String>) -> Self {
-        PipelineError { message: message.into(), offset: Some(offset), pipeline: pipeline.to_string() }
+        PipelineError {
+            message: message.into(),
+            offset: Some(offset),
+            pipeline: pipeline.to_string(),
+        }
     }
     fn plain(pipeline: &str, message: impl Into<String>) -> Self {
-        PipelineError { message: message.into(), offset: None, pipeline: pipeline.to_string() }
+        PipelineError {
+            message: message.into(),
+            offset: None,
+            pipeline: pipeline.to_string(),
+        }
     }
     /// The error as mlir-opt prints it: with a position, `MLIR Textual PassPipeline
     /// Parser:1:COL: error: MESSAGE`, the pipeline line and a caret; else the message alone.
@@ -80,7 +88,10 @@ pub struct OpPassManager {
 impl OpPassManager {
     /// An empty pass manager anchored on `anchor` (`builtin.module`, `func.func`, `any`).
     pub fn new(anchor: &str) -> Self {
-        OpPassManager { anchor: anchor.to_string(), elements: Vec::new() }
+        OpPassManager {
+            anchor: anchor.to_string(),
+            elements: Vec::new(),
+        }
     }
     pub fn anchor(&self) -> &str {
         &self.anchor
@@ -99,7 +110,10 @@ impl OpPassManager {
     }
     /// Adds a pass with no options to print.
     pub fn add_pass(&mut self, pass: Box<dyn Pass>) {
-        self.elements.push(PipelineElement::Pass(PassEntry { pass, options: PassOptions::none() }));
+        self.elements.push(PipelineElement::Pass(PassEntry {
+            pass,
+            options: PassOptions::none(),
+        }));
     }
     pub fn add_entry(&mut self, entry: PassEntry) {
         self.elements.push(PipelineElement::Pass(entry));
@@ -276,11 +290,21 @@ impl OpPassManager {
         self.parse_elements_into(text, 0, text.len(), registry)
     }
 
-    fn parse_elements_into(&mut self, full: &str, start: usize, end: usize, registry: &PassRegistry) -> Result<(), PipelineError> {
+    fn parse_elements_into(
+        &mut self,
+        full: &str,
+        start: usize,
+        end: usize,
+        registry: &PassRegistry,
+    ) -> Result<(), PipelineError> {
         if full[start..end].trim().is_empty() {
             return Ok(());
         }
-        let mut p = Parser { text: full, pos: start, end };
+        let mut p = Parser {
+            text: full,
+            pos: start,
+            end,
+        };
         let elems = p.elements(0)?;
         resolve(self, full, elems, registry, 0)
     }
@@ -288,8 +312,16 @@ impl OpPassManager {
 
 /// A syntactic pipeline element before registry lookup.
 enum RawElement {
-    Pass { name: String, offset: usize, options: Option<(String, usize)> },
-    Nested { anchor: String, offset: usize, elements: Vec<RawElement> },
+    Pass {
+        name: String,
+        offset: usize,
+        options: Option<(String, usize)>,
+    },
+    Nested {
+        anchor: String,
+        offset: usize,
+        elements: Vec<RawElement>,
+    },
 }
 
 /// MLIR's `TextualPipeline::parsePipelineText`, as recursive descent with byte offsets.
@@ -325,7 +357,11 @@ impl Parser<'_> {
             let offset = start + (raw.len() - raw.trim_start().len());
             self.pos = i;
             if i == self.end {
-                out.push(RawElement::Pass { name, offset, options: None });
+                out.push(RawElement::Pass {
+                    name,
+                    offset,
+                    options: None,
+                });
                 if depth > 0 {
                     return Err(self.err(open_pos, "encountered unbalanced parentheses while parsing pipeline"));
                 }
@@ -377,7 +413,11 @@ impl Parser<'_> {
                 }
                 b'(' => {
                     let elements = self.elements(depth + 1)?;
-                    out.push(RawElement::Nested { anchor: name, offset, elements });
+                    out.push(RawElement::Nested {
+                        anchor: name,
+                        offset,
+                        elements,
+                    });
                     self.skip_spaces();
                     if self.pos == self.end {
                         if depth > 0 {
@@ -391,7 +431,11 @@ impl Parser<'_> {
                     }
                     self.pos += 1;
                 }
-                _ => out.push(RawElement::Pass { name, offset, options: None }),
+                _ => out.push(RawElement::Pass {
+                    name,
+                    offset,
+                    options: None,
+                }),
             }
             match sep {
                 b',' => continue,
@@ -411,12 +455,26 @@ impl Parser<'_> {
 }
 
 /// Looks the elements up in the registry and adds them to `pm`.
-fn resolve(pm: &mut OpPassManager, full: &str, elems: Vec<RawElement>, registry: &PassRegistry, depth: usize) -> Result<(), PipelineError> {
+fn resolve(
+    pm: &mut OpPassManager,
+    full: &str,
+    elems: Vec<RawElement>,
+    registry: &PassRegistry,
+    depth: usize,
+) -> Result<(), PipelineError> {
     for e in elems {
         match e {
-            RawElement::Nested { anchor, offset, elements } => {
+            RawElement::Nested {
+                anchor,
+                offset,
+                elements,
+            } => {
                 if anchor.is_empty() {
-                    return Err(PipelineError::at(full, offset, "'' does not refer to a registered pass or pass pipeline"));
+                    return Err(PipelineError::at(
+                        full,
+                        offset,
+                        "'' does not refer to a registered pass or pass pipeline",
+                    ));
                 }
                 let nested = pm.nest(&anchor);
                 resolve(nested, full, elements, registry, depth)?;
@@ -424,13 +482,25 @@ fn resolve(pm: &mut OpPassManager, full: &str, elems: Vec<RawElement>, registry:
             RawElement::Pass { name, offset, options } => {
                 if let Some(pl) = registry.pipeline(&name) {
                     if let Some((_, at)) = options {
-                        return Err(PipelineError::at(full, at, format!("pass pipeline '{name}' does not take options")));
+                        return Err(PipelineError::at(
+                            full,
+                            at,
+                            format!("pass pipeline '{name}' does not take options"),
+                        ));
                     }
                     if depth > 8 {
-                        return Err(PipelineError::at(full, offset, format!("pass pipeline '{name}' expands into itself")));
+                        return Err(PipelineError::at(
+                            full,
+                            offset,
+                            format!("pass pipeline '{name}' expands into itself"),
+                        ));
                     }
                     let text = pl.elements.clone();
-                    let mut p = Parser { text: &text, pos: 0, end: text.len() };
+                    let mut p = Parser {
+                        text: &text,
+                        pos: 0,
+                        end: text.len(),
+                    };
                     let sub = p.elements(0).map_err(|e| {
                         PipelineError::at(full, offset, format!("in pass pipeline '{name}': {}", e.message))
                     })?;
@@ -447,7 +517,8 @@ fn resolve(pm: &mut OpPassManager, full: &str, elems: Vec<RawElement>, registry:
                     ));
                 }
                 let (opts, at) = options.unwrap_or((String::new(), offset));
-                pm.add_registered(registry, &name, &opts).map_err(|m| PipelineError::at(full, at, m))?;
+                pm.add_registered(registry, &name, &opts)
+                    .map_err(|m| PipelineError::at(full, at, m))?;
             }
         }
     }

@@ -96,7 +96,9 @@ impl PassRegistry {
     /// message mlir-opt gives, e.g. ``failed to add `cse` with options `a=1`: no such option a``.
     pub fn create(&self, argument: &str, options: &str) -> Result<(Box<dyn Pass>, PassOptions), String> {
         let Some(info) = self.pass(argument) else {
-            return Err(format!("'{argument}' does not refer to a registered pass or pass pipeline"));
+            return Err(format!(
+                "'{argument}' does not refer to a registered pass or pass pipeline"
+            ));
         };
         let fail = |e: String| format!("failed to add `{argument}` with options `{options}`: {e}");
         let opts = PassOptions::parse(info.options, options).map_err(fail)?;
@@ -112,7 +114,12 @@ impl PassRegistry {
         for e in self.entries.values() {
             let w = match e {
                 Entry::Pass(p) => {
-                    let opts = p.options.iter().map(|o| option_help_text(o).len() + 2).max().unwrap_or(0);
+                    let opts = p
+                        .options
+                        .iter()
+                        .map(|o| option_help_text(o).len() + 2)
+                        .max()
+                        .unwrap_or(0);
                     (p.argument.len() + 2).max(opts)
                 }
                 Entry::Pipeline(p) => p.argument.len() + 2,

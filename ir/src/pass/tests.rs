@@ -26,10 +26,17 @@ impl Pass for Mark {
         "TestMark"
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        let old = body.self_attr(ctx, "marks").and_then(|a| ctx.as_str(a)).unwrap_or("").to_string();
+        let old = body
+            .self_attr(ctx, "marks")
+            .and_then(|a| ctx.as_str(a))
+            .unwrap_or("")
+            .to_string();
         let new = format!("{old}{}", self.tag);
         body.set_self_attr(ctx, "marks", Some(ctx.str_attr(&new)));
-        diags.emit(Diagnostic::remark(body.loc(), format!("mark {} on {}", self.tag, sym(ctx, body))));
+        diags.emit(Diagnostic::remark(
+            body.loc(),
+            format!("mark {} on {}", self.tag, sym(ctx, body)),
+        ));
         Ok(PassResult::Changed)
     }
 }
@@ -97,14 +104,47 @@ impl Pass for FuncOnly {
     }
 }
 
-const MODES: &[EnumValue] =
-    &[EnumValue { name: "fast", description: "Go fast." }, EnumValue { name: "slow", description: "Go slow." }];
+const MODES: &[EnumValue] = &[
+    EnumValue {
+        name: "fast",
+        description: "Go fast.",
+    },
+    EnumValue {
+        name: "slow",
+        description: "Go slow.",
+    },
+];
 static MARK_OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "tag", kind: OptionKind::Str, default: "x", description: "Text to append" },
-    OptionSpec { name: "count", kind: OptionKind::Int(IntKind::Long), default: "1", description: "Repetitions" },
-    OptionSpec { name: "mode", kind: OptionKind::Enum(MODES), default: "fast", description: "Speed" },
-    OptionSpec { name: "verbose", kind: OptionKind::Bool, default: "false", description: "Talk" },
-    OptionSpec { name: "names", kind: OptionKind::StrList, default: "", description: "Names" },
+    OptionSpec {
+        name: "tag",
+        kind: OptionKind::Str,
+        default: "x",
+        description: "Text to append",
+    },
+    OptionSpec {
+        name: "count",
+        kind: OptionKind::Int(IntKind::Long),
+        default: "1",
+        description: "Repetitions",
+    },
+    OptionSpec {
+        name: "mode",
+        kind: OptionKind::Enum(MODES),
+        default: "fast",
+        description: "Speed",
+    },
+    OptionSpec {
+        name: "verbose",
+        kind: OptionKind::Bool,
+        default: "false",
+        description: "Talk",
+    },
+    OptionSpec {
+        name: "names",
+        kind: OptionKind::StrList,
+        default: "",
+        description: "Names",
+    },
 ];
 
 fn registry() -> PassRegistry {
@@ -117,12 +157,29 @@ fn registry() -> PassRegistry {
             if o.int("count") < 0 {
                 return Err("count must not be negative".into());
             }
-            Ok(Box::new(Mark { tag: o.str("tag").repeat(o.int("count") as usize) }))
+            Ok(Box::new(Mark {
+                tag: o.str("tag").repeat(o.int("count") as usize),
+            }))
         },
     });
-    r.register(PassInfo { argument: "test-noop", summary: "Nothing", options: &[], factory: |_, _| Ok(Box::new(Noop)) });
-    r.register(PassInfo { argument: "test-fail", summary: "Fail on @bad*", options: &[], factory: |_, _| Ok(Box::new(Fail)) });
-    r.register(PassInfo { argument: "test-break", summary: "Break the IR", options: &[], factory: |_, _| Ok(Box::new(Break)) });
+    r.register(PassInfo {
+        argument: "test-noop",
+        summary: "Nothing",
+        options: &[],
+        factory: |_, _| Ok(Box::new(Noop)),
+    });
+    r.register(PassInfo {
+        argument: "test-fail",
+        summary: "Fail on @bad*",
+        options: &[],
+        factory: |_, _| Ok(Box::new(Fail)),
+    });
+    r.register(PassInfo {
+        argument: "test-break",
+        summary: "Break the IR",
+        options: &[],
+        factory: |_, _| Ok(Box::new(Break)),
+    });
     r.register(PassInfo {
         argument: "test-func-only",
         summary: "Only on functions",
@@ -136,11 +193,18 @@ fn registry() -> PassRegistry {
 // ------------------------------------------------------------------ mock printer, verifier
 
 fn sym(ctx: &Context, body: &Body) -> String {
-    body.self_attr(ctx, "sym_name").and_then(|a| ctx.as_str(a)).unwrap_or("-").to_string()
+    body.self_attr(ctx, "sym_name")
+        .and_then(|a| ctx.as_str(a))
+        .unwrap_or("-")
+        .to_string()
 }
 
 fn mock_print(ctx: &Context, body: &Body, _: &PrintOptions) -> String {
-    let marks = body.self_attr(ctx, "marks").and_then(|a| ctx.as_str(a)).unwrap_or("").to_string();
+    let marks = body
+        .self_attr(ctx, "marks")
+        .and_then(|a| ctx.as_str(a))
+        .unwrap_or("")
+        .to_string();
     format!("{} @{} marks={marks}\n", ctx.op_name_str(body.name()), sym(ctx, body))
 }
 
@@ -207,7 +271,13 @@ fn marks_of(ctx: &Context, m: &Module) -> Vec<(String, String)> {
         .into_iter()
         .filter_map(|op| {
             let b = m.body.nested(op)?;
-            Some((sym(ctx, b), b.self_attr(ctx, "marks").and_then(|a| ctx.as_str(a)).unwrap_or("").to_string()))
+            Some((
+                sym(ctx, b),
+                b.self_attr(ctx, "marks")
+                    .and_then(|a| ctx.as_str(a))
+                    .unwrap_or("")
+                    .to_string(),
+            ))
         })
         .collect()
 }
@@ -261,7 +331,10 @@ builtin.module(\n\
     assert_eq!(again.root.to_text(false), pm.root.to_text(false));
     // empty pipelines, as mlir-opt prints them
     let empty = parse("builtin.module()");
-    assert_eq!(empty.dump_pipeline(), "Pass Manager with 0 passes:\nbuiltin.module(\n\n)\n\n");
+    assert_eq!(
+        empty.dump_pipeline(),
+        "Pass Manager with 0 passes:\nbuiltin.module(\n\n)\n\n"
+    );
     // list options print braced
     let l = parse("builtin.module(test-mark{names=a,b})");
     assert!(l.root.to_text(false).contains("names={a,b}"));
@@ -281,7 +354,13 @@ fn named_pipelines_expand() {
 #[test]
 fn pipeline_errors_match_mlir() {
     let wrap = "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'";
-    for text in ["test-mark", "(test-mark)", "builtin.module(test-mark", "", "builtin.module(test-mark{count=3"] {
+    for text in [
+        "test-mark",
+        "(test-mark)",
+        "builtin.module(test-mark",
+        "",
+        "builtin.module(test-mark{count=3",
+    ] {
         let e = parse_err(text);
         assert_eq!((e.message.as_str(), e.offset), (wrap, None), "{text:?}");
     }
@@ -359,8 +438,18 @@ fn pass_flags_build_a_module_pipeline() {
 #[test]
 fn list_passes_layout() {
     let mut r = PassRegistry::new();
-    r.register(PassInfo { argument: "b-pass", summary: "Second", options: &[], factory: |_, _| Ok(Box::new(Noop)) });
-    r.register(PassInfo { argument: "a-pass", summary: "First", options: MARK_OPTIONS, factory: |_, _| Ok(Box::new(Noop)) });
+    r.register(PassInfo {
+        argument: "b-pass",
+        summary: "Second",
+        options: &[],
+        factory: |_, _| Ok(Box::new(Noop)),
+    });
+    r.register(PassInfo {
+        argument: "a-pass",
+        summary: "First",
+        options: MARK_OPTIONS,
+        factory: |_, _| Ok(Box::new(Noop)),
+    });
     r.register_pipeline("c-pipe", "A pipeline", "b-pass");
     let expected = "\
 Passes:
@@ -386,7 +475,10 @@ fn options_validate_print_flags() {
     o.print_after = vec!["test-mark".into()];
     assert!(o.validate(&r).is_ok());
     o.print_before = vec!["nonexist".into()];
-    assert_eq!(o.validate(&r).unwrap_err(), "for the --mlir-print-ir-before option: Cannot find option named 'nonexist'!");
+    assert_eq!(
+        o.validate(&r).unwrap_err(),
+        "for the --mlir-print-ir-before option: Cannot find option named 'nonexist'!"
+    );
 }
 
 // ------------------------------------------------------------------ running
@@ -405,12 +497,18 @@ fn nested_managers_run_on_direct_children_only() {
         let f = ib.create_op(isolated(&ctx, "func.func", "h", 10));
         ib.append_op(ibk, f);
     }
-    let pm = parse("builtin.module(func.func(test-mark{tag=a}),test-mark{tag=m},builtin.module(func.func(test-mark{tag=n})))");
+    let pm = parse(
+        "builtin.module(func.func(test-mark{tag=a}),test-mark{tag=m},builtin.module(func.func(test-mark{tag=n})))",
+    );
     let (r, diags, _) = run(&pm, &ctx, &mut m);
     assert!(r.is_ok());
     assert_eq!(
         marks_of(&ctx, &m),
-        vec![("f".into(), "a".into()), ("g".into(), "a".into()), ("inner".into(), "".into())]
+        vec![
+            ("f".into(), "a".into()),
+            ("g".into(), "a".into()),
+            ("inner".into(), "".into())
+        ]
     );
     assert_eq!(m.body.self_attr(&ctx, "marks"), Some(ctx.str_attr("m")));
     let ib = m.body.nested(inner).unwrap();
@@ -431,7 +529,10 @@ fn any_runs_on_registered_isolated_ops() {
     let (r, _, _) = run(&pm, &ctx, &mut m);
     assert!(r.is_ok());
     // `func.func` is not registered in this context: `any` skips it
-    assert_eq!(marks_of(&ctx, &m), vec![("f".into(), "".into()), ("inner".into(), "y".into())]);
+    assert_eq!(
+        marks_of(&ctx, &m),
+        vec![("f".into(), "".into()), ("inner".into(), "y".into())]
+    );
 }
 
 #[test]
@@ -441,15 +542,25 @@ fn anchor_errors() {
     let pm = parse("func.func(test-mark)");
     let (r, diags, _) = run(&pm, &ctx, &mut m);
     assert!(r.is_err());
-    assert_eq!(diags[0].message, "can't run 'func.func' pass manager on 'builtin.module' op");
+    assert_eq!(
+        diags[0].message,
+        "can't run 'func.func' pass manager on 'builtin.module' op"
+    );
     // an op matching the anchor that is not isolated
     let blk = m.block();
-    let op = m.body.create_op(OperationState::new(&ctx, "test.region_op", ctx.file_loc("t.mlir", 7, 3)));
+    let op = m.body.create_op(OperationState::new(
+        &ctx,
+        "test.region_op",
+        ctx.file_loc("t.mlir", 7, 3),
+    ));
     m.body.append_op(blk, op);
     let pm = parse("builtin.module(test.region_op(test-mark))");
     let (r, diags, _) = run(&pm, &ctx, &mut m);
     assert!(r.is_err());
-    assert_eq!(diags[0].message, "'test.region_op' op trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'");
+    assert_eq!(
+        diags[0].message,
+        "'test.region_op' op trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'"
+    );
     assert_eq!(diags[0].loc, ctx.file_loc("t.mlir", 7, 3));
 }
 
@@ -510,7 +621,10 @@ fn ir_dumps_before_after_change_and_failure() {
     pm.options.print_after_all = true;
     pm.options.print_after_change = true;
     let (_, _, dump) = run(&pm, &ctx, &mut m);
-    assert_eq!(dump, "// -----// IR Dump After TestMark (test-mark) //----- //\nfunc.func @f marks=a\n\n");
+    assert_eq!(
+        dump,
+        "// -----// IR Dump After TestMark (test-mark) //----- //\nfunc.func @f marks=a\n\n"
+    );
     // after-failure: only the failing pass, with `Failed`
     let mut m = module(&ctx, &["ok", "bad1", "bad2"]);
     let mut pm = parse("builtin.module(func.func(test-mark{tag=a},test-fail,test-mark{tag=b}),test-mark{tag=z})");
@@ -522,12 +636,20 @@ fn ir_dumps_before_after_change_and_failure() {
         "// -----// IR Dump After TestFail Failed (test-fail) //----- //\nfunc.func @bad1 marks=a\n\n\
 // -----// IR Dump After TestFail Failed (test-fail) //----- //\nfunc.func @bad2 marks=a\n\n"
     );
-    let errors: Vec<&str> = diags.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.as_str()).collect();
+    let errors: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.as_str())
+        .collect();
     assert_eq!(errors, ["failed on bad1", "failed on bad2"]);
     // the failing functions stop; the others finish their pipeline; the module pass never runs
     assert_eq!(
         marks_of(&ctx, &m),
-        vec![("ok".into(), "ab".into()), ("bad1".into(), "a".into()), ("bad2".into(), "a".into())]
+        vec![
+            ("ok".into(), "ab".into()),
+            ("bad1".into(), "a".into()),
+            ("bad2".into(), "a".into())
+        ]
     );
     assert_eq!(m.body.self_attr(&ctx, "marks"), None);
 }
@@ -542,7 +664,10 @@ fn verify_each_names_the_pass() {
     assert!(r.is_err());
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].message, "@- is broken");
-    assert_eq!(diags[0].notes[0].message, "the IR is invalid after running pass 'TestBreak' (test-break)");
+    assert_eq!(
+        diags[0].notes[0].message,
+        "the IR is invalid after running pass 'TestBreak' (test-break)"
+    );
     assert_eq!(m.body.self_attr(&ctx, "marks"), None, "the pipeline stops");
     // function passes are verified with the module's symbols in scope
     assert_eq!(LOOKUPS.load(Ordering::Relaxed), 2);
@@ -569,10 +694,19 @@ fn timing_tree_mirrors_the_pipeline() {
     pm.options.timing = true;
     let mut timing = Vec::new();
     let mut diags = Vec::new();
-    pm.run_with(&ctx, &mut m, &mut diags, &mut std::io::sink(), Some(&mut timing)).unwrap();
-    let names: Vec<(&str, Vec<&str>)> =
-        timing.iter().map(|n| (n.name.as_str(), n.children.iter().map(|c| c.name.as_str()).collect())).collect();
-    assert_eq!(names, vec![("'func.func' Pipeline", vec!["TestMark", "TestNoop"]), ("TestNoop", vec![])]);
+    pm.run_with(&ctx, &mut m, &mut diags, &mut std::io::sink(), Some(&mut timing))
+        .unwrap();
+    let names: Vec<(&str, Vec<&str>)> = timing
+        .iter()
+        .map(|n| (n.name.as_str(), n.children.iter().map(|c| c.name.as_str()).collect()))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            ("'func.func' Pipeline", vec!["TestMark", "TestNoop"]),
+            ("TestNoop", vec![])
+        ]
+    );
     assert!(timing[0].wall >= timing[0].children[0].wall);
     let report = render_timing_report(&timing, std::time::Duration::from_secs(1));
     assert!(report.contains("  'func.func' Pipeline\n"));
@@ -580,7 +714,14 @@ fn timing_tree_mirrors_the_pipeline() {
     // without `timing` nothing is collected
     pm.options.timing = false;
     let mut timing = Vec::new();
-    pm.run_with(&ctx, &mut module(&ctx, &["f"]), &mut diags, &mut std::io::sink(), Some(&mut timing)).unwrap();
+    pm.run_with(
+        &ctx,
+        &mut module(&ctx, &["f"]),
+        &mut diags,
+        &mut std::io::sink(),
+        Some(&mut timing),
+    )
+    .unwrap();
     assert!(timing.is_empty());
 }
 

@@ -18,7 +18,12 @@ fn canon(ctx: &Context, m: &mut Module, opts: &str) -> String {
 /// The dump of the function's body lines only.
 fn body_of_f(ctx: &Context, m: &Module) -> String {
     let d = dump_module(ctx, m);
-    d.lines().skip(3).take_while(|l| *l != "  }").map(|l| l.trim()).collect::<Vec<_>>().join("\n")
+    d.lines()
+        .skip(3)
+        .take_while(|l| *l != "  }")
+        .map(|l| l.trim())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[test]
@@ -64,7 +69,13 @@ fn constant_order_and_locations_match_mlir() {
         let x = ir.addi(a, a);
         let vty = ir.ctx.i32_type();
         let c = |ir: &mut Ir<'_>, v: i128, line: u32| {
-            let op = ir.op_at(line, "test.constant", &[], &[vty], &[("value", ir.ctx.int_attr(v, vty))]);
+            let op = ir.op_at(
+                line,
+                "test.constant",
+                &[],
+                &[vty],
+                &[("value", ir.ctx.int_attr(v, vty))],
+            );
             ir.body.result(op, 0)
         };
         let c1 = c(ir, 1, 3);
@@ -83,8 +94,15 @@ fn constant_order_and_locations_match_mlir() {
     let f = m.body.nested(m.ops()[0]).unwrap();
     let entry = f.entry_block(f.root_regions()[0]).unwrap();
     let ops = f.block_op_vec(entry);
-    assert!(f.op_loc(ops[0]).is_unknown(), "the deduplicated constant's location is dropped");
-    assert_eq!(f.op_loc(ops[1]), ctx.file_loc("t.mlir", 4, 3), "a moved constant keeps its location");
+    assert!(
+        f.op_loc(ops[0]).is_unknown(),
+        "the deduplicated constant's location is dropped"
+    );
+    assert_eq!(
+        f.op_loc(ops[1]),
+        ctx.file_loc("t.mlir", 4, 3),
+        "a moved constant keeps its location"
+    );
 }
 
 #[test]
@@ -119,8 +137,14 @@ fn constants_are_deduplicated_and_hoisted_out_of_blocks_and_regions() {
     let out = canon(&ctx, &mut m, "");
     assert_eq!(out.matches("test.constant").count(), 2, "{out}");
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].contains("value = 7") && lines[1].contains("value = 5"), "{out}");
-    assert!(out.contains("test.effect(%3)\n"), "the folded 4 + 1 is the hoisted 5:\n{out}");
+    assert!(
+        lines[0].contains("value = 7") && lines[1].contains("value = 5"),
+        "{out}"
+    );
+    assert!(
+        out.contains("test.effect(%3)\n"),
+        "the folded 4 + 1 is the hoisted 5:\n{out}"
+    );
 }
 
 #[test]
@@ -189,7 +213,12 @@ fn non_convergence_fails_with_test_convergence() {
         ir.effect(&[x]);
         ir.ret(&[]);
     });
-    let e = run(&ctx, &mut m, "builtin.module(func.func(canonicalize{max-iterations=1 test-convergence=true}))").unwrap_err();
+    let e = run(
+        &ctx,
+        &mut m,
+        "builtin.module(func.func(canonicalize{max-iterations=1 test-convergence=true}))",
+    )
+    .unwrap_err();
     assert_eq!(e, ["canonicalizer did not converge within 1 iterations"]);
     // the same without test-convergence is not an error
     let mut m = f1(&ctx, |ir| {
@@ -199,7 +228,12 @@ fn non_convergence_fails_with_test_convergence() {
         ir.effect(&[x]);
         ir.ret(&[]);
     });
-    assert!(run(&ctx, &mut m, "builtin.module(func.func(canonicalize{max-iterations=1}))").is_ok());
+    assert!(run(
+        &ctx,
+        &mut m,
+        "builtin.module(func.func(canonicalize{max-iterations=1}))"
+    )
+    .is_ok());
 }
 
 #[test]
@@ -233,7 +267,9 @@ fn region_simplification_removes_unreachable_blocks_and_dead_arguments() {
     let f = m.body.nested(m.ops()[0]).unwrap();
     let entry = f.entry_block(f.root_regions()[0]).unwrap();
     let br = f.last_op(entry).unwrap();
-    let seg = f.attr(&ctx, br, "operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a));
+    let seg = f
+        .attr(&ctx, br, "operandSegmentSizes")
+        .and_then(|a| ctx.as_dense_ints(a));
     assert_eq!(seg, Some(vec![1, 1, 0]));
     let mut m = f1(&ctx, build);
     let out = canon(&ctx, &mut m, "region-simplify=disabled");
@@ -262,7 +298,9 @@ fn effects_and_unregistered_ops_stay() {
 fn reports_whether_the_ir_changed() {
     use xcs_ir::pass::{Pass, PassResult};
     let ctx = ctx();
-    let pass = super::Canonicalize { config: super::Config::default() };
+    let pass = super::Canonicalize {
+        config: super::Config::default(),
+    };
     // only a constant to hoist: a change
     let mut m = f1(&ctx, |ir| {
         let a = ir.arg(0);
