@@ -86,8 +86,11 @@ fn new_cond_br(
     st
 }
 
+/// The operands a `cf.cond_br` forwards to its true and false successors.
+type ForwardedOperands = (SmallVec<[Value; 4]>, SmallVec<[Value; 4]>);
+
 /// The two forwarded operand lists of a `cf.cond_br`.
-fn cond_br_operands(ctx: &Context, body: &Body, op: Op) -> Option<(SmallVec<[Value; 4]>, SmallVec<[Value; 4]>)> {
+fn cond_br_operands(ctx: &Context, body: &Body, op: Op) -> Option<ForwardedOperands> {
     let seg = body
         .attr(ctx, op, "operandSegmentSizes")
         .and_then(|a| ctx.as_dense_ints(a))?;
