@@ -9,6 +9,7 @@ pub mod types;
 pub mod attrs;
 pub mod location;
 pub mod body;
+pub mod clone;
 pub mod module;
 pub mod opdef;
 pub mod rewrite;
