@@ -5,6 +5,7 @@ pub mod cf;
 mod cf_syntax;
 pub mod func;
 mod func_syntax;
+pub mod interp;
 pub mod shape;
 pub mod tensor;
 pub mod test;
