@@ -4,9 +4,11 @@
 //!
 //! Floats use the shortest digits that round-trip in their own type (so an f16 `0.1` prints
 //! `0.1`, as numpy's Dragon4 does), at most 8 fraction digits; an array switches to scientific
-//! notation when its largest magnitude is `>= 1e8`, its smallest non-zero one `< 1e-4`, or their
-//! ratio `> 1000`. bf16 (not a numpy type) prints by the same rules with its own shortest digits.
-//! Rank-0 tensors print as the numpy scalar: `1.0`, `1e-05`, `3`, `True`. Strings are the text
+//! notation when its largest magnitude is `>= 10**min(8, precision of the type)` (1e3 for f16,
+//! 1e6 for f32, 1e8 for f64), its smallest non-zero one `< 1e-4`, or their ratio `> 1000`. bf16 (not a numpy type) prints by the same rules with its own shortest digits.
+//! In scientific notation all elements get as many digits as the longest needs (up to 8), the
+//! extra digits being the exact value's. Rank-0 tensors print as the numpy scalar: `1.0`,
+//! `1e-05`, `3`, `True`. Strings are the text
 //! itself; string elements of a tensor print as Python `repr`s (`['a' 'b']`); integer scalars of
 //! the test dialect print in decimal (`i1` as `true`/`false`); `!xcs.any` prints `<xcs.any>`.
 
@@ -254,7 +256,22 @@ impl FloatVal {
                 found
             }
         };
-        split_sci(&sci)
+        let (digits, e) = split_sci(&sci);
+        // Of equally short strings that read back, Dragon4 gives the exact value correctly
+        // rounded (e.g. f32 20924.3125 -> "20924.312", where Rust's shortest says "...313").
+        let x = self.f64().abs();
+        let p = digits.len() - 1;
+        let rounded = format!("{x:.p$e}");
+        let back: f64 = rounded.parse().unwrap_or(f64::NAN);
+        let same = match self {
+            FloatVal::F32(v) => (back as f32).to_bits() == v.abs().to_bits(),
+            FloatVal::F64(v) => back.to_bits() == v.abs().to_bits(),
+            _ => false,
+        };
+        if same {
+            return split_sci(&rounded);
+        }
+        (digits, e)
     }
 }
 
@@ -310,6 +327,14 @@ fn scientific_parts(v: FloatVal, precision: usize) -> (String, String, i32) {
     (digits[..1].to_string(), digits[1..].to_string(), e)
 }
 
+/// `|x|` rounded to `precision` mantissa fraction digits: (first digit, fraction, exponent).
+fn split_exact_sci(x: f64, precision: usize) -> (String, String, i32) {
+    let s = format!("{x:.precision$e}");
+    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+    (int.to_string(), frac.to_string(), exp.parse().unwrap_or(0))
+}
+
 fn exp_string(e: i32, min_digits: usize) -> String {
     let sign = if e < 0 { '-' } else { '+' };
     format!("{sign}{:0>min_digits$}", e.unsigned_abs())
@@ -335,7 +360,7 @@ impl FloatFormat {
             } else {
                 let max = abs_nz.iter().cloned().fold(f64::MIN, f64::max);
                 let min = abs_nz.iter().cloned().fold(f64::MAX, f64::min);
-                max >= 1e8 || min < 1e-4 || max / min > 1000.0
+                max >= exp_cutoff_max(d) || min < 1e-4 || max / min > 1000.0
             };
             if exp_format {
                 let parts: Vec<(String, String, i32, bool)> = finite
@@ -387,8 +412,9 @@ impl FloatFormat {
         let sign = if x.is_sign_negative() { "-" } else { "" };
         match self.exp_size {
             Some(exp_size) => {
-                let (int, frac, e) = scientific_parts(v, self.precision);
-                let frac = format!("{frac:0<width$}", width = self.precision);
+                // Every element gets exactly `precision` fraction digits; digits past the
+                // shortest representation are the exact value's (Dragon4's `min_digits`).
+                let (int, frac, e) = split_exact_sci(x.abs(), self.precision);
                 let int = format!("{sign}{int}");
                 format!("{int:>pl$}.{frac}e{}", exp_string(e, exp_size), pl = self.pad_left)
             }
@@ -398,6 +424,17 @@ impl FloatFormat {
                 format!("{int:>pl$}.{frac:<pr$}", pl = self.pad_left, pr = self.pad_right)
             }
         }
+    }
+}
+
+/// numpy >= 2.3 switches to scientific notation from `10**min(8, finfo(dtype).precision)`:
+/// 1e3 for f16, 1e6 for f32, 1e8 for f64 (and 1e2 for bf16, whose `ml_dtypes` precision is 2).
+fn exp_cutoff_max(d: &TensorData) -> f64 {
+    match d {
+        TensorData::F16(_) => 1e3,
+        TensorData::BF16(_) => 1e2,
+        TensorData::F32(_) => 1e6,
+        _ => 1e8,
     }
 }
 
@@ -414,8 +451,9 @@ fn scalar_string(d: &TensorData, i: usize) -> String {
 }
 
 /// numpy's scalar `str` of a float: positional with at least one fraction digit when
-/// `1e-4 <= |x| < 1e16` (or zero), else shortest scientific (`1e-05`, `1.5e+20`). (1100 digits
-/// is more than any f64 needs, i.e. no cut-off.)
+/// `1e-4 <= |x| < M` (or zero), else shortest scientific (`1e-05`, `1.5e+20`), where `M` is
+/// 1e16 for f64, 1e6 for f32, 1e3 for f16 (numpy 2.4) and 1e2 for bf16. (1100 digits is more
+/// than any f64 needs, i.e. no cut-off.)
 fn float_scalar_string(v: FloatVal) -> String {
     let x = v.f64();
     if x.is_nan() {
@@ -426,7 +464,13 @@ fn float_scalar_string(v: FloatVal) -> String {
     }
     let sign = if x.is_sign_negative() { "-" } else { "" };
     let a = x.abs();
-    if a == 0.0 || (1e-4..1e16).contains(&a) {
+    let max_positional = match v {
+        FloatVal::F16(_) => 1e3,
+        FloatVal::BF16(_) => 1e2,
+        FloatVal::F32(_) => 1e6,
+        FloatVal::F64(_) => 1e16,
+    };
+    if a == 0.0 || (1e-4..max_positional).contains(&a) {
         let (int, frac) = positional_parts(v, 1100);
         let frac = if frac.is_empty() { "0".to_string() } else { frac };
         format!("{sign}{int}.{frac}")
