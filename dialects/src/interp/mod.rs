@@ -106,9 +106,14 @@ impl<'p> Frame<'p> {
 
 /// Default maximum depth of nested `func.call`s.
 pub const DEFAULT_MAX_CALL_DEPTH: usize = 512;
-/// Stack of the thread a call runs on (and of `xcs.parallel_map` workers): reserved address
-/// space, so deep recursion up to the depth limit does not overflow.
-const STACK_SIZE: usize = 1 << 30;
+/// Native stack of the thread a call runs on and of `xcs.parallel_map` workers. Deeper
+/// nesting (calls, regions) grows the stack on demand (`stacker`), so no program overflows it;
+/// the call depth limit is the only limit.
+const THREAD_STACK: usize = 16 << 20;
+/// `run_region` grows the stack by `STACK_SEGMENT` when less than `STACK_RED_ZONE` is left
+/// (one call level takes 8-16 KiB in a debug build).
+const STACK_RED_ZONE: usize = 1 << 20;
+const STACK_SEGMENT: usize = 16 << 20;
 
 /// Runs functions of one module. Cheap to create; `Sync`, so one interpreter can run calls
 /// from several threads.
@@ -167,6 +172,10 @@ impl<'a> Interpreter<'a> {
     pub fn ctx(&self) -> &'a Context {
         self.ctx
     }
+    /// The native stack size of interpreter threads.
+    pub(crate) fn stack_size(&self) -> usize {
+        THREAD_STACK
+    }
     pub fn providers(&self) -> &ProviderRegistry {
         &self.providers
     }
@@ -189,7 +198,7 @@ impl<'a> Interpreter<'a> {
         self.ops_run.store(0, Ordering::Relaxed);
         std::thread::scope(|s| {
             let spawned =
-                std::thread::Builder::new().name("xcs-interp".into()).stack_size(STACK_SIZE).spawn_scoped(s, || {
+                std::thread::Builder::new().name("xcs-interp".into()).stack_size(self.stack_size()).spawn_scoped(s, || {
                     self.call_function(name, args, 0, None)
                 });
             match spawned {
@@ -249,6 +258,18 @@ impl<'a> Interpreter<'a> {
     /// Runs `region` of `body` from its entry block with `args` until a return-like terminator,
     /// following branches; returns the terminator's operands.
     pub(crate) fn run_region(
+        &self,
+        body: &Body,
+        region: Region,
+        args: Vec<RtValue>,
+        parent: Option<&Frame<'_>>,
+        depth: usize,
+        owner_loc: Location,
+    ) -> Result<Vec<RtValue>, InterpError> {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.run_region_here(body, region, args, parent, depth, owner_loc))
+    }
+
+    fn run_region_here(
         &self,
         body: &Body,
         region: Region,

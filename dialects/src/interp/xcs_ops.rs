@@ -163,7 +163,7 @@ fn map(
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
-            .stack_size(super::STACK_SIZE)
+            .stack_size(interp.stack_size())
             .build()
             .map_err(|e| err(format!("cannot start a thread pool: {e}")))?;
         let results: Vec<Result<Vec<RtValue>, InterpError>> = pool.install(|| (0..b).into_par_iter().map(run).collect());
