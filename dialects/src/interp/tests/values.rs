@@ -183,7 +183,7 @@ fn format_matches_numpy_str() {
         (Tensor::f32(&[2], &[1. / 3., 2. / 3.]), "[0.33333334 0.6666667 ]"),
         (Tensor::f64(&[3], &[1e-10, 1.0, 123456.0]), "[1.00000e-10 1.00000e+00 1.23456e+05]"),
         // ties between equally short strings go to the correctly rounded one
-        (Tensor::f32(&[1], &[20924.3125]), "[20924.312]"),
+        (Tensor::f32(&[1], &[20_924.312]), "[20924.312]"), // the f32 20924.3125
         (Tensor::f32(&[2], &[9.942653e-09, 1.25]), "[9.942653e-09 1.250000e+00]"),
         // the exponent cut-off depends on the type (numpy >= 2.3)
         (Tensor::f32(&[2], &[1e6, 1.0]), "[1.e+06 1.e+00]"),
