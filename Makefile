@@ -48,10 +48,12 @@ test-lit: build
 	$(LLVM_BIN)/lit -sv test
 
 bench: build-release
-	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt
+	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
 
 fuzz: deps
-	cd ir/fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse_verify -- -max_total_time=$(FUZZ_SECONDS)
+	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
+	mkdir -p ir/fuzz/corpus/parse_verify
+	cd ir/fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse_verify corpus/parse_verify seeds -- -max_total_time=$(FUZZ_SECONDS)
 
 # regenerate the dialect reference pages in docs/dialects/ from the op declarations
 docs: build

@@ -20,5 +20,6 @@ for tool in ["xcs-opt"]:
 
 config.environment["PATH"] = os.pathsep.join([xcs_bin, llvm_bin, config.environment.get("PATH", "")])
 config.environment["RUST_BACKTRACE"] = "0"
+config.available_features.add("passes")
 config.substitutions.append(("%xcs_bin", xcs_bin))
 config.substitutions.append(("%repo", repo))

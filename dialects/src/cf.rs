@@ -14,6 +14,7 @@ op! {
         successors: SuccessorCount::Exactly(1),
         successor_operands: SuccessorOperands::All,
         traits: [Pure, Terminator, BranchLike],
+        patterns: crate::cf_patterns::BR_PATTERNS,
         syntax: Syntax::Custom { parse: crate::cf_syntax::parse_br, print: crate::cf_syntax::print_br },
     }
 }
@@ -29,6 +30,7 @@ op! {
         successor_operands: SuccessorOperands::Segments { leading: 1 },
         traits: [Pure, Terminator, BranchLike],
         verify: verify_cond_br,
+        patterns: crate::cf_patterns::COND_BR_PATTERNS,
         syntax: Syntax::Custom { parse: crate::cf_syntax::parse_cond_br, print: crate::cf_syntax::print_cond_br },
     }
 }

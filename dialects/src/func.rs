@@ -82,6 +82,18 @@ fn verify_func(v: &OpView) -> Result<(), Diagnostic> {
     let Some((inputs, results)) = v.attr("function_type").and_then(|a| signature(ctx, a)) else {
         return Ok(()); // reported by the declaration checks
     };
+    // The function interface checks the attribute arrays before the body.
+    for (key, what, n) in [("arg_attrs", "argument", inputs.len()), ("res_attrs", "result", results.len())] {
+        if let Some(a) = v.attr(key) {
+            let len = ctx.as_array(a).map_or(0, |x| x.len());
+            if len != n {
+                let plural = if what == "argument" { "arguments" } else { "results" };
+                return Err(v.error(format!(
+                    "expects {what} attribute array to have the same number of elements as the number of function {plural}, got {len}, but expected {n}"
+                )));
+            }
+        }
+    }
     let body = v.body.nested(v.op).expect("func.func has a nested body");
     let region = body.root_regions()[0];
     let public = v.attr("sym_visibility").and_then(|a| ctx.as_str(a)).is_none_or(|s| s == "public");
@@ -111,14 +123,6 @@ fn verify_func(v: &OpView) -> Result<(), Diagnostic> {
             }
         }
     }
-    for (key, n) in [("arg_attrs", inputs.len()), ("res_attrs", results.len())] {
-        if let Some(a) = v.attr(key) {
-            let len = ctx.as_array(a).map_or(0, |x| x.len());
-            if len != n {
-                return Err(v.error(format!("expects {key} to have {n} entries, but found {len}")));
-            }
-        }
-    }
     Ok(())
 }
 
@@ -142,11 +146,15 @@ fn verify_return(v: &OpView) -> Result<(), Diagnostic> {
     for (i, &t) in results.iter().enumerate() {
         let ot = v.operand_type(i);
         if ot != t {
-            return Err(v.error(format!(
-                "type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{fname}",
-                v.ty(ot),
-                v.ty(t)
-            )));
+            // MLIR's `emitError`, without the `'func.return' op` prefix.
+            return Err(Diagnostic::error(
+                v.body.op_loc(v.op),
+                format!(
+                    "type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{fname}",
+                    v.ty(ot),
+                    v.ty(t)
+                ),
+            ));
         }
     }
     Ok(())
@@ -170,13 +178,11 @@ fn verify_call(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic>
     for (i, &t) in inputs.iter().enumerate() {
         let ot = v.operand_type(i);
         if ot != t {
-            return Err(v
-                .error(format!(
-                    "operand type mismatch: expected operand type '{}', but provided '{}' for operand number {i}",
-                    v.ty(t),
-                    v.ty(ot)
-                ))
-                .with_note(target.loc, "callee is defined here"));
+            return Err(v.error(format!(
+                "operand type mismatch: expected operand type '{}', but provided '{}' for operand number {i}",
+                v.ty(t),
+                v.ty(ot)
+            )));
         }
     }
     if v.num_results() != results.len() {
@@ -185,10 +191,12 @@ fn verify_call(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic>
     for (i, &t) in results.iter().enumerate() {
         let rt = v.result_type(i);
         if rt != t {
+            let list = |ts: &mut dyn Iterator<Item = Type>| ts.map(|t| format!("'{}'", v.ty(t))).collect::<Vec<_>>().join(", ");
+            let loc = v.body.op_loc(v.op);
             return Err(v
                 .error(format!("result type mismatch at index {i}"))
-                .with_note(v.body.op_loc(v.op), format!("      op result types: '{}'", v.ty(rt)))
-                .with_note(target.loc, format!("function result types: '{}'", v.ty(t))));
+                .with_note(loc, format!("      op result types: {}", list(&mut v.result_types().into_iter())))
+                .with_note(loc, format!("function result types: {}", list(&mut results.iter().copied()))));
         }
     }
     Ok(())

@@ -4,23 +4,135 @@
 
 use xcs_ir::parser::{OpAsmParser, PResult};
 use xcs_ir::printer::OpAsmPrinter;
-use xcs_ir::{Op, OperationState};
+use xcs_ir::{Attr, OperationState};
 
-pub(crate) fn parse_func(_p: &mut OpAsmParser<'_>, _st: &mut OperationState) -> PResult<()> {
-    todo!()
+/// `func.func (private|public|nested)? @name(args) (-> results)? (attributes {..})? region?`
+pub(crate) fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
+    let ctx = p.ctx();
+    if let Some(vis) = p.parse_optional_keyword_of(&["private", "public", "nested"]) {
+        p.set_attr(st, "sym_visibility", ctx.str_attr(vis));
+    }
+    let name = p.parse_symbol_name()?;
+    p.set_attr(st, "sym_name", name);
+    let sig = p.parse_function_signature()?;
+    let ft = ctx.function_type(&sig.arg_types(), &sig.result_types);
+    p.set_attr(st, "function_type", ctx.type_attr(ft));
+    let dicts = |v: &mut dyn Iterator<Item = Option<Attr>>| -> Option<Attr> {
+        let v: Vec<Option<Attr>> = v.collect();
+        let any = v.iter().any(|a| a.is_some_and(|d| !ctx.dict_entries(d).is_empty()));
+        any.then(|| ctx.array_attr(&v.iter().map(|a| a.unwrap_or_else(|| ctx.empty_dict())).collect::<Vec<_>>()))
+    };
+    if let Some(a) = dicts(&mut sig.args.iter().map(|a| a.attrs)) {
+        p.set_attr(st, "arg_attrs", a);
+    }
+    if let Some(a) = dicts(&mut sig.result_attrs.iter().copied()) {
+        p.set_attr(st, "res_attrs", a);
+    }
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    let body_off = p.offset();
+    let args = if sig.named { sig.args.as_slice() } else { &[] };
+    if p.parse_optional_region(st, args)? && p.last_region_is_empty(st) {
+        return Err(p.emit_error_at(body_off, "expected non-empty function body"));
+    }
+    Ok(())
 }
-pub(crate) fn print_func(_p: &mut OpAsmPrinter<'_>, _op: Op) {
-    todo!()
+/// `func.func private @f(%arg0: i32 {a}) -> (f32 {b}) attributes {..} {...}`; declarations
+/// (empty region) print types only: `func.func private @f(i32) -> f32`.
+pub(crate) fn print_func(p: &mut OpAsmPrinter<'_>) {
+    let ctx = p.ctx();
+    let name = p.attr("sym_name").and_then(|a| ctx.as_str(a));
+    let sig = p.attr("function_type").and_then(|a| ctx.as_type(a)).and_then(|t| ctx.function_signature(t));
+    let visibility = p.attr("sym_visibility");
+    let (Some(name), Some((inputs, results))) = (name, sig) else { return p.fallback_to_generic() };
+    let dicts_ok = |key: &str, n: usize| match p.attr(key) {
+        None => true,
+        Some(a) => ctx.as_array(a).is_some_and(|v| {
+            v.len() == n && v.iter().all(|&d| matches!(ctx.attr_kind(d), xcs_ir::AttrKind::Dictionary(_)))
+        }),
+    };
+    if visibility.is_some_and(|v| ctx.as_str(v).is_none())
+        || !dicts_ok("arg_attrs", inputs.len())
+        || !dicts_ok("res_attrs", results.len())
+        || p.regions().len() != 1
+    {
+        return p.fallback_to_generic();
+    }
+    p.write_str(" ");
+    if let Some(v) = visibility.and_then(|v| ctx.as_str(v)) {
+        p.write_str(v);
+        p.write_str(" ");
+    }
+    p.print_symbol_name(name);
+    let region = p.regions()[0];
+    let body = (!p.region_body().region_is_empty(region)).then_some(region);
+    if let Some(r) = body {
+        let entry = p.region_body().entry_block(r);
+        if entry.is_some_and(|b| p.region_body().block_args(b).len() != inputs.len()) {
+            return p.fallback_to_generic();
+        }
+    }
+    let (arg_attrs, res_attrs) = (p.attr("arg_attrs"), p.attr("res_attrs"));
+    p.print_function_signature(body, inputs, results, arg_attrs, res_attrs);
+    let attrs = p.attrs();
+    p.print_optional_attr_dict_with_keyword(
+        attrs,
+        &["sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs"],
+    );
+    if let Some(r) = body {
+        p.write_str(" ");
+        p.print_region(r, false, true);
+    }
 }
-pub(crate) fn parse_return(_p: &mut OpAsmParser<'_>, _st: &mut OperationState) -> PResult<()> {
-    todo!()
+/// `return attr-dict (%a, %b : t1, t2)?`
+pub(crate) fn parse_return(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
+    p.parse_optional_attr_dict(st)?;
+    let uses = p.parse_operand_list()?;
+    if !uses.is_empty() {
+        let types = p.parse_colon_type_list()?;
+        p.resolve_operands(&uses, &types, st)?;
+    }
+    Ok(())
 }
-pub(crate) fn print_return(_p: &mut OpAsmPrinter<'_>, _op: Op) {
-    todo!()
+/// `return {attrs} %a, %b : i32, f32` (`attr-dict ($operands^ : type($operands))?`).
+pub(crate) fn print_return(p: &mut OpAsmPrinter<'_>) {
+    let attrs = p.attrs();
+    p.print_optional_attr_dict(attrs, &[]);
+    let operands = p.operands();
+    if !operands.is_empty() {
+        p.write_str(" ");
+        p.print_operands(&operands);
+        p.write_str(" : ");
+        let types = p.operand_types();
+        p.print_types(&types);
+    }
 }
-pub(crate) fn parse_call(_p: &mut OpAsmParser<'_>, _st: &mut OperationState) -> PResult<()> {
-    todo!()
+/// `call @f(%a) attr-dict : (t) -> (r)`
+pub(crate) fn parse_call(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
+    let ctx = p.ctx();
+    let callee = p.parse_symbol_ident()?;
+    p.set_attr(st, "callee", ctx.symbol_ref(ctx.str(callee)));
+    let uses = p.parse_paren_operand_list()?;
+    p.parse_optional_attr_dict(st)?;
+    p.parse_colon()?;
+    let (inputs, results) = p.parse_function_type()?;
+    p.resolve_operands(&uses, &inputs, st)?;
+    st.result_types.extend_from_slice(&results);
+    Ok(())
 }
-pub(crate) fn print_call(_p: &mut OpAsmPrinter<'_>, _op: Op) {
-    todo!()
+/// `call @f(%a) {attrs} : (i32) -> f32`.
+pub(crate) fn print_call(p: &mut OpAsmPrinter<'_>) {
+    let ctx = p.ctx();
+    let Some(callee) = p.attr("callee").filter(|&a| ctx.as_symbol(a).is_some()) else {
+        return p.fallback_to_generic();
+    };
+    p.write_str(" ");
+    p.print_attribute(callee);
+    p.write_str("(");
+    let operands = p.operands();
+    p.print_operands(&operands);
+    p.write_str(")");
+    let attrs = p.attrs();
+    p.print_optional_attr_dict(attrs, &["callee"]);
+    p.write_str(" : ");
+    p.print_functional_type();
 }

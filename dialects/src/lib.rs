@@ -2,6 +2,7 @@
 //! has special syntax, a `*_syntax.rs` beside it). `register_all` adds them to a context.
 
 pub mod cf;
+mod cf_patterns;
 mod cf_syntax;
 pub mod func;
 mod func_syntax;

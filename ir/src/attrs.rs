@@ -85,6 +85,9 @@ pub fn normalize_int(ctx: &Context, v: i128, ty: Type) -> i128 {
     if width >= 128 {
         return v;
     }
+    if width == 0 {
+        return 0;
+    }
     let shift = 128 - width;
     match signedness {
         Signedness::Unsigned => (((v as u128) << shift) >> shift) as i128,

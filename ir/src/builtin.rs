@@ -6,7 +6,7 @@ use crate::opdef::{DialectDef, Syntax};
 use crate::op;
 use crate::parser::{OpAsmParser, PResult};
 use crate::printer::OpAsmPrinter;
-use crate::body::{Op, OperationState};
+use crate::body::OperationState;
 
 op! {
     /// A top-level container operation. Its single region holds one block of ops (no
@@ -47,10 +47,36 @@ pub static BUILTIN_DIALECT: DialectDef = DialectDef {
 };
 
 /// `module @name? (attributes {..})? region`
-fn parse_module(_p: &mut OpAsmParser<'_>, _state: &mut OperationState) -> PResult<()> {
-    todo!("module custom syntax")
+fn parse_module(p: &mut OpAsmParser<'_, '_>, state: &mut OperationState) -> PResult<()> {
+    if let Some(name) = p.parse_optional_symbol_name()? {
+        p.set_attr(state, "sym_name", name);
+    }
+    p.parse_optional_attr_dict_with_keyword(state)?;
+    p.parse_region(state, &[])?;
+    p.ensure_entry_block(state);
+    Ok(())
 }
 
-fn print_module(_p: &mut OpAsmPrinter<'_>, _op: Op) {
-    todo!("module custom syntax")
+/// `module @name attributes {k = v} {...}` (the `builtin.` prefix is dropped by the printer
+/// where MLIR drops it: at the top and directly inside modules).
+fn print_module(p: &mut OpAsmPrinter<'_>) {
+    let ctx = p.ctx();
+    let name = p.attr("sym_name");
+    let mut elided: &[&str] = &[];
+    if let Some(n) = name {
+        match ctx.as_str(n) {
+            Some(n) => {
+                p.write_str(" ");
+                p.print_symbol_name(n);
+                elided = &["sym_name"];
+            }
+            None => return p.fallback_to_generic(),
+        }
+    }
+    let attrs = p.attrs();
+    p.print_optional_attr_dict_with_keyword(attrs, elided);
+    for &r in p.regions() {
+        p.write_str(" ");
+        p.print_region(r, true, true);
+    }
 }

@@ -9,6 +9,7 @@ pub mod types;
 pub mod attrs;
 pub mod location;
 pub mod body;
+pub mod clone;
 pub mod module;
 pub mod opdef;
 pub mod rewrite;
@@ -19,6 +20,8 @@ pub mod parser;
 pub mod printer;
 pub mod verifier;
 pub mod render;
+pub mod verify_diagnostics;
+pub mod split;
 pub mod pass;
 
 pub use attrs::AttrKind;

@@ -1,1 +1,114 @@
-//! XCS: the Rust API and the tools.
+//! XCS as a library: parse MLIR text, run a pass pipeline, print the result, in a few lines.
+//!
+//! ```
+//! let xcs = xcs::Compiler::new();
+//! let mut module = xcs.parse("func.func @f(%a: i64) -> i64 { return %a : i64 }").unwrap();
+//! xcs.run(&mut module, "builtin.module(func.func(canonicalize,cse))").unwrap();
+//! assert!(xcs.print(&module).contains("return %arg0 : i64"));
+//! ```
+//!
+//! [`testing`] helps snapshot a pipeline's output with insta. The tools (`xcs-opt`, ...) are
+//! thin mains over [`opt`].
+
+pub mod opt;
+pub mod testing;
+
+use std::fmt;
+
+pub use xcs_ir::{self as ir, Context, Diagnostic, Module};
+use xcs_ir::diag::DiagBuffer;
+use xcs_ir::parser::{parse_module, ParseOptions};
+use xcs_ir::pass::{PassManager, PassRegistry};
+use xcs_ir::printer::{print_module, PrintOptions};
+use xcs_ir::render::SourceMap;
+
+/// A failure with its diagnostics, rendered against the source as `xcs-opt` prints them.
+#[derive(Debug)]
+pub struct Error {
+    pub diagnostics: Vec<Diagnostic>,
+    pub rendered: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.rendered.trim_end())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A context with every XCS dialect and a registry with every pass.
+pub struct Compiler {
+    pub ctx: Context,
+    pub registry: PassRegistry,
+    /// Accept ops of unregistered dialects (`--allow-unregistered-dialect`).
+    pub allow_unregistered: bool,
+    /// Run function pipelines on several threads.
+    pub threading: bool,
+    sources: std::sync::Mutex<SourceMap>,
+}
+
+impl Default for Compiler {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Compiler {
+    pub fn new() -> Compiler {
+        Compiler {
+            ctx: xcs_dialects::context(),
+            registry: xcs_passes::registry(),
+            allow_unregistered: false,
+            threading: true,
+            sources: std::sync::Mutex::new(SourceMap::new()),
+        }
+    }
+
+    fn error(&self, diagnostics: Vec<Diagnostic>) -> Error {
+        let sources = self.sources.lock().unwrap();
+        let rendered = diagnostics.iter().map(|d| sources.render(&self.ctx, d)).collect();
+        Error { diagnostics, rendered }
+    }
+
+    /// Parses and verifies a module (the file name in diagnostics is `<input>`).
+    pub fn parse(&self, src: &str) -> Result<Module, Error> {
+        self.parse_named("<input>", src)
+    }
+
+    /// Parses and verifies a module read from `file`.
+    pub fn parse_named(&self, file: &str, src: &str) -> Result<Module, Error> {
+        self.sources.lock().unwrap().add(file, src);
+        let opts = ParseOptions { allow_unregistered: self.allow_unregistered, ..Default::default() };
+        let module = parse_module(&self.ctx, src, file, &opts).map_err(|d| self.error(vec![d]))?;
+        xcs_ir::verifier::verify_module(&self.ctx, &module, self.threading).map_err(|ds| self.error(ds))?;
+        Ok(module)
+    }
+
+    /// Runs a textual pipeline (`builtin.module(func.func(cse),symbol-dce)`), verifying after
+    /// each pass.
+    pub fn run(&self, module: &mut Module, pipeline: &str) -> Result<(), Error> {
+        let mut pm = PassManager::parse(pipeline, &self.registry).map_err(|e| Error {
+            diagnostics: Vec::new(),
+            rendered: e.render(),
+        })?;
+        pm.options.threading = self.threading;
+        let mut sink = DiagBuffer::default();
+        let mut ir_dumps = std::io::sink();
+        let result = pm.run_with(&self.ctx, module, &mut sink, &mut ir_dumps, None);
+        if result.is_err() || sink.has_errors() {
+            return Err(self.error(sink.diags));
+        }
+        Ok(())
+    }
+
+    /// Prints a module in the custom (pretty) form.
+    pub fn print(&self, module: &Module) -> String {
+        print_module(&self.ctx, module, &PrintOptions::default())
+    }
+
+    /// Prints a module in MLIR's generic form.
+    pub fn print_generic(&self, module: &Module) -> String {
+        print_module(&self.ctx, module, &PrintOptions { generic: true, ..Default::default() })
+    }
+}

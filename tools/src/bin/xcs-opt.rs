@@ -1,1 +1,4 @@
-fn main() {}
+//! `xcs-opt`: parse, verify, transform and print XCS/MLIR IR (see `xcs::opt`).
+fn main() {
+    std::process::exit(xcs::opt::main(std::env::args_os()));
+}

@@ -1,0 +1,173 @@
+//! SSA value and block numbering, computed in one pass before printing (MLIR's
+//! `SSANameState`): a stack of regions, each numbered breadth-first (all block arguments and
+//! op results of the region, then its nested regions). In the custom form every region
+//! restarts from the counters its parent region ended with (so names restart per function
+//! and sibling regions reuse numbers); in the generic form numbers are unique in the whole
+//! printed op (MLIR's `shouldPrintUniqueSSAIDs`), assigned in the stack's LIFO order.
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use crate::body::{Block, Body, Op, Region, Value};
+use crate::entity::EntityRef;
+
+/// Marks an entry-block argument (`%argN`) in a value's name.
+pub(crate) const ARG: u32 = 1 << 31;
+pub(crate) const UNNAMED: u32 = u32::MAX;
+
+/// Names of one body's values and blocks, dense by id.
+#[derive(Default)]
+pub(crate) struct BodyNames {
+    /// `N` for `%N` (all results of an op share their first result's number), `ARG | N` for
+    /// `%argN`, `UNNAMED` for values outside the printed scope.
+    pub values: Vec<u32>,
+    /// The block's position in its region (`^bbN`).
+    pub blocks: Vec<u32>,
+    /// Predecessor blocks (one entry per successor use), only for blocks that have some.
+    pub preds: FxHashMap<Block, SmallVec<[Block; 2]>>,
+}
+
+impl BodyNames {
+    fn set_value(&mut self, v: Value, n: u32) {
+        let i = v.index();
+        if self.values.len() <= i {
+            self.values.resize(i + 1, UNNAMED);
+        }
+        self.values[i] = n;
+    }
+    fn set_block(&mut self, b: Block, n: u32) {
+        let i = b.index();
+        if self.blocks.len() <= i {
+            self.blocks.resize(i + 1, UNNAMED);
+        }
+        self.blocks[i] = n;
+    }
+    #[inline]
+    pub fn value(&self, v: Value) -> u32 {
+        self.values.get(v.index()).copied().unwrap_or(UNNAMED)
+    }
+    #[inline]
+    pub fn block(&self, b: Block) -> u32 {
+        self.blocks.get(b.index()).copied().unwrap_or(UNNAMED)
+    }
+}
+
+/// Names of every body in the printed tree.
+#[derive(Default)]
+pub(crate) struct Names {
+    pub bodies: Vec<BodyNames>,
+    index: FxHashMap<*const Body, u32>,
+}
+
+impl Names {
+    fn add(&mut self, b: &Body) -> u32 {
+        let key = b as *const Body;
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        let i = self.bodies.len() as u32;
+        self.bodies.push(BodyNames::default());
+        self.index.insert(key, i);
+        i
+    }
+    /// The table of a body that was numbered (`None` for bodies outside the printed op).
+    pub fn of(&self, b: &Body) -> Option<u32> {
+        self.index.get(&(b as *const Body)).copied()
+    }
+}
+
+/// What the numbering starts from.
+pub(crate) enum Root<'b> {
+    /// The op owning a body; its results (in the parent body) are not printed.
+    Body(&'b Body),
+    /// An op of a body (its results are numbered first, as MLIR numbers the printed op).
+    Op(&'b Body, Op),
+}
+
+/// Numbers everything under `root`. `unique` selects the generic form's module-wide unique
+/// numbering.
+pub(crate) fn number(root: Root<'_>, unique: bool) -> Names {
+    let mut names = Names::default();
+    // (body, table, region, saved next value id, saved next argument id)
+    let mut stack: Vec<(&Body, u32, Region, u32, u32)> = Vec::new();
+    let (mut next_value, mut next_arg) = (0u32, 0u32);
+    match root {
+        Root::Body(b) => {
+            let bi = names.add(b);
+            for &r in b.root_regions() {
+                stack.push((b, bi, r, 0, 0));
+            }
+        }
+        Root::Op(b, op) => {
+            let bi = names.add(b);
+            match b.nested(op) {
+                Some(nb) => {
+                    let ci = names.add(nb);
+                    for &r in nb.root_regions() {
+                        stack.push((nb, ci, r, 0, 0));
+                    }
+                }
+                None => {
+                    for &r in b.regions(op) {
+                        stack.push((b, bi, r, 0, 0));
+                    }
+                }
+            }
+            if b.num_results(op) > 0 {
+                for v in b.results(op) {
+                    names.bodies[bi as usize].set_value(v, next_value);
+                }
+                next_value += 1;
+            }
+        }
+    }
+    let mut nested: Vec<(&Body, u32, Region)> = Vec::new();
+    while let Some((b, bi, r, sv, sa)) = stack.pop() {
+        if !unique {
+            next_value = sv;
+            next_arg = sa;
+        }
+        nested.clear();
+        let t = &mut names.bodies[bi as usize];
+        for (ord, blk) in b.region_blocks(r).enumerate() {
+            t.set_block(blk, ord as u32);
+            let entry = ord == 0;
+            for &a in b.block_args(blk) {
+                if entry {
+                    t.set_value(a, ARG | next_arg);
+                    next_arg += 1;
+                } else {
+                    t.set_value(a, next_value);
+                    next_value += 1;
+                }
+            }
+            for op in b.block_ops(blk) {
+                if b.num_results(op) > 0 {
+                    for v in b.results(op) {
+                        t.set_value(v, next_value);
+                    }
+                    next_value += 1;
+                }
+                for &s in b.successors(op) {
+                    t.preds.entry(s).or_default().push(blk);
+                }
+                if b.is_isolated(op) {
+                    if let Some(nb) = b.nested(op) {
+                        for &rr in nb.root_regions() {
+                            nested.push((nb, u32::MAX, rr));
+                        }
+                    }
+                } else {
+                    for &rr in b.regions(op) {
+                        nested.push((b, bi, rr));
+                    }
+                }
+            }
+        }
+        for &(nb, ti, rr) in nested.iter() {
+            let ti = if ti == u32::MAX { names.add(nb) } else { ti };
+            stack.push((nb, ti, rr, next_value, next_arg));
+        }
+    }
+    names
+}

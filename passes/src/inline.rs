@@ -1,0 +1,843 @@
+//! `inline`: MLIR's inliner for `func.call` of `func.func`. The call graph of the module's
+//! functions is split into strongly connected components (petgraph); components are visited
+//! callees first. In each, the `default-pipeline` (canonicalize) simplifies the functions, then
+//! their calls to functions of *other* components are inlined (recursion is never inlined),
+//! repeating up to `max-iterations`. Calls and callees marked `no_inline`, declarations, and
+//! callees holding unregistered ops are skipped. A single-block callee is spliced in; a
+//! multi-block one splits the caller's block and its returns become `cf.br` to the
+//! continuation block, whose arguments replace the call's results. Inlined locations become
+//! `callsite(callee_loc at call_loc)`. As in MLIR, private functions that are unused, or whose
+//! last use was inlined, are erased.
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::DiGraph;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use xcs_ir::clone::Cloner;
+use xcs_ir::opdef::Traits;
+use xcs_ir::pass::{IntKind, OpPassManager, OptionKind, OptionSpec, Pass, PassInfo, PassResult};
+use xcs_ir::{Body, Context, DiagSink, Diagnostic, LocKind, Location, Op, OperationState, Region, Value};
+
+use crate::util;
+
+static OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "default-pipeline",
+        kind: OptionKind::Str,
+        default: "canonicalize",
+        description: "The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline in opPipelineList",
+    },
+    OptionSpec {
+        name: "inlining-threshold",
+        kind: OptionKind::Int(IntKind::UInt),
+        default: "4294967295",
+        description: "If the ratio between the number of the operations in the callee and the number of the operations in the caller exceeds this value (in percentage), then the callee is not inlined even if it is legal to inline it",
+    },
+    OptionSpec {
+        name: "max-iterations",
+        kind: OptionKind::Int(IntKind::UInt),
+        default: "4",
+        description: "Maximum number of iterations when inlining within an SCC",
+    },
+    OptionSpec {
+        name: "op-pipelines",
+        kind: OptionKind::StrList,
+        default: "",
+        description: "Callable operation specific optimizer pipelines (in the form of `dialect.op(pipeline)`); accepted, not used",
+    },
+];
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "inline",
+    summary: "Inline function calls",
+    options: OPTIONS,
+    factory: |o, registry| {
+        let text = o.str("default-pipeline");
+        let mut pipeline = OpPassManager::new("any");
+        pipeline.parse_elements(text, registry).map_err(|e| e.message)?;
+        Ok(Box::new(Inline {
+            pipeline,
+            threshold: o.int("inlining-threshold") as u64,
+            max_iterations: o.int("max-iterations") as u64,
+        }))
+    },
+};
+
+/// The inliner pass.
+pub struct Inline {
+    /// Run on every function before its calls are inlined (MLIR's `default-pipeline`).
+    pub pipeline: OpPassManager,
+    /// Callee/caller op-count ratio limit in percent (`u32::MAX`: none).
+    pub threshold: u64,
+    pub max_iterations: u64,
+}
+
+impl Pass for Inline {
+    fn argument(&self) -> &'static str {
+        "inline"
+    }
+    fn name(&self) -> &'static str {
+        "Inliner"
+    }
+    fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
+        if !ctx.op_def(body.name()).is_some_and(|d| d.has(Traits::SymbolTable)) {
+            diags.emit(Diagnostic::error(
+                body.loc(),
+                format!(
+                    "'{}' op  was scheduled to run under the inliner, but does not define a symbol table",
+                    ctx.op_name_str(body.name())
+                ),
+            ));
+            return Err(());
+        }
+        self.run_on_module(ctx, body, diags).map(PassResult::from_changed)
+    }
+}
+
+/// A function of the module.
+struct Node {
+    op: Op,
+    name: String,
+    /// Has a body.
+    callable: bool,
+    /// Private with a body: erased when unused.
+    discardable: bool,
+    no_inline: bool,
+}
+
+impl Inline {
+    fn run_on_module(&self, ctx: &Context, m: &mut Body, diags: &mut dyn DiagSink) -> Result<bool, ()> {
+        let mut nodes: Vec<Node> = Vec::new();
+        for op in m.top_ops() {
+            if !util::has_trait(ctx, m, op, Traits::FunctionLike) || !m.is_isolated(op) {
+                continue;
+            }
+            let Some(name) = util::symbol_name(ctx, m, op) else {
+                continue;
+            };
+            let callable = m
+                .nested(op)
+                .is_some_and(|b| b.root_regions().first().is_some_and(|&r| !b.region_is_empty(r)));
+            nodes.push(Node {
+                op,
+                name: name.to_string(),
+                callable,
+                discardable: callable && util::is_private(ctx, m, op),
+                no_inline: m.attr(ctx, op, "no_inline").is_some(),
+            });
+        }
+        let index: FxHashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), i)).collect();
+
+        // symbol uses of each function, anywhere in the module
+        let mut uses = vec![0usize; nodes.len()];
+        let mut refs = Vec::new();
+        for op in m.top_ops() {
+            util::nested_symbol_refs(ctx, m, op, &mut refs);
+        }
+        for (root, _) in refs.drain(..) {
+            if let Some(&i) = index.get(ctx.str(root)) {
+                uses[i] += 1;
+            }
+        }
+
+        // call graph over callable functions
+        let mut g: DiGraph<usize, ()> = DiGraph::new();
+        let gi: Vec<_> = (0..nodes.len()).map(|i| g.add_node(i)).collect();
+        for (i, n) in nodes.iter().enumerate() {
+            if !n.callable {
+                continue;
+            }
+            let fb = m.nested(n.op).expect("function body");
+            for call in calls_in(ctx, fb) {
+                if let Some(&j) = callee_of(ctx, fb, call).and_then(|c| index.get(c)) {
+                    g.add_edge(gi[i], gi[j], ());
+                }
+            }
+        }
+        let sccs = tarjan_scc(&g); // callees before callers
+        let mut scc_of = vec![0usize; nodes.len()];
+        for (k, scc) in sccs.iter().enumerate() {
+            for &n in scc {
+                scc_of[g[n]] = k;
+            }
+        }
+
+        let mut changed = false;
+        let mut dead: Vec<usize> = Vec::new();
+        for scc in &sccs {
+            let mut members: Vec<usize> = scc.iter().map(|&n| g[n]).filter(|&i| nodes[i].callable).collect();
+            members.sort_unstable();
+            members.retain(|&i| {
+                if nodes[i].discardable && uses[i] == 0 {
+                    dead.push(i);
+                    false
+                } else {
+                    true
+                }
+            });
+            let mut iteration = 0;
+            loop {
+                for &i in &members {
+                    let fb = m.nested_mut(nodes[i].op).expect("function body");
+                    changed |= self.pipeline.run_on_body(ctx, fb, diags)?;
+                }
+                let mut inlined_any = false;
+                for &i in &members {
+                    inlined_any |=
+                        self.inline_calls_in(ctx, m, &nodes, &index, &scc_of, i, &mut uses, &mut dead, diags)?;
+                }
+                changed |= inlined_any;
+                iteration += 1;
+                if !inlined_any || iteration >= self.max_iterations {
+                    break;
+                }
+            }
+        }
+        dead.sort_unstable();
+        dead.dedup();
+        for i in dead {
+            if m.contains_op(nodes[i].op) {
+                m.erase_op(nodes[i].op);
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Inlines the eligible calls in function `f`; returns whether any was inlined.
+    #[allow(clippy::too_many_arguments)]
+    fn inline_calls_in(
+        &self,
+        ctx: &Context,
+        m: &mut Body,
+        nodes: &[Node],
+        index: &FxHashMap<&str, usize>,
+        scc_of: &[usize],
+        f: usize,
+        uses: &mut [usize],
+        dead: &mut Vec<usize>,
+        diags: &mut dyn DiagSink,
+    ) -> Result<bool, ()> {
+        let calls = calls_in(ctx, m.nested(nodes[f].op).expect("function body"));
+        let mut any = false;
+        for call in calls {
+            let caller_op = nodes[f].op;
+            let callee = {
+                let fb = m.nested(caller_op).expect("function body");
+                if !fb.contains_op(call) || fb.attr(ctx, call, "no_inline").is_some() {
+                    continue;
+                }
+                match callee_of(ctx, fb, call).and_then(|c| index.get(c)) {
+                    Some(&g) => g,
+                    None => continue,
+                }
+            };
+            let gnode = &nodes[callee];
+            if !gnode.callable || gnode.no_inline || scc_of[callee] == scc_of[f] || dead.contains(&callee) {
+                continue;
+            }
+            let mut pair = m.nested_many_mut(&[caller_op, gnode.op]);
+            let (_, callee_body) = pair.pop().expect("callee body");
+            let (_, caller_body) = pair.pop().expect("caller body");
+            let callee_body: &Body = callee_body;
+            if !self.profitable(caller_body, callee_body) || !legal_to_inline(ctx, caller_body, call, callee_body) {
+                continue;
+            }
+            let mut added = Vec::new();
+            for op in callee_body.top_ops() {
+                util::nested_symbol_refs(ctx, callee_body, op, &mut added);
+            }
+            match inline_call(ctx, caller_body, call, callee_body) {
+                Ok(()) => {}
+                Err(msg) => {
+                    diags.emit(Diagnostic::error(
+                        caller_body.op_loc(call),
+                        format!("failed to inline call: {msg}"),
+                    ));
+                    return Err(());
+                }
+            }
+            any = true;
+            uses[callee] = uses[callee].saturating_sub(1);
+            for (root, _) in added {
+                if let Some(&i) = index.get(ctx.str(root)) {
+                    uses[i] += 1;
+                }
+            }
+            if nodes[callee].discardable && uses[callee] == 0 {
+                dead.push(callee);
+            }
+        }
+        Ok(any)
+    }
+
+    fn profitable(&self, caller: &Body, callee: &Body) -> bool {
+        if self.threshold >= u32::MAX as u64 {
+            return true;
+        }
+        let (callee_ops, caller_ops) = (callee.total_ops() as f64, caller.total_ops().max(1) as f64);
+        callee_ops / caller_ops * 100.0 <= self.threshold as f64
+    }
+}
+
+/// The call ops of a function body (in its regions, not in nested isolated ops), in order.
+fn calls_in(ctx: &Context, body: &Body) -> Vec<Op> {
+    body.walk_ops()
+        .into_iter()
+        .filter(|&op| util::has_trait(ctx, body, op, Traits::CallLike))
+        .collect()
+}
+
+fn callee_of<'c>(ctx: &'c Context, body: &Body, call: Op) -> Option<&'c str> {
+    body.attr(ctx, call, "callee").and_then(|a| ctx.as_symbol(a))
+}
+
+/// MLIR's legality checks: the callee's ops are all registered, its region ends in
+/// return-like terminators that match the call, and a multi-block callee only goes where
+/// blocks may be added.
+fn legal_to_inline(ctx: &Context, caller: &Body, call: Op, callee: &Body) -> bool {
+    let Some(&region) = callee.root_regions().first() else {
+        return false;
+    };
+    let Some(entry) = callee.entry_block(region) else {
+        return false;
+    };
+    if callee.block_args(entry).len() != caller.num_operands(call) {
+        return false;
+    }
+    let mut registered = true;
+    callee.for_each_body(&mut |b| {
+        registered &= b.walk_ops().into_iter().all(|op| ctx.op_def(b.op_name(op)).is_some());
+    });
+    if !registered {
+        return false;
+    }
+    // every block ends in a terminator; return-like ones must return what the call expects
+    for b in callee.region_blocks(region) {
+        let Some(t) = callee.last_op(b) else { return false };
+        if util::has_trait(ctx, callee, t, Traits::ReturnLike) && callee.num_operands(t) != caller.num_results(call) {
+            return false;
+        }
+    }
+    let multi = callee.next_block(entry).is_some();
+    if multi {
+        if !callee
+            .block_ops(entry)
+            .last()
+            .is_some_and(|t| util::is_terminator(ctx, callee, t))
+        {
+            return false;
+        }
+        let parent = match caller.parent_op(call) {
+            Some(p) => caller.op_name(p),
+            None => caller.name(),
+        };
+        let ok = parent == callee.name() || ctx.op_def(parent).is_some_and(|d| !d.has(Traits::SingleBlock));
+        if !ok || ctx.op_def(ctx.op_name("cf.br")).is_none() {
+            return false;
+        }
+    } else if !callee
+        .last_op(entry)
+        .is_some_and(|t| util::has_trait(ctx, callee, t, Traits::ReturnLike))
+    {
+        return false;
+    }
+    true
+}
+
+/// MLIR's `stackLocations`: `callsite(callee at caller)`, keeping call-site chains
+/// right-nested (`callsite(a at callsite(b at c))`).
+pub fn stack_locations(ctx: &Context, callee: Location, caller: Location) -> Location {
+    let mut stack: SmallVec<[Location; 4]> = SmallVec::new();
+    let mut last = callee;
+    while let LocKind::CallSite { callee, caller } = ctx.loc_kind(last) {
+        stack.push(callee);
+        last = caller;
+    }
+    let mut loc = ctx.loc(LocKind::CallSite { callee: last, caller });
+    for &c in stack.iter().rev() {
+        loc = ctx.loc(LocKind::CallSite { callee: c, caller: loc });
+    }
+    loc
+}
+
+/// Inlines `callee`'s body at `call` in `caller` (see the module docs) and erases the call.
+/// The callee must have passed [`legal_to_inline`].
+pub fn inline_call(ctx: &Context, caller: &mut Body, call: Op, callee: &Body) -> Result<(), String> {
+    let region = callee.root_regions()[0];
+    let blocks: Vec<xcs_ir::Block> = callee.region_blocks(region).collect();
+    let entry = blocks[0];
+    let call_loc = caller.op_loc(call);
+    let mut cache: FxHashMap<Location, Location> = FxHashMap::default();
+    let mut cl =
+        Cloner::new(callee).with_loc_map(move |l| *cache.entry(l).or_insert_with(|| stack_locations(ctx, l, call_loc)));
+    for (i, &a) in callee.block_args(entry).iter().enumerate() {
+        cl.map_value(a, caller.operand(call, i));
+    }
+    let results: SmallVec<[Value; 2]> = caller.results(call).collect();
+    if blocks.len() == 1 {
+        let ops = callee.block_op_vec(entry);
+        let (term, body_ops) = ops.split_last().ok_or("empty callee block")?;
+        for &op in body_ops {
+            let new = cl.clone_op(caller, op);
+            caller.insert_op_before(call, new);
+        }
+        let map = cl.finish(caller).map_err(|e| e.to_string())?;
+        let vals: SmallVec<[Value; 2]> = callee
+            .operands(*term)
+            .map(|v| map.value(v).ok_or("returned value not cloned"))
+            .collect::<Result<_, _>>()?;
+        for (r, v) in results.into_iter().zip(vals) {
+            caller.replace_all_uses(r, v);
+        }
+        caller.erase_op(call);
+        return Ok(());
+    }
+    // split the caller's block after the call; the continuation takes the results
+    let blk = caller.op_block(call).ok_or("call not in a block")?;
+    let blk_region: Region = caller.block_region(blk).ok_or("block not in a region")?;
+    let types: SmallVec<[xcs_ir::Type; 2]> = results.iter().map(|&r| caller.value_type(r)).collect();
+    let cont = caller.create_block(&types);
+    match caller.next_block(blk) {
+        Some(n) => caller.insert_block_before(n, cont),
+        None => caller.append_block(blk_region, cont),
+    }
+    while let Some(n) = caller.next_op(call) {
+        caller.detach_op(n);
+        caller.append_op(cont, n);
+    }
+    let cont_args: SmallVec<[Value; 2]> = caller.block_args(cont).into();
+    for (&r, &a) in results.iter().zip(&cont_args) {
+        caller.replace_all_uses(r, a);
+    }
+    // the entry block's ops join the caller's block; the other blocks go before `cont`
+    for op in callee.block_op_vec(entry) {
+        let new = cl.clone_op(caller, op);
+        caller.insert_op_before(call, new);
+    }
+    for b in cl.clone_blocks(caller, &blocks[1..]) {
+        caller.insert_block_before(cont, b);
+    }
+    let map = cl.finish(caller).map_err(|e| e.to_string())?;
+    caller.erase_op(call);
+    for &(s, d) in &map.ops {
+        let top_level = callee.op_block(s).and_then(|b| callee.block_region(b)) == Some(region);
+        if top_level && util::has_trait(ctx, callee, s, Traits::ReturnLike) {
+            let vals = caller.operand_vec(d);
+            let mut st = OperationState::new(ctx, "cf.br", caller.op_loc(d)).operands(&vals);
+            st.successors.push(cont);
+            let br = caller.create_op(st);
+            caller.insert_op_before(d, br);
+            caller.erase_op(d);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::*;
+    use xcs_ir::{Body, Context, LocKind, Module, Op};
+
+    fn names(ctx: &Context, m: &Module) -> Vec<String> {
+        m.ops()
+            .into_iter()
+            .filter_map(|op| crate::util::symbol_name(ctx, &m.body, op).map(str::to_string))
+            .collect()
+    }
+
+    fn fbody<'m>(ctx: &Context, m: &'m Module, name: &str) -> &'m Body {
+        let op: Op = m.lookup_symbol(ctx, name).unwrap_or_else(|| panic!("no @{name}"));
+        m.body.nested(op).unwrap()
+    }
+
+    fn fdump(ctx: &Context, m: &Module, name: &str) -> String {
+        let d = dump(ctx, fbody(ctx, m, name));
+        d.lines()
+            .skip(1)
+            .map(str::trim)
+            .filter(|l| *l != "}")
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn inlines_single_block_callees_with_callsite_locations() {
+        let ctx = ctx();
+        let i32t = ctx.i32_type();
+        let mut m = module(&ctx);
+        func(&ctx, &mut m, "callee", &[i32t], &[i32t], true, |ir| {
+            let a = ir.arg(0);
+            let x = ir.op_at(2, "test.addi", &[a, a], &[i32t], &[]);
+            let x = ir.body.result(x, 0);
+            let e = ir.op_at(3, "test.effect", &[x], &[i32t], &[]);
+            let e = ir.body.result(e, 0);
+            ir.ret(&[e]);
+        });
+        func(&ctx, &mut m, "pub_callee", &[], &[], false, |ir| {
+            ir.effect(&[]);
+            ir.ret(&[]);
+        });
+        func(&ctx, &mut m, "caller", &[i32t], &[i32t], false, |ir| {
+            let a = ir.arg(0);
+            let c = ir.op_at(
+                7,
+                "func.call",
+                &[a],
+                &[i32t],
+                &[("callee", ir.ctx.symbol_ref("callee"))],
+            );
+            let r = ir.body.result(c, 0);
+            ir.call("pub_callee", &[], &[]);
+            ir.ret(&[r]);
+        });
+        run(&ctx, &mut m, "builtin.module(inline{default-pipeline=})").unwrap();
+        assert_eq!(
+            names(&ctx, &m),
+            ["pub_callee", "caller"],
+            "the private callee is gone once inlined"
+        );
+        assert_eq!(
+            fdump(&ctx, &m, "caller"),
+            "^bb0(%0):\n%1 = test.addi(%0, %0)\n%2 = test.effect(%1)\ntest.effect()\nfunc.return(%2)"
+        );
+        let b = fbody(&ctx, &m, "caller");
+        let ops = b.top_ops();
+        let call_loc = ctx.file_loc("t.mlir", 7, 3);
+        assert_eq!(
+            ctx.loc_kind(b.op_loc(ops[0])),
+            LocKind::CallSite {
+                callee: ctx.file_loc("t.mlir", 2, 3),
+                caller: call_loc
+            }
+        );
+        assert_eq!(
+            ctx.loc_kind(b.op_loc(ops[1])),
+            LocKind::CallSite {
+                callee: ctx.file_loc("t.mlir", 3, 3),
+                caller: call_loc
+            }
+        );
+    }
+
+    #[test]
+    fn inlines_multi_block_callees_through_a_continuation_block() {
+        // mlir-opt '--inline=default-pipeline=' on
+        //   func.func private @callee(%a: i32, %c: i1) -> i32 {
+        //     cf.cond_br %c, ^bb1, ^bb2
+        //   ^bb1: %0 = addi %a, %a; return %0
+        //   ^bb2: return %a }
+        //   func.func @caller(%a: i32, %c: i1) -> i32 {
+        //     %x = muli %a, %a; %0 = call @callee(%x, %c); %1 = muli %0, %0; return %1 }
+        // gives: muli; cond_br ^bb1, ^bb2; ^bb1: addi, br ^bb3(%1); ^bb2: br ^bb3(%0);
+        //        ^bb3(%2): muli %2, %2; return
+        let ctx = ctx();
+        let (i32t, i1) = (ctx.i32_type(), ctx.i1_type());
+        let mut m = module(&ctx);
+        func(&ctx, &mut m, "callee", &[i32t, i1], &[i32t], true, |ir| {
+            let (a, c) = (ir.arg(0), ir.arg(1));
+            let bb1 = ir.new_block(&[]);
+            let bb2 = ir.new_block(&[]);
+            ir.cond_br(c, bb1, &[], bb2, &[]);
+            ir.at(bb1);
+            let x = ir.addi(a, a);
+            ir.ret(&[x]);
+            ir.at(bb2);
+            ir.ret(&[a]);
+        });
+        func(&ctx, &mut m, "caller", &[i32t, i1], &[i32t], false, |ir| {
+            let (a, c) = (ir.arg(0), ir.arg(1));
+            let x = ir.muli(a, a);
+            let call = ir.call("callee", &[x, c], &[i32t]);
+            let r = ir.body.result(call, 0);
+            let y = ir.muli(r, r);
+            ir.ret(&[y]);
+        });
+        run(&ctx, &mut m, "builtin.module(inline{default-pipeline=})").unwrap();
+        assert_eq!(names(&ctx, &m), ["caller"]);
+        assert_eq!(
+            fdump(&ctx, &m, "caller"),
+            "^bb0(%0, %1):\n%2 = test.muli(%0, %0)\ncf.cond_br(%1)[^bb1, ^bb2]\n^bb1():\n%3 = test.addi(%2, %2)\ncf.br(%3)[^bb3]\n^bb2():\ncf.br(%2)[^bb3]\n^bb3(%4):\n%5 = test.muli(%4, %4)\nfunc.return(%5)"
+        );
+    }
+
+    #[test]
+    fn recursion_declarations_and_no_inline_are_left_alone() {
+        let ctx = ctx();
+        let i32t = ctx.i32_type();
+        let mut m = module(&ctx);
+        decl(&ctx, &mut m, "ext", &[i32t], &[i32t]);
+        func(&ctx, &mut m, "rec", &[i32t], &[i32t], true, |ir| {
+            let c = ir.call("rec", &[ir.arg(0)], &[i32t]);
+            let r = ir.body.result(c, 0);
+            ir.ret(&[r]);
+        });
+        func(&ctx, &mut m, "even", &[i32t], &[i32t], false, |ir| {
+            let c = ir.call("odd", &[ir.arg(0)], &[i32t]);
+            let r = ir.body.result(c, 0);
+            ir.ret(&[r]);
+        });
+        func(&ctx, &mut m, "odd", &[i32t], &[i32t], false, |ir| {
+            let c = ir.call("even", &[ir.arg(0)], &[i32t]);
+            let r = ir.body.result(c, 0);
+            ir.ret(&[r]);
+        });
+        func(&ctx, &mut m, "leaf", &[i32t], &[i32t], false, |ir| {
+            let x = ir.addi(ir.arg(0), ir.arg(0));
+            ir.ret(&[x]);
+        });
+        func(&ctx, &mut m, "noinl", &[i32t], &[i32t], false, |ir| {
+            ir.ret(&[ir.arg(0)]);
+        });
+        let noinl = m.lookup_symbol(&ctx, "noinl").unwrap();
+        m.body.set_attr(&ctx, noinl, "no_inline", ctx.unit_attr());
+        func(&ctx, &mut m, "unreg", &[i32t], &[i32t], false, |ir| {
+            let u = ir.op("foo.bar", &[ir.arg(0)], &[i32t], &[]);
+            let u = ir.body.result(u, 0);
+            ir.ret(&[u]);
+        });
+        func(&ctx, &mut m, "main", &[i32t], &[i32t], false, |ir| {
+            let a = ir.arg(0);
+            let mut v = a;
+            for callee in ["ext", "rec", "even", "noinl", "unreg"] {
+                let c = ir.call(callee, &[v], &[i32t]);
+                v = ir.body.result(c, 0);
+            }
+            let c = ir.call("leaf", &[v], &[i32t]);
+            ir.body.set_attr(ir.ctx, c, "no_inline", ir.ctx.unit_attr());
+            let w = ir.body.result(c, 0);
+            let c = ir.call("leaf", &[w], &[i32t]); // inlined
+            let r = ir.body.result(c, 0);
+            ir.ret(&[r]);
+        });
+        run(&ctx, &mut m, "builtin.module(inline)").unwrap();
+        let main = fdump(&ctx, &m, "main");
+        // @even is in another SCC than @main, so it is inlined there, exposing a call to @odd,
+        // inlined in the next iteration, and so on until max-iterations (4): mlir-opt also
+        // ends with a call to @even here
+        assert_eq!(
+            main,
+            "^bb0(%0):\n%1 = func.call(%0) {callee = @ext}\n%2 = func.call(%1) {callee = @rec}\n%3 = func.call(%2) {callee = @even}\n%4 = func.call(%3) {callee = @noinl}\n%5 = func.call(%4) {callee = @unreg}\n%6 = func.call(%5) {callee = @leaf, no_inline = unit}\n%7 = test.addi(%6, %6)\nfunc.return(%7)"
+        );
+        // recursion inside an SCC is never inlined
+        assert!(fdump(&ctx, &m, "rec").contains("callee = @rec"));
+        assert!(fdump(&ctx, &m, "even").contains("callee = @odd"));
+        assert!(fdump(&ctx, &m, "odd").contains("callee = @even"));
+        assert_eq!(
+            names(&ctx, &m),
+            ["ext", "rec", "even", "odd", "leaf", "noinl", "unreg", "main"]
+        );
+    }
+
+    #[test]
+    fn default_pipeline_simplifies_and_dead_private_functions_go() {
+        // as mlir-opt --inline: unused private functions are erased, a private function
+        // still called after inlining stays (@b: its other callers were dead)
+        let ctx = ctx();
+        let i32t = ctx.i32_type();
+        let mut m = module(&ctx);
+        func(&ctx, &mut m, "b", &[i32t], &[i32t], true, |ir| {
+            let c = ir.call("ext", &[ir.arg(0)], &[i32t]);
+            let r = ir.body.result(c, 0);
+            ir.ret(&[r]);
+        });
+        func(&ctx, &mut m, "a", &[i32t], &[i32t], true, |ir| {
+            let c = ir.call("b", &[ir.arg(0)], &[i32t]);
+            let r = ir.body.result(c, 0);
+            ir.ret(&[r]);
+        });
+        decl(&ctx, &mut m, "ext", &[i32t], &[i32t]);
+        func(&ctx, &mut m, "k", &[i32t], &[i32t], true, |ir| {
+            let one = ir.constant(1);
+            let x = ir.muli(ir.arg(0), one);
+            ir.ret(&[x]);
+        });
+        func(&ctx, &mut m, "main", &[i32t], &[i32t], false, |ir| {
+            let c = ir.call("b", &[ir.arg(0)], &[i32t]);
+            let r = ir.body.result(c, 0);
+            let c = ir.call("k", &[r], &[i32t]);
+            let s = ir.body.result(c, 0);
+            let two = ir.constant(2);
+            let t = ir.addi(two, s); // canonicalized: constant moves right
+            ir.ret(&[t]);
+        });
+        run(&ctx, &mut m, "builtin.module(inline)").unwrap();
+        assert_eq!(names(&ctx, &m), ["b", "ext", "main"]);
+        assert_eq!(
+            fdump(&ctx, &m, "main"),
+            "^bb0(%0):\n%1 = test.constant() {value = 2}\n%2 = func.call(%0) {callee = @ext}\n%3 = test.addi(%2, %1)\nfunc.return(%3)"
+        );
+    }
+
+    #[test]
+    fn options_and_errors() {
+        let r = crate::registry();
+        let pm = xcs_ir::pass::PassManager::parse("builtin.module(inline)", &r).unwrap();
+        assert_eq!(
+            pm.root.to_text(false),
+            "builtin.module(inline{default-pipeline=canonicalize inlining-threshold=4294967295 max-iterations=4 })"
+        );
+        let e = xcs_ir::pass::PassManager::parse("builtin.module(inline{max-iterations=-1})", &r)
+            .err()
+            .unwrap();
+        assert_eq!(
+            e.message,
+            "failed to add `inline` with options `max-iterations=-1`: for the --max-iterations option: '-1' value invalid for uint argument!"
+        );
+        let e = xcs_ir::pass::PassManager::parse("builtin.module(inline{default-pipeline=bogus})", &r)
+            .err()
+            .unwrap();
+        assert_eq!(
+            e.message,
+            "failed to add `inline` with options `default-pipeline=bogus`: 'bogus' does not refer to a registered pass or pass pipeline"
+        );
+        let ctx = ctx();
+        let mut m = module(&ctx);
+        func(&ctx, &mut m, "f", &[], &[], false, |ir| {
+            ir.ret(&[]);
+        });
+        let e = run(&ctx, &mut m, "builtin.module(func.func(inline))").unwrap_err();
+        assert_eq!(
+            e,
+            ["'func.func' op  was scheduled to run under the inliner, but does not define a symbol table"]
+        );
+    }
+
+    #[test]
+    fn threshold_limits_inlining() {
+        let ctx = ctx();
+        let i32t = ctx.i32_type();
+        let build = |m: &mut Module| {
+            func(&ctx, m, "big", &[i32t], &[i32t], false, |ir| {
+                let mut v = ir.arg(0);
+                for _ in 0..8 {
+                    v = ir.addi(v, v);
+                }
+                ir.ret(&[v]);
+            });
+            func(&ctx, m, "main", &[i32t], &[i32t], false, |ir| {
+                let c = ir.call("big", &[ir.arg(0)], &[i32t]);
+                let r = ir.body.result(c, 0);
+                ir.ret(&[r]);
+            });
+        };
+        let mut m = module(&ctx);
+        build(&mut m);
+        run(
+            &ctx,
+            &mut m,
+            "builtin.module(inline{inlining-threshold=100 default-pipeline=})",
+        )
+        .unwrap();
+        assert!(fdump(&ctx, &m, "main").contains("func.call"));
+        let mut m = module(&ctx);
+        build(&mut m);
+        run(
+            &ctx,
+            &mut m,
+            "builtin.module(inline{inlining-threshold=1000 default-pipeline=})",
+        )
+        .unwrap();
+        assert!(!fdump(&ctx, &m, "main").contains("func.call"));
+    }
+
+    #[test]
+    fn nested_call_sites_stack() {
+        let ctx = ctx();
+        let (a, b, c) = (
+            ctx.file_loc("a", 1, 1),
+            ctx.file_loc("b", 2, 2),
+            ctx.file_loc("c", 3, 3),
+        );
+        let ab = ctx.loc(LocKind::CallSite { callee: a, caller: b });
+        let got = super::stack_locations(&ctx, ab, c);
+        let bc = ctx.loc(LocKind::CallSite { callee: b, caller: c });
+        assert_eq!(ctx.loc_kind(got), LocKind::CallSite { callee: a, caller: bc });
+    }
+}
+
+#[cfg(test)]
+mod mlir_parity {
+    use crate::testing::*;
+
+    /// `mlir-opt --inline` on the multi-block example (the default pipeline canonicalizes
+    /// the inlined control flow with the `cf` patterns) gives:
+    ///   %0 = muli %a, %a; cf.cond_br %c, ^bb1, ^bb2(%0)
+    ///   ^bb1: %1 = addi %0, %0; cf.br ^bb2(%1)
+    ///   ^bb2(%2): %3 = muli %2, %2; return %3
+    #[test]
+    fn multi_block_inline_then_canonicalize() {
+        let ctx = ctx();
+        let (i32t, i1) = (ctx.i32_type(), ctx.i1_type());
+        let mut m = module(&ctx);
+        func(&ctx, &mut m, "callee", &[i32t, i1], &[i32t], true, |ir| {
+            let (a, c) = (ir.arg(0), ir.arg(1));
+            let bb1 = ir.new_block(&[]);
+            let bb2 = ir.new_block(&[]);
+            ir.cond_br(c, bb1, &[], bb2, &[]);
+            ir.at(bb1);
+            let x = ir.addi(a, a);
+            ir.ret(&[x]);
+            ir.at(bb2);
+            ir.ret(&[a]);
+        });
+        func(&ctx, &mut m, "caller", &[i32t, i1], &[i32t], false, |ir| {
+            let (a, c) = (ir.arg(0), ir.arg(1));
+            let x = ir.muli(a, a);
+            let call = ir.call("callee", &[x, c], &[i32t]);
+            let r = ir.body.result(call, 0);
+            let y = ir.muli(r, r);
+            ir.ret(&[y]);
+        });
+        run(&ctx, &mut m, "builtin.module(inline)").unwrap();
+        let caller = m.body.nested(m.lookup_symbol(&ctx, "caller").unwrap()).unwrap();
+        let d = dump(&ctx, caller);
+        let body: Vec<&str> = d.lines().skip(1).map(str::trim).filter(|l| *l != "}").collect();
+        assert_eq!(
+            body,
+            [
+                "^bb0(%0, %1):",
+                "%2 = test.muli(%0, %0)",
+                "cf.cond_br(%1, %2)[^bb1, ^bb2]",
+                "^bb1():",
+                "%3 = test.addi(%2, %2)",
+                "cf.br(%3)[^bb2]",
+                "^bb2(%4):",
+                "%5 = test.muli(%4, %4)",
+                "func.return(%5)"
+            ]
+        );
+    }
+
+    /// A constant condition folds the branch, and the blocks merge into straight-line code.
+    #[test]
+    fn constant_conditions_fold_away() {
+        let ctx = ctx();
+        let (i32t, i1) = (ctx.i32_type(), ctx.i1_type());
+        let mut m = module(&ctx);
+        func(&ctx, &mut m, "f", &[i32t], &[i32t], false, |ir| {
+            let a = ir.arg(0);
+            let t = ir.op("test.constant", &[], &[i1], &[("value", ir.ctx.int_attr(1, i1))]);
+            let t = ir.body.result(t, 0);
+            let bb1 = ir.new_block(&[i32t]);
+            let bb2 = ir.new_block(&[i32t]);
+            let bb3 = ir.new_block(&[i32t]);
+            ir.cond_br(t, bb1, &[a], bb2, &[a]);
+            ir.at(bb1);
+            let x = ir.body.block_arg(bb1, 0);
+            let y = ir.addi(x, x);
+            ir.br(bb3, &[y]);
+            ir.at(bb2);
+            let z = ir.body.block_arg(bb2, 0);
+            ir.br(bb3, &[z]);
+            ir.at(bb3);
+            let w = ir.body.block_arg(bb3, 0);
+            ir.ret(&[w]);
+        });
+        run(&ctx, &mut m, "builtin.module(func.func(canonicalize))").unwrap();
+        let f = m.body.nested(m.ops()[0]).unwrap();
+        let d = dump(&ctx, f);
+        let body: Vec<&str> = d.lines().skip(1).map(str::trim).filter(|l| *l != "}").collect();
+        assert_eq!(body, ["^bb0(%0):", "%1 = test.addi(%0, %0)", "func.return(%1)"]);
+    }
+}
