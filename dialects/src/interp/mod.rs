@@ -244,7 +244,10 @@ impl<'a> Interpreter<'a> {
         let Some(region) = region.filter(|&r| !fbody.region_is_empty(r)) else {
             return Err(err(format!("@{name} is an external declaration without a body; the interpreter cannot call it")));
         };
-        let out = self.run_region(fbody, region, args, None, depth, fbody.loc())?;
+        let out = self.run_region(fbody, region, args, None, depth, fbody.loc()).map_err(|e| match site {
+            Some((b, op)) => e.with_note(b.op_loc(op), format!("called from here (@{name})")),
+            None => e,
+        })?;
         if out.len() != results.len() {
             return Err(InterpError::new(fbody.loc(), format!("@{name} returned {} values, but its type has {}", out.len(), results.len())));
         }
@@ -389,8 +392,7 @@ impl<'a> Interpreter<'a> {
                     .and_then(|a| ctx.as_symbol(a))
                     .ok_or_else(|| err("requires a 'callee' symbol reference".into()))?;
                 let owned: Vec<RtValue> = args.into_iter().cloned().collect();
-                self.call_function(callee, owned, depth + 1, Some((body, op)))
-                    .map_err(|e| e.with_note(body.op_loc(op), format!("called from here (@{callee})")))?
+                self.call_function(callee, owned, depth + 1, Some((body, op)))?
             }
             "tensor.fused" => {
                 let nested = body.nested(op).ok_or_else(|| err("has no body".into()))?;
