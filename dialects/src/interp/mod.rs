@@ -6,8 +6,32 @@
 //! dialect's integer ops. Every run-time error is an [`InterpError`] located at the op.
 //!
 //! Entry points: [`run_function`], [`Interpreter::call`]; values: [`RtValue`], [`Tensor`];
-//! files: [`read_npy`], [`write_npy`]; inputs: [`random_input`]. The numeric rules (rounding,
-//! integer division, casts, f16/bf16) are documented in `tensor_ops` and on [`TensorData::cast`].
+//! files: [`read_npy`], [`write_npy`]; inputs: [`random_input`].
+//!
+//! # Semantics (numpy's unless said otherwise)
+//! - Broadcasting is numpy's; shapes of `?` dims come from the values and are checked when an
+//!   op runs. Every op's results are checked against its declared result types, and function
+//!   arguments and results against the function type.
+//! - Elementwise float ops compute in f32 for f16, bf16 and f32 (f16/bf16 results rounded to
+//!   nearest-even, as numpy does for float16) and in f64 for f64; IEEE throughout (`x/0` is
+//!   `inf`/`nan`, `max`/`min` propagate NaN). Reductions, `softmax`, `layer_norm` (two-pass,
+//!   epsilon inside the square root), `matmul` and `einsum` accumulate floats in f64 and round
+//!   once, so compare other implementations with a tolerance.
+//! - Integers wrap (two's complement). `tensor.div` truncates toward zero (C, LLVM `sdiv`,
+//!   StableHLO — not numpy's floor division); division by zero and `pow` with a negative integer
+//!   exponent are run-time errors; integer `mean` is the exact sum divided by the count,
+//!   truncated toward zero; `max`/`min` of an empty axis is an error.
+//! - `tensor.cast`: float to int truncates toward zero and saturates (NaN -> 0); int to int
+//!   wraps; number to i1 is `!= 0`; i1 to number is 0/1 (see [`TensorData::cast`]).
+//! - `tensor.gather` indices must be in `[0, size)`; `tensor.reshape` infers one `?` result dim;
+//!   `tensor.broadcast_to` takes a `?` result dim from the operand.
+//! - `xcs.format` prints tensors as numpy's `str()` (see [`mod@format`]); `xcs.llm` calls the
+//!   provider named by `provider` (built-in: `echo`, which returns the prompt unchanged);
+//!   `xcs.vmap`/`xcs.parallel_map` slice batched operands, run the region per element (in order,
+//!   or on a pool of `max_concurrency` threads) and stack the results (see `xcs_ops`).
+//! - Calls nest up to [`DEFAULT_MAX_CALL_DEPTH`] (configurable); the native stack grows on
+//!   demand, so deep recursion is an error, never a crash. [`Interpreter::with_op_limit`] bounds
+//!   the ops one call may run.
 
 pub mod format;
 pub mod npy;
@@ -164,7 +188,8 @@ impl<'a> Interpreter<'a> {
         self
     }
     /// Stops with an error after `n` executed ops (for running untrusted or generated programs
-    /// that may loop forever).
+    /// that may loop forever). The count restarts at every [`Interpreter::call`]; calls running
+    /// at the same time on one interpreter share it.
     pub fn with_op_limit(mut self, n: u64) -> Self {
         self.op_limit = Some(n);
         self

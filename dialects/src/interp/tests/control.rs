@@ -230,3 +230,12 @@ func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
     assert_eq!(out[0].as_tensor().unwrap(), &Tensor::f32(&[2], &[0., 0.]));
     assert_eq!(out[1].as_tensor().unwrap(), &Tensor::f32(&[2], &[2., 4.]));
 }
+
+#[test]
+fn interpreter_and_values_are_thread_safe() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Interpreter<'static>>();
+    assert_send_sync::<RtValue>();
+    assert_send_sync::<InterpError>();
+    assert_send_sync::<ProviderRegistry>();
+}

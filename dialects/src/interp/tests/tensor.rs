@@ -656,3 +656,4 @@ fn declared_result_types_are_checked() {
     assert!(err.starts_with("'tensor.add' op result #0: produced a value of type tensor<2xf32> where '"), "{err}");
 }
 
+
