@@ -139,6 +139,11 @@ const THREAD_STACK: usize = 16 << 20;
 const STACK_RED_ZONE: usize = 1 << 20;
 const STACK_SEGMENT: usize = 16 << 20;
 
+/// A host implementation of an external function (a `func.func` declaration without a body),
+/// e.g. a stub for `@openai.chat.completions.create`. Gets the arguments, returns the results
+/// (checked against the declaration's type); an `Err` becomes a run-time error of the call.
+pub type ExternalFn = Arc<dyn Fn(&[RtValue]) -> Result<Vec<RtValue>, String> + Send + Sync>;
+
 /// Runs functions of one module. Cheap to create; `Sync`, so one interpreter can run calls
 /// from several threads.
 pub struct Interpreter<'a> {
@@ -146,6 +151,7 @@ pub struct Interpreter<'a> {
     module: &'a Module,
     functions: FxHashMap<String, Op>,
     providers: ProviderRegistry,
+    externals: FxHashMap<String, ExternalFn>,
     max_call_depth: usize,
     op_limit: Option<u64>,
     ops_run: AtomicU64,
@@ -167,6 +173,7 @@ impl<'a> Interpreter<'a> {
             module,
             functions,
             providers: ProviderRegistry::default(),
+            externals: FxHashMap::default(),
             max_call_depth: DEFAULT_MAX_CALL_DEPTH,
             op_limit: None,
             ops_run: AtomicU64::new(0),
@@ -180,6 +187,11 @@ impl<'a> Interpreter<'a> {
     /// Adds (or replaces) one provider.
     pub fn with_provider(mut self, name: &str, provider: Arc<dyn LlmProvider>) -> Self {
         self.providers.register(name, provider);
+        self
+    }
+    /// Implements the external function `name` (a declaration without a body) on the host.
+    pub fn with_external(mut self, name: &str, f: ExternalFn) -> Self {
+        self.externals.insert(name.to_string(), f);
         self
     }
     /// The maximum depth of nested calls (deeper is a run-time error, not a stack overflow).
@@ -266,13 +278,20 @@ impl<'a> Interpreter<'a> {
         }
         let fbody = self.module.body.nested(fop).ok_or_else(|| err(format!("@{name} has no body")))?;
         let region = fbody.root_regions().first().copied();
-        let Some(region) = region.filter(|&r| !fbody.region_is_empty(r)) else {
-            return Err(err(format!("@{name} is an external declaration without a body; the interpreter cannot call it")));
-        };
-        let out = self.run_region(fbody, region, args, None, depth, fbody.loc()).map_err(|e| match site {
+        let out = match region.filter(|&r| !fbody.region_is_empty(r)) {
+            Some(region) => self.run_region(fbody, region, args, None, depth, fbody.loc()).map_err(|e| match site {
             Some((b, op)) => e.with_note(b.op_loc(op), format!("called from here (@{name})")),
             None => e,
-        })?;
+            })?,
+            None => match self.externals.get(name) {
+                Some(f) => f(&args).map_err(|e| err(format!("external function @{name} failed: {e}")))?,
+                None => {
+                    return Err(err(format!(
+                        "@{name} is an external declaration without a body; the interpreter cannot call it (give it a host implementation with Interpreter::with_external)"
+                    )))
+                }
+            },
+        };
         if out.len() != results.len() {
             return Err(InterpError::new(fbody.loc(), format!("@{name} returned {} values, but its type has {}", out.len(), results.len())));
         }

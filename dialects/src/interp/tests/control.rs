@@ -1,5 +1,7 @@
 //! Control flow, calls, recursion, the test dialect's integer ops and run-time errors of calls.
 
+use std::sync::Arc;
+
 use super::*;
 
 /// `@sum(n) = 1 + 2 + ... + n` with a loop of blocks.
@@ -154,8 +156,18 @@ func.func @id(%a: tensor<2xf32>) -> tensor<2xf32> {
     let interp = Interpreter::new(&ctx, &m);
     assert_eq!(interp.function_names(), vec!["calls_ext", "ext", "id"]);
     let e = interp.call("calls_ext", vec![RtValue::int(1, 64)]).unwrap_err();
-    assert_eq!(e.message, "'func.call' op @ext is an external declaration without a body; the interpreter cannot call it");
+    assert_eq!(e.message, "'func.call' op @ext is an external declaration without a body; the interpreter cannot call it (give it a host implementation with Interpreter::with_external)");
     assert_eq!(e.loc, loc_of(&ctx, src, "call @ext"));
+    // with a host implementation it runs; its results are checked against the declaration
+    let double: ExternalFn = Arc::new(|args: &[RtValue]| Ok(vec![RtValue::int(args[0].as_scalar().unwrap().value * 2, 64)]));
+    let with_ext = Interpreter::new(&ctx, &m).with_external("ext", double);
+    assert_eq!(with_ext.call("calls_ext", vec![RtValue::int(21, 64)]).unwrap()[0].as_scalar().unwrap().value, 42);
+    let wrong: ExternalFn = Arc::new(|_: &[RtValue]| Ok(vec!["text".into()]));
+    let e = Interpreter::new(&ctx, &m).with_external("ext", wrong).call("calls_ext", vec![RtValue::int(1, 64)]).unwrap_err();
+    assert_eq!(e.message, "result #0 of @ext: returned a value of type !xcs.str where 'i64' is expected");
+    let failing: ExternalFn = Arc::new(|_: &[RtValue]| Err("no network".into()));
+    let e = Interpreter::new(&ctx, &m).with_external("ext", failing).call("calls_ext", vec![RtValue::int(1, 64)]).unwrap_err();
+    assert_eq!(e.message, "'func.call' op external function @ext failed: no network");
     let e = interp.call("nope", vec![]).unwrap_err();
     assert_eq!(e.message, "calls @nope, which is not a function of the module");
     let e = interp.call("id", vec![]).unwrap_err();
