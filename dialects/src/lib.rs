@@ -8,6 +8,7 @@ pub mod func;
 mod func_syntax;
 pub mod interp;
 pub mod shape;
+pub mod symbolic;
 pub mod tensor;
 pub mod test;
 pub mod xcs;
