@@ -14,6 +14,7 @@ pub mod symbolic;
 pub mod tensor;
 pub mod test;
 pub mod xcs;
+pub mod xcs_kernel;
 
 use xcs_ir::opdef::DialectDef;
 use xcs_ir::Context;
