@@ -85,7 +85,10 @@ impl KernelSignature {
             return Err("requires a 'function_type' attribute of function type".into());
         };
         if !results.is_empty() {
-            return Err("has results in its function_type; a kernel returns nothing, it writes its out and inout tensors".into());
+            return Err(
+                "has results in its function_type; a kernel returns nothing, it writes its out and inout tensors"
+                    .into(),
+            );
         }
         let kinds: Vec<&str> = ctx
             .dict_get(attrs, "arg_kinds")
@@ -93,7 +96,11 @@ impl KernelSignature {
             .map(|v| v.iter().filter_map(|&e| ctx.as_str(e)).collect())
             .unwrap_or_default();
         if kinds.len() != inputs.len() {
-            return Err(format!("has {} arg_kinds for {} parameters; each parameter has one kind", kinds.len(), inputs.len()));
+            return Err(format!(
+                "has {} arg_kinds for {} parameters; each parameter has one kind",
+                kinds.len(),
+                inputs.len()
+            ));
         }
         let names: Option<Vec<&str>> = ctx
             .dict_get(attrs, "arg_names")
@@ -119,10 +126,17 @@ impl KernelSignature {
             let p = param_label(i, names.as_ref().map(|n| n[i]));
             match kind {
                 ArgKind::Axis if ty != ctx.index_type() => {
-                    return Err(format!("axis parameter {p} has type '{}'; axis variables are 'index'", type_str(ctx, ty)));
+                    return Err(format!(
+                        "axis parameter {p} has type '{}'; axis variables are 'index'",
+                        type_str(ctx, ty)
+                    ));
                 }
                 ArgKind::In | ArgKind::Out | ArgKind::InOut if !ctx.is_ranked_tensor(ty) => {
-                    return Err(format!("{} parameter {p} has type '{}'; tensor parameters are ranked tensors", kind.as_str(), type_str(ctx, ty)));
+                    return Err(format!(
+                        "{} parameter {p} has type '{}'; tensor parameters are ranked tensors",
+                        kind.as_str(),
+                        type_str(ctx, ty)
+                    ));
                 }
                 _ => {}
             }
@@ -294,7 +308,11 @@ fn verify_kernel(v: &OpView) -> Result<(), Diagnostic> {
     for (i, (&a, p)) in args.iter().zip(&sig.params).enumerate() {
         let t = body.value_type(a);
         if t != p.ty {
-            return Err(v.error(format!("body argument #{i} has type '{}', but the parameter is '{}'", v.ty(t), v.ty(p.ty))));
+            return Err(v.error(format!(
+                "body argument #{i} has type '{}', but the parameter is '{}'",
+                v.ty(t),
+                v.ty(p.ty)
+            )));
         }
     }
     Ok(())
@@ -368,7 +386,9 @@ fn verify_launch(v: &OpView) -> Result<(), Diagnostic> {
             _ => false,
         };
         if !is_axis {
-            return Err(v.error(format!("axis operand #{i} is not the axis variable of an enclosing 'xcs.parallel_for'")));
+            return Err(
+                v.error(format!("axis operand #{i} is not the axis variable of an enclosing 'xcs.parallel_for'"))
+            );
         }
     }
     Ok(())
@@ -390,7 +410,11 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
     }
     let params: Vec<(usize, &KernelParam)> = sig.tensors().collect();
     if tensors.len() != params.len() {
-        return Err(v.error(format!("gives {} tensor operands, but @{name} has {} tensor parameters", tensors.len(), params.len())));
+        return Err(v.error(format!(
+            "gives {} tensor operands, but @{name} has {} tensor parameters",
+            tensors.len(),
+            params.len()
+        )));
     }
     for (j, (&t, &(i, p))) in tensors.iter().zip(&params).enumerate() {
         let ty = v.body.value_type(t);
@@ -421,7 +445,8 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
         let key = ctx.str(k);
         let Some(c) = sig.constexprs.iter().find(|c| c.name == key) else {
             let known: Vec<&str> = sig.constexprs.iter().map(|c| c.name.as_str()).collect();
-            let list = if known.is_empty() { "it has none".to_string() } else { format!("it has {}", known.join(", ")) };
+            let list =
+                if known.is_empty() { "it has none".to_string() } else { format!("it has {}", known.join(", ")) };
             return Err(v.error(format!("sets constexpr '{key}', which @{name} does not declare ({list})")));
         };
         let vty = match ctx.attr_kind(val) {
@@ -429,7 +454,11 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
             _ => None,
         };
         if vty != Some(c.ty) {
-            return Err(v.error(format!("constexpr '{key}' of @{name} is of type '{}'; the launch gives {}", v.ty(c.ty), xcs_ir::printer::attr_to_string(ctx, val))));
+            return Err(v.error(format!(
+                "constexpr '{key}' of @{name} is of type '{}'; the launch gives {}",
+                v.ty(c.ty),
+                xcs_ir::printer::attr_to_string(ctx, val)
+            )));
         }
     }
     for c in &sig.constexprs {
@@ -499,5 +528,87 @@ fn print_launch(p: &mut OpAsmPrinter<'_>) {
     if operands.len() > a {
         p.write_str(" : ");
         p.print_types(&types[a..]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xcs_ir::parser::{parse_module, ParseOptions};
+    use xcs_ir::verifier::verify_module;
+
+    const PROGRAM: &str = r#"
+xcs.kernel @flash_attn {function_type = (index, index, tensor<2x4x8xf32>, tensor<2x8xf32>, tensor<2x4x8xf32>) -> (),
+  arg_kinds = ["axis", "axis", "in", "inout", "out"], arg_names = ["b", "h", "Q", "S", "O"],
+  constexprs = {BLOCK = 128 : i64, SCALE = f32}}
+func.func @main(%q: tensor<2x4x8xf32>, %s: tensor<2x8xf32>, %o: tensor<2x4x8xf32>, %n: index) {
+  xcs.workload : () -> () {
+    xcs.parallel_for %n : index {
+    ^bb0(%b: index):
+      xcs.parallel_for %n : index {
+      ^bb0(%h: index):
+        xcs.launch @flash_attn[%b, %h](%q, %s, %o) {constexprs = {SCALE = 0.5 : f32}} : tensor<2x4x8xf32>, tensor<2x8xf32>, tensor<2x4x8xf32>
+      }
+    }
+  }
+  return
+}
+func.func @empty() {
+  xcs.workload : () -> () {
+  }
+  return
+}
+"#;
+
+    #[test]
+    fn signature_and_effects() {
+        let ctx = crate::context();
+        let m = parse_module(&ctx, PROGRAM, "k.mlir", &ParseOptions::default()).unwrap();
+        verify_module(&ctx, &m, false).map_err(|d| format!("{d:?}")).unwrap();
+        let k = m.lookup_symbol(&ctx, "flash_attn").unwrap();
+        let sig = KernelSignature::from_attrs(&ctx, m.body.attrs(k)).unwrap();
+        let kinds: Vec<ArgKind> = sig.params.iter().map(|p| p.kind).collect();
+        assert_eq!(kinds, [ArgKind::Axis, ArgKind::Axis, ArgKind::In, ArgKind::InOut, ArgKind::Out]);
+        assert_eq!(sig.axes().count(), 2);
+        assert_eq!(sig.tensors().map(|(i, _)| i).collect::<Vec<_>>(), [2, 3, 4]);
+        assert_eq!(sig.params[2].name.as_deref(), Some("Q"));
+        assert_eq!(sig.constexprs.len(), 2);
+        assert_eq!(
+            sig.constexprs[0],
+            Constexpr { name: "BLOCK".into(), default: Some(ctx.i64_attr(128)), ty: ctx.i64_type() }
+        );
+        assert_eq!(sig.constexprs[1].default, None);
+        assert!(ArgKind::InOut.reads() && ArgKind::InOut.writes() && ArgKind::In.reads() && !ArgKind::Out.reads());
+
+        // The launch, deep in the function's body.
+        let f = m.lookup_symbol(&ctx, "main").unwrap();
+        let fb = m.body.nested(f).unwrap();
+        let launch = fb.walk_ops().into_iter().find(|&op| LaunchOp::cast(&ctx, fb, op).is_some()).unwrap();
+        let (axes, tensors) = launch_operands(&ctx, fb, launch).unwrap();
+        assert_eq!((axes.len(), tensors.len()), (2, 3));
+        let effects = launch_effects(&ctx, fb, launch, &sig);
+        let entry = fb.entry_block(fb.root_regions()[0]).unwrap();
+        let args = fb.block_args(entry);
+        assert_eq!(effects, vec![(args[0], ArgKind::In), (args[1], ArgKind::InOut), (args[2], ArgKind::Out)]);
+
+        // The interpreter reports kernel ops as unsupported (an error, not a panic).
+        let e = crate::interp::run_function(&ctx, &m, "empty", vec![]).unwrap_err();
+        assert!(
+            e.to_diagnostic().message.contains("'xcs.workload' op is not supported"),
+            "{}",
+            e.to_diagnostic().message
+        );
+    }
+
+    #[test]
+    fn signature_errors() {
+        let ctx = crate::context();
+        let attrs = |s: &str| xcs_ir::parser::parse_attr(&ctx, s).unwrap();
+        let e = KernelSignature::from_attrs(&ctx, attrs("{arg_kinds = []}")).unwrap_err();
+        assert!(e.contains("function_type"), "{e}");
+        let e =
+            KernelSignature::from_attrs(&ctx, attrs(r#"{function_type = (tensor<4xf32>) -> (), arg_kinds = ["in"]}"#))
+                .unwrap_err();
+        assert!(e.contains("no out or inout parameter"), "{e}");
     }
 }

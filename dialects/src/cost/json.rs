@@ -47,7 +47,9 @@ pub enum Count {
 
 fn str_array(v: &Value, what: &str) -> Result<Vec<String>, String> {
     let Some(a) = v.as_array() else { return Err(format!("'{what}' must be an array of strings")) };
-    a.iter().map(|e| e.as_str().map(str::to_string).ok_or_else(|| format!("'{what}' must be an array of strings"))).collect()
+    a.iter()
+        .map(|e| e.as_str().map(str::to_string).ok_or_else(|| format!("'{what}' must be an array of strings")))
+        .collect()
 }
 
 impl KernelCostJson {
@@ -149,7 +151,8 @@ impl KernelCostJson {
         match &self.body {
             KernelBody::Leaf { flops, memory_read, memory_write, transcendentals } => {
                 let mut cost = Cost::default();
-                let fields: [(&str, &str); 3] = [("flops", flops), ("memory_read", memory_read), ("memory_write", memory_write)];
+                let fields: [(&str, &str); 3] =
+                    [("flops", flops), ("memory_read", memory_read), ("memory_write", memory_write)];
                 let tr = transcendentals.as_deref().map(|t| ("transcendentals", t));
                 for (i, (k, text)) in fields.into_iter().chain(tr).enumerate() {
                     let e = text.parse().map_err(|e: crate::symbolic::ExprError| {
@@ -185,7 +188,8 @@ impl KernelCostJson {
     pub fn from_op(ctx: &Context, body: &Body, op: Op) -> Result<KernelCostJson, String> {
         let name = ctx.op_name_str(body.op_name(op));
         let attrs = body.attrs(op);
-        let kernel_name = ctx.dict_get(attrs, "sym_name").and_then(|a| ctx.as_str(a)).ok_or("op without 'sym_name'")?.to_string();
+        let kernel_name =
+            ctx.dict_get(attrs, "sym_name").and_then(|a| ctx.as_str(a)).ok_or("op without 'sym_name'")?.to_string();
         let list = |k: &str| super::str_list(ctx, ctx.dict_get(attrs, k));
         let (init_params, forward_params) = (list("init_params"), list("forward_params"));
         let body_json = match name {
@@ -204,9 +208,13 @@ impl KernelCostJson {
             }
             "cost.composite" => {
                 let nested = body.nested(op).ok_or("composite without a body")?;
-                let ops = nested.root_regions().first().and_then(|&r| nested.entry_block(r)).map(|b| nested.block_op_vec(b));
-                let children =
-                    ops.unwrap_or_default().into_iter().map(|c| ChildJson::from_op(ctx, nested, c)).collect::<Result<_, _>>()?;
+                let ops =
+                    nested.root_regions().first().and_then(|&r| nested.entry_block(r)).map(|b| nested.block_op_vec(b));
+                let children = ops
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|c| ChildJson::from_op(ctx, nested, c))
+                    .collect::<Result<_, _>>()?;
                 KernelBody::Composite { children }
             }
             other => return Err(format!("'{other}' is not a cost kernel op")),
@@ -230,7 +238,11 @@ impl ChildJson {
         let bindings = match o.get("bindings") {
             Some(Value::Object(b)) => b
                 .iter()
-                .map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())).ok_or_else(|| e(format!("binding '{k}' must be a string"))))
+                .map(|(k, v)| {
+                    v.as_str()
+                        .map(|s| (k.clone(), s.to_string()))
+                        .ok_or_else(|| e(format!("binding '{k}' must be a string")))
+                })
                 .collect::<Result<_, _>>()?,
             Some(_) => return Err(e("'bindings' must be an object".into())),
             None => return Err(e("missing 'bindings'".into())),
@@ -278,11 +290,15 @@ impl ChildJson {
     fn from_op(ctx: &Context, body: &Body, op: Op) -> Result<ChildJson, String> {
         let get = |k: &str| body.attr(ctx, op, k);
         let label = get("label").and_then(|a| ctx.as_str(a)).ok_or("child without a 'label'")?.to_string();
-        let kernel = get("kernel").and_then(|a| ctx.as_symbol(a)).ok_or_else(|| format!("child '{label}' without a 'kernel'"))?;
+        let kernel = get("kernel")
+            .and_then(|a| ctx.as_symbol(a))
+            .ok_or_else(|| format!("child '{label}' without a 'kernel'"))?;
         let count = match get("count") {
             None => Count::Int(1),
             Some(a) => match (ctx.as_int(a), ctx.as_str(a)) {
-                (Some(i), _) => Count::Int(i64::try_from(i).map_err(|_| format!("child '{label}': count out of range"))?),
+                (Some(i), _) => {
+                    Count::Int(i64::try_from(i).map_err(|_| format!("child '{label}': count out of range"))?)
+                }
                 (_, Some(s)) => Count::Formula(s.to_string()),
                 _ => return Err(format!("child '{label}': count is neither an integer nor a formula")),
             },

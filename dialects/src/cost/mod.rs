@@ -39,13 +39,23 @@ impl Cost {
     }
     /// The figures with their keys, in [`COST_KEYS`] order.
     pub fn fields(&self) -> [(&'static str, &Expr); 4] {
-        [("flops", &self.flops), ("read", &self.read), ("write", &self.write), ("transcendentals", &self.transcendentals)]
+        [
+            ("flops", &self.flops),
+            ("read", &self.read),
+            ("write", &self.write),
+            ("transcendentals", &self.transcendentals),
+        ]
     }
     fn fields_mut(&mut self) -> [&mut Expr; 4] {
         [&mut self.flops, &mut self.read, &mut self.write, &mut self.transcendentals]
     }
     fn map(&self, f: impl Fn(&Expr) -> Result<Expr, ExprError>) -> Result<Cost, ExprError> {
-        Ok(Cost { flops: f(&self.flops)?, read: f(&self.read)?, write: f(&self.write)?, transcendentals: f(&self.transcendentals)? })
+        Ok(Cost {
+            flops: f(&self.flops)?,
+            read: f(&self.read)?,
+            write: f(&self.write)?,
+            transcendentals: f(&self.transcendentals)?,
+        })
     }
     /// The sum of two costs.
     pub fn add(&self, o: &Cost) -> Result<Cost, ExprError> {
@@ -90,14 +100,19 @@ impl Cost {
 
     /// The attribute `#cost.cost<...>` (interned in its canonical form).
     pub fn to_attr(&self, ctx: &Context) -> Attr {
-        ctx.attr(AttrKind::Dialect { dialect: ctx.ident("cost"), text: format!("cost.cost{}", self.params_text()).into() })
+        ctx.attr(AttrKind::Dialect {
+            dialect: ctx.ident("cost"),
+            text: format!("cost.cost{}", self.params_text()).into(),
+        })
     }
 
     /// The cost of a `#cost.cost<...>` attribute (`None` for any other attribute; an error for
     /// one whose text is not valid, which only Rust code can build).
     pub fn from_attr(ctx: &Context, a: Attr) -> Option<Result<Cost, ParamsError>> {
         match ctx.attr_kind(a) {
-            AttrKind::Dialect { text, .. } => text.strip_prefix("cost.cost").filter(|r| r.starts_with('<')).map(parse_params),
+            AttrKind::Dialect { text, .. } => {
+                text.strip_prefix("cost.cost").filter(|r| r.starts_with('<')).map(parse_params)
+            }
             _ => None,
         }
     }
@@ -166,12 +181,8 @@ pub fn parse_params(text: &str) -> Result<Cost, ParamsError> {
         return Err(err(i, "unexpected text after '>'".into()));
     }
     let [flops, read, write, tr] = seen;
-    let missing: Vec<&str> = [&flops, &read, &write]
-        .iter()
-        .zip(COST_KEYS)
-        .filter(|(v, _)| v.is_none())
-        .map(|(_, k)| k)
-        .collect();
+    let missing: Vec<&str> =
+        [&flops, &read, &write].iter().zip(COST_KEYS).filter(|(v, _)| v.is_none()).map(|(_, k)| k).collect();
     if !missing.is_empty() {
         return Err(err(text.len().saturating_sub(1), format!("'#cost.cost' is missing {}", missing.join(", "))));
     }
@@ -236,10 +247,8 @@ pub fn op_cost(ctx: &Context, body: &Body, op: Op) -> Option<Cost> {
 
 // ------------------------------------------------------------------------------ constraints
 
-pub const COST_ATTR: AttrConstraint = AttrConstraint {
-    desc: "#cost.cost attribute",
-    check: |c, a| Cost::from_attr(c, a).is_some(),
-};
+pub const COST_ATTR: AttrConstraint =
+    AttrConstraint { desc: "#cost.cost attribute", check: |c, a| Cost::from_attr(c, a).is_some() };
 pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     desc: "array of string attributes",
     check: |c, a| c.as_array(a).is_some_and(|v| v.iter().all(|&e| c.as_str(e).is_some())),
@@ -361,7 +370,9 @@ fn check_params(v: &OpView, params: &[String]) -> Result<(), Diagnostic> {
     for p in params {
         let is_name = p.parse::<Expr>().ok().is_some_and(|e| e.as_var() == Some(p.as_str()));
         if !is_name {
-            return Err(v.error(format!("parameter '{p}' is not a name (a parameter is an identifier usable in formulas)")));
+            return Err(
+                v.error(format!("parameter '{p}' is not a name (a parameter is an identifier usable in formulas)"))
+            );
         }
         if is_implicit_var(p) {
             return Err(v.error(format!(
@@ -378,7 +389,7 @@ fn check_params(v: &OpView, params: &[String]) -> Result<(), Diagnostic> {
 /// The rule every formula follows: its variables are parameters or implicit variables.
 fn check_vars(v: &OpView, what: &str, e: &Expr, params: &[String], owner: &str) -> Result<(), Diagnostic> {
     for var in e.free_vars() {
-        if !is_implicit_var(&var) && !params.iter().any(|p| *p == var) {
+        if !is_implicit_var(&var) && !params.contains(&var) {
             return Err(v.error(format!(
                 "{what} uses '{var}', which is neither a parameter of {owner} nor an implicit variable (batch_size, seq_len, cache_len, bytes, config.*)"
             )));
@@ -411,7 +422,12 @@ fn verify_composite(v: &OpView) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     check_params(v, &kernel_params(ctx, v.attrs()))?;
     let Some(body) = v.body.nested(v.op) else { return Ok(()) };
-    let ops = body.root_regions().first().and_then(|&r| body.entry_block(r)).map(|b| body.block_op_vec(b)).unwrap_or_default();
+    let ops = body
+        .root_regions()
+        .first()
+        .and_then(|&r| body.entry_block(r))
+        .map(|b| body.block_op_vec(b))
+        .unwrap_or_default();
     if ops.is_empty() {
         return Err(v.error("needs at least one 'cost.child' (a kernel without children is a 'cost.kernel')"));
     }
@@ -419,12 +435,22 @@ fn verify_composite(v: &OpView) -> Result<(), Diagnostic> {
     for op in ops {
         let name = ctx.op_name_str(body.op_name(op));
         if name != "cost.child" {
-            return Err(Diagnostic::op_error(ctx, body, op, "is not allowed in 'cost.composite', which holds only 'cost.child' ops"));
+            return Err(Diagnostic::op_error(
+                ctx,
+                body,
+                op,
+                "is not allowed in 'cost.composite', which holds only 'cost.child' ops",
+            ));
         }
         let Some(label) = body.attr(ctx, op, "label").and_then(|a| ctx.as_str(a)) else { continue };
         if let Some((_, first)) = labels.iter().find(|(l, _)| l == label) {
-            return Err(Diagnostic::op_error(ctx, body, op, format!("has the label '{label}' of an earlier child; labels are unique within a composite"))
-                .with_note(body.op_loc(*first), "the earlier child"));
+            return Err(Diagnostic::op_error(
+                ctx,
+                body,
+                op,
+                format!("has the label '{label}' of an earlier child; labels are unique within a composite"),
+            )
+            .with_note(body.op_loc(*first), "the earlier child"));
         }
         labels.push((label.to_string(), op));
     }
@@ -446,7 +472,10 @@ pub fn child_count(ctx: &Context, body: &Body, op: Op) -> Result<Expr, String> {
 /// The `bindings` of a child: parameter name and formula text, sorted by name.
 pub fn child_bindings(ctx: &Context, body: &Body, op: Op) -> Vec<(String, String)> {
     let Some(d) = body.attr(ctx, op, "bindings") else { return Vec::new() };
-    ctx.dict_entries(d).iter().filter_map(|&(k, a)| ctx.as_str(a).map(|s| (ctx.str(k).to_string(), s.to_string()))).collect()
+    ctx.dict_entries(d)
+        .iter()
+        .filter_map(|&(k, a)| ctx.as_str(a).map(|s| (ctx.str(k).to_string(), s.to_string())))
+        .collect()
 }
 
 fn verify_child(v: &OpView) -> Result<(), Diagnostic> {
@@ -490,15 +519,15 @@ fn verify_child_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagn
     if own == Some(kernel) {
         return Err(v.error(format!("refers to its own composite @{kernel}; the kernel graph must be acyclic")));
     }
-    let target = symbols
-        .lookup(kernel)
-        .filter(|s| matches!(ctx.op_name_str(s.op_name), "cost.kernel" | "cost.composite"));
+    let target =
+        symbols.lookup(kernel).filter(|s| matches!(ctx.op_name_str(s.op_name), "cost.kernel" | "cost.composite"));
     let Some(target) = target else {
         return Err(v.error(format!("'@{kernel}' does not reference a 'cost.kernel' or 'cost.composite'")));
     };
     let params = kernel_params(ctx, target.attrs);
     let bindings = child_bindings(ctx, v.body, v.op);
-    let list = if params.is_empty() { "it has none".to_string() } else { format!("its parameters: {}", params.join(", ")) };
+    let list =
+        if params.is_empty() { "it has none".to_string() } else { format!("its parameters: {}", params.join(", ")) };
     for (k, _) in &bindings {
         if !params.contains(k) {
             return Err(v.error(format!("binds '{k}', which is not a parameter of @{kernel} ({list})")));
@@ -506,7 +535,9 @@ fn verify_child_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagn
     }
     for p in &params {
         if !bindings.iter().any(|(k, _)| k == p) {
-            return Err(v.error(format!("does not bind parameter '{p}' of @{kernel}; every parameter of the child is bound")));
+            return Err(
+                v.error(format!("does not bind parameter '{p}' of @{kernel}; every parameter of the child is bound"))
+            );
         }
     }
     Ok(())
@@ -522,7 +553,10 @@ fn print_composite(p: &mut xcs_ir::printer::OpAsmPrinter<'_>) {
 }
 
 /// `cost.child "label" @kernel attr-dict`.
-fn parse_child(p: &mut xcs_ir::parser::OpAsmParser<'_, '_>, st: &mut xcs_ir::OperationState) -> xcs_ir::parser::PResult<()> {
+fn parse_child(
+    p: &mut xcs_ir::parser::OpAsmParser<'_, '_>,
+    st: &mut xcs_ir::OperationState,
+) -> xcs_ir::parser::PResult<()> {
     let ctx = p.ctx();
     let label = p.parse_string()?;
     p.set_attr(st, "label", ctx.str_attr(&String::from_utf8_lossy(&label)));

@@ -145,7 +145,10 @@ fn json_to_ops_and_back() {
     assert!(text.contains(
         r#"cost.kernel @torch.addmm {cost = #cost.cost<flops = "2*K*M*N + M*N", read = "K*M*bytes + K*N*bytes + M*N*bytes", write = "M*N*bytes">, forward_params = ["M", "K", "N"], init_params = []}"#
     ), "{text}");
-    assert!(text.contains(r#"cost.child "h" @GPT2Attention {bindings = {}, count = "config.num_hidden_layers"}"#), "{text}");
+    assert!(
+        text.contains(r#"cost.child "h" @GPT2Attention {bindings = {}, count = "config.num_hidden_layers"}"#),
+        "{text}"
+    );
     // The printed IR parses back to the same IR.
     let m2 = parse_module(&ctx, &text, "t.mlir", &ParseOptions::default()).unwrap();
     assert_eq!(print_module(&ctx, &m2, &PrintOptions::default()), text);
@@ -165,9 +168,10 @@ fn json_to_ops_and_back() {
         assert_eq!(b.to_json(), want, "{}", k.kernel_name);
         // and the JSON read from the file equals the written one for composites
         if let KernelBody::Composite { .. } = k.body {
-            let original: serde_json::Value =
-                serde_json::from_str([CONV1D, GPT2_ATTENTION, GPT2_MODEL].iter().find(|t| t.contains(&k.kernel_name)).unwrap())
-                    .unwrap();
+            let original: serde_json::Value = serde_json::from_str(
+                [CONV1D, GPT2_ATTENTION, GPT2_MODEL].iter().find(|t| t.contains(&k.kernel_name)).unwrap(),
+            )
+            .unwrap();
             assert_eq!(b.to_json(), original);
         }
     }
@@ -215,7 +219,10 @@ fn json_text_is_the_seeds_shape() {
     )
     .unwrap();
     let KernelBody::Composite { children } = &k.body else { panic!() };
-    assert_eq!(children[0], ChildJson { label: "x".into(), kernel: "B".into(), bindings: vec![], count: Count::Int(1) });
+    assert_eq!(
+        children[0],
+        ChildJson { label: "x".into(), kernel: "B".into(), bindings: vec![], count: Count::Int(1) }
+    );
 }
 
 #[test]
@@ -226,13 +233,19 @@ fn json_errors() {
         ("{", "invalid JSON"),
         (r#"{"init_params": []}"#, "missing 'kernel_name'"),
         (r#"{"kernel_name": "k", "forward_params": []}"#, "kernel 'k': missing 'init_params'"),
-        (r#"{"kernel_name": "k", "init_params": [1], "forward_params": []}"#, "'init_params' must be an array of strings"),
+        (
+            r#"{"kernel_name": "k", "init_params": [1], "forward_params": []}"#,
+            "'init_params' must be an array of strings",
+        ),
         (r#"{"kernel_name": "k", "init_params": [], "forward_params": []}"#, "has neither formulas"),
         (
             r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "flops": "1", "children": {}}"#,
             "has both 'children' and formulas",
         ),
-        (r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "flops": "1", "memory_read": "0"}"#, "missing 'memory_write'"),
+        (
+            r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "flops": "1", "memory_read": "0"}"#,
+            "missing 'memory_write'",
+        ),
         (r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "children": {}}"#, "at least one entry"),
         (
             r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "children": {"a": {"kernel": "b"}}}"#,

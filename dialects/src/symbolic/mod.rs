@@ -446,7 +446,8 @@ impl Expr {
             Some(-1) => return self.neg(),
             _ => {}
         }
-        let (a, d) = if d.leading().is_some_and(|(_, c)| c < 0) { (self.neg()?, d.neg()?) } else { (self.clone(), d.clone()) };
+        let (a, d) =
+            if d.leading().is_some_and(|(_, c)| c < 0) { (self.neg()?, d.neg()?) } else { (self.clone(), d.clone()) };
         let (q, r) = divide(&a, &d)?;
         if r.is_zero() {
             return Ok(q);
@@ -598,7 +599,9 @@ fn divide(a: &Expr, d: &Expr) -> Result<(Expr, Expr), ExprError> {
         let next = {
             let range = match &cursor {
                 None => r.range::<Monomial, _>(..),
-                Some(c) => r.range::<Monomial, (Bound<&Monomial>, Bound<&Monomial>)>((Bound::Excluded(c), Bound::Unbounded)),
+                Some(c) => {
+                    r.range::<Monomial, (Bound<&Monomial>, Bound<&Monomial>)>((Bound::Excluded(c), Bound::Unbounded))
+                }
             };
             range.filter(|(m, c)| lm.divides(m) && c.div_euclid(lc) != 0).map(|(m, c)| (m.clone(), *c)).next()
         };

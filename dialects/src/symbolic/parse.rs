@@ -3,8 +3,8 @@
 //! (so no input, however long or deeply nested, can overflow the stack). Errors carry the
 //! byte span of the offending text.
 
-use std::cell::RefCell;
 use lalrpop_util::ParseError;
+use std::cell::RefCell;
 
 use super::{Expr, ExprError};
 
@@ -93,8 +93,10 @@ pub fn parse(text: &str) -> Result<Expr, ExprError> {
                     return Err(ExprError::new("the exponent of '**' must be an integer constant").at(en.start..en.end));
                 };
                 if !(0..=MAX_EXPONENT).contains(&k) {
-                    return Err(ExprError::new(format!("the exponent of '**' must be between 0 and {MAX_EXPONENT}, got {k}"))
-                        .at(en.start..en.end));
+                    return Err(ExprError::new(format!(
+                        "the exponent of '**' must be between 0 and {MAX_EXPONENT}, got {k}"
+                    ))
+                    .at(en.start..en.end));
                 }
                 base.pow(k as u32).map_err(at)?
             }

@@ -33,7 +33,10 @@ fn seed_formulas() {
     assert_eq!(canon("3*config.n_embd"), "3*config.n_embd");
     assert_eq!(canon("batch_size*config.n_head*seq_len"), "batch_size*config.n_head*seq_len");
     assert_eq!(canon("0"), "0");
-    assert_eq!(canon("2*(batch_size*seq_len)*nx*nf + (batch_size*seq_len)*nf"), "2*batch_size*nf*nx*seq_len + batch_size*nf*seq_len");
+    assert_eq!(
+        canon("2*(batch_size*seq_len)*nx*nf + (batch_size*seq_len)*nf"),
+        "2*batch_size*nf*nx*seq_len + batch_size*nf*seq_len"
+    );
 }
 
 #[test]
@@ -148,8 +151,10 @@ fn substitution_evaluation_free_vars() {
         .collect();
     let conv = addmm.substitute_map(&b).unwrap();
     assert_eq!(conv.to_string(), "2*batch_size*nf*nx*seq_len + batch_size*nf*seq_len");
-    let b2: BTreeMap<String, Expr> =
-        [("nf", "3*config.n_embd"), ("nx", "config.n_embd")].iter().map(|(k, v)| (k.to_string(), v.parse().unwrap())).collect();
+    let b2: BTreeMap<String, Expr> = [("nf", "3*config.n_embd"), ("nx", "config.n_embd")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.parse().unwrap()))
+        .collect();
     let attn = conv.substitute_map(&b2).unwrap();
     assert_eq!(attn.to_string(), "6*batch_size*config.n_embd**2*seq_len + 3*batch_size*config.n_embd*seq_len");
     assert_eq!(
@@ -164,8 +169,14 @@ fn substitution_evaluation_free_vars() {
     let d: Expr = "config.n_embd//config.n_head".parse().unwrap();
     assert_eq!(d.bind(&env(&[("config.n_embd", 768), ("config.n_head", 12)])).unwrap().to_string(), "64");
     assert_eq!(d.bind(&env(&[("config.n_head", 0)])).unwrap_err().message, "division by zero");
-    assert_eq!(d.substitute(&|v| (v == "config.n_embd").then(|| "64*config.n_head".parse().unwrap())).unwrap().to_string(), "64");
-    assert_eq!(d.eval_map(&env(&[("config.n_embd", 7), ("config.n_head", 0)])).unwrap_err().message, "division by zero");
+    assert_eq!(
+        d.substitute(&|v| (v == "config.n_embd").then(|| "64*config.n_head".parse().unwrap())).unwrap().to_string(),
+        "64"
+    );
+    assert_eq!(
+        d.eval_map(&env(&[("config.n_embd", 7), ("config.n_head", 0)])).unwrap_err().message,
+        "division by zero"
+    );
     assert_eq!(d.free_vars().len(), 2);
     assert_eq!(Expr::var("x").scale(0).unwrap(), Expr::zero());
     assert_eq!(Expr::var("x").pow(3).unwrap().to_string(), "x**3");
@@ -175,13 +186,21 @@ fn substitution_evaluation_free_vars() {
 
 #[test]
 fn numeric_bindings() {
-    assert_eq!(parse_numeric_bindings("batch_size=1, seq_len=128").unwrap(), env(&[("batch_size", 1), ("seq_len", 128)]));
+    assert_eq!(
+        parse_numeric_bindings("batch_size=1, seq_len=128").unwrap(),
+        env(&[("batch_size", 1), ("seq_len", 128)])
+    );
     assert_eq!(parse_numeric_bindings("config.n_embd=-3").unwrap(), env(&[("config.n_embd", -3)]));
     assert!(parse_numeric_bindings("x").unwrap_err().contains("name=value"));
     assert!(parse_numeric_bindings("1x=2").unwrap_err().contains("not a variable name"));
     assert!(parse_numeric_bindings("x=a").unwrap_err().contains("not an integer"));
     assert!(parse_numeric_bindings("x=1,x=2").unwrap_err().contains("twice"));
-    assert!(is_implicit_var("config.n_layer") && is_implicit_var("bytes") && !is_implicit_var("config.") && !is_implicit_var("M"));
+    assert!(
+        is_implicit_var("config.n_layer")
+            && is_implicit_var("bytes")
+            && !is_implicit_var("config.")
+            && !is_implicit_var("M")
+    );
 }
 
 // ------------------------------------------------------------------------------ properties
@@ -377,4 +396,22 @@ fn python_agrees_with_the_printed_form() {
         assert_eq!(g, w, "{l}");
     }
     assert_eq!(got.len(), want.len());
+}
+
+proptest! {
+    /// No text makes the parser panic; whatever parses prints back to itself.
+    #[test]
+    fn any_text_is_safe(s in "[-+*/%() a-z0-9_.]{0,40}") {
+        if let Ok(e) = parse(&s) {
+            prop_assert_eq!(parse(&e.to_string()).unwrap(), e);
+        }
+    }
+
+    /// Nor does any `#cost.cost` parameter text.
+    #[test]
+    fn any_cost_params_are_safe(s in "<[a-z =\",\\\\0-9*/+-]{0,40}>?") {
+        if let Ok(c) = crate::cost::parse_params(&s) {
+            prop_assert_eq!(crate::cost::parse_params(&c.params_text()).unwrap(), c);
+        }
+    }
 }
