@@ -63,6 +63,10 @@ fn command(registry: &PassRegistry) -> Command {
         .arg(flag("allow-unregistered-dialect", "Allow operations of dialects that are not registered"))
         .arg(flag("mlir-print-op-generic", "Print the generic op form"))
         .arg(flag("mlir-print-debuginfo", "Print debug info (locations) in MLIR output"))
+        .arg(flag(
+            "mlir-print-local-scope",
+            "Print with local scope: no aliases, locations and attributes inline",
+        ))
         .arg(
             Arg::new("split-input-file")
                 .long("split-input-file")
@@ -236,7 +240,11 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     o.print_after_change = m.get_flag("mlir-print-ir-after-change");
     o.print_after_failure = m.get_flag("mlir-print-ir-after-failure");
     o.timing = m.get_flag("mlir-timing");
-    let print = PrintOptions { generic: m.get_flag("mlir-print-op-generic"), debug_info: m.get_flag("mlir-print-debuginfo") };
+    let print = PrintOptions {
+        generic: m.get_flag("mlir-print-op-generic"),
+        debug_info: m.get_flag("mlir-print-debuginfo"),
+        local_scope: m.get_flag("mlir-print-local-scope"),
+    };
     o.print_options = print.clone();
     o.validate(registry)?;
     if m.get_flag("dump-pass-pipeline") {

@@ -37,9 +37,12 @@ pub type CustomPrintFn = fn(&mut OpAsmPrinter<'_>);
 pub struct PrintOptions {
     /// Print every op in the generic form (`--mlir-print-op-generic`).
     pub generic: bool,
-    /// Print locations (`--mlir-print-debuginfo`). Locations print inline, as
-    /// `--mlir-print-debuginfo --mlir-print-local-scope` prints them.
+    /// Print locations (`--mlir-print-debuginfo`): as `loc(#locN)` aliases defined after the
+    /// module, as mlir-opt prints them, or inline with `local_scope`.
     pub debug_info: bool,
+    /// `--mlir-print-local-scope`: no aliases (`#loc`, `#map`, ...); every location,
+    /// type and attribute prints inline, and the module is not followed by a blank line.
+    pub local_scope: bool,
 }
 
 /// Prints a module (the top-level `builtin.module` and everything in it) as mlir-opt does:
@@ -49,12 +52,16 @@ pub struct PrintOptions {
 pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
     let body = &m.body;
     let mut names = names::number(Root::Body(body), opts.generic);
-    if !opts.debug_info {
+    if !opts.debug_info || opts.local_scope {
         // Most IR has nothing to alias: print once, and only redo it when something was.
         let mut st = PrintState::new(opts, names);
-        st.out.reserve(body.total_ops().saturating_mul(90));
+        st.out.reserve(body.total_ops().saturating_mul(if opts.debug_info { 110 } else { 90 }));
         let root = OpRef::isolated_root(body, &st.names);
         OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
+        if opts.local_scope {
+            // mlir-opt prints the op alone (`Operation::print` with local scope)
+            return st.out;
+        }
         if !st.saw_aliasable {
             st.out.push('\n');
             return st.out;
@@ -114,7 +121,7 @@ pub fn print_op_generic(ctx: &Context, body: &Body, op: Op) -> String {
     }
     let root = if body.is_isolated(op) { Root::Op(body, op) } else { Root::Body(body) };
     let names = names::number(root, true);
-    let opts = PrintOptions { generic: true, debug_info: false };
+    let opts = PrintOptions { generic: true, ..Default::default() };
     let mut st = PrintState::new(&opts, names);
     st.elide_limit = Some(16);
     let cur = OpRef::in_body(body, op, &st.names);
