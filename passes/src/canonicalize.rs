@@ -4,8 +4,9 @@
 //! involutions and idempotent ops simplify); else apply its `OpDef.patterns`. Constants are
 //! uniqued per region and hoisted to the entry block of the enclosing isolated region (MLIR's
 //! `OperationFolder`); constants made by folding come from the op's dialect's
-//! `materialize_constant`. After each sweep, regions are simplified (unreachable blocks, dead
-//! ops and block arguments). Sweeps repeat until nothing changes or `max-iterations`.
+//! `materialize_constant`. Unreachable blocks are erased before each sweep; after it, regions
+//! are simplified (unreachable blocks, dead ops and block arguments). Sweeps repeat until
+//! nothing changes or `max-iterations`.
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -205,8 +206,11 @@ pub fn canonicalize_body(ctx: &Context, body: &mut Body, cfg: &Config) -> Outcom
             again = iteration > 1;
             break;
         }
+        // MLIR erases unreachable blocks every sweep, whatever `region-simplify` says (many
+        // patterns are unsafe on unreachable code); before seeding, so no stale op is queued
+        let unreachable = crate::region_simplify::erase_unreachable_blocks(body);
         d.seed(body);
-        again = d.process(body);
+        again = d.process(body) | unreachable;
         if cfg.region_simplify != RegionSimplify::Disabled && crate::region_simplify::simplify_regions(ctx, body) {
             again = true;
         }
