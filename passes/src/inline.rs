@@ -100,7 +100,7 @@ struct Node {
     name: String,
     /// Has a body.
     callable: bool,
-    /// Private with a body: erased when unused.
+    /// Not public (private or nested) with a body: erased when unused.
     discardable: bool,
     no_inline: bool,
 }
@@ -122,7 +122,7 @@ impl Inline {
                 op,
                 name: name.to_string(),
                 callable,
-                discardable: callable && util::is_private(ctx, m, op),
+                discardable: callable && !util::is_public(ctx, m, op),
                 no_inline: m.attr(ctx, op, "no_inline").is_some(),
             });
         }
