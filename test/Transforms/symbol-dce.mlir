@@ -1,18 +1,19 @@
-// symbol-dce: private symbols nothing live refers to are erased; public ones and what they
-// reach stay. Checked against `mlir-opt --symbol-dce` on the same input (same output).
+// symbol-dce: private (and nested-visibility) symbols nothing live refers to are erased;
+// public ones and what they reach stay. Checked against `mlir-opt --symbol-dce` on the same
+// input with scf.execute_region for test.region (same output).
 // RUN: xcs-opt %s --allow-unregistered-dialect --symbol-dce | FileCheck %s
 // RUN: xcs-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(symbol-dce)' | FileCheck %s
 // RUN: not xcs-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(symbol-dce))' 2>&1 | FileCheck %s --check-prefix=TABLE
 
 // CHECK-NOT: @dead
 // CHECK-NOT: @dead_chain
+// CHECK-NOT: @nested_visibility
 // CHECK-NOT: @self_recursive
 // CHECK: func.func private @used()
 // CHECK: func.func private @used_by_used()
 // CHECK: func.func private @declaration_used(i32) -> i32
 // CHECK-NOT: @declaration_unused
 // CHECK: func.func @public_unused()
-// CHECK: func.func nested @nested_visibility()
 // CHECK: func.func private @in_attribute()
 // CHECK: func.func private @in_nested_attribute()
 // CHECK: func.func @main(
@@ -71,6 +72,7 @@ func.func @main(%a: i32) -> i32 {
 // CHECK-NEXT: call @reached_from_public()
 // CHECK: func.func private @reached_from_public()
 // CHECK-NOT: module @unused_module
+// CHECK-NOT: module @nested_module
 module @kept attributes {sym_visibility = "private"} {
   func.func private @target() {
     return
@@ -88,6 +90,11 @@ module @kept attributes {sym_visibility = "private"} {
 }
 module @unused_module attributes {sym_visibility = "private"} {
   func.func @f() {
+    return
+  }
+}
+module @nested_module attributes {sym_visibility = "nested"} {
+  func.func @g() {
     return
   }
 }
