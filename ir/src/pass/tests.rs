@@ -205,7 +205,7 @@ fn mock_print(ctx: &Context, body: &Body, _: &PrintOptions) -> String {
         .and_then(|a| ctx.as_str(a))
         .unwrap_or("")
         .to_string();
-    format!("{} @{} marks={marks}\n", ctx.op_name_str(body.name()), sym(ctx, body))
+    format!("{} @{} marks={marks}", ctx.op_name_str(body.name()), sym(ctx, body))
 }
 
 fn broken(ctx: &Context, body: &Body) -> Option<Diagnostic> {
@@ -235,6 +235,7 @@ fn mock_verify_isolated(ctx: &Context, body: &Body, outer: &dyn SymbolLookup) ->
 fn options() -> PassManagerOptions {
     PassManagerOptions {
         printer: mock_print,
+        module_printer: None,
         verify_module: mock_verify_module,
         verify_isolated: mock_verify_isolated,
         ..PassManagerOptions::default()
