@@ -2,18 +2,18 @@
 //! leaves invalid IR behind (for `--verify-each`), `test-pass-failure` fails (for
 //! `--mlir-print-ir-after-failure` and error handling). Not meant for real pipelines.
 
-use xcs_ir::pass::{Pass, PassInfo, PassResult};
+use xcs_ir::pass::{for_each_body_mut, Pass, PassInfo, PassResult};
 use xcs_ir::{Body, Context, DiagSink, Diagnostic};
 
 use crate::util;
 
-/// Erases the terminator of the entry block of the anchor's body (e.g. a function's
-/// `return`), which the verifier rejects.
+/// Erases the terminator of the entry block of the anchor's body and of every isolated op in
+/// it (e.g. each function's `return`), which the verifier rejects.
 pub struct TestBreakIr;
 
 pub const BREAK_IR: PassInfo = PassInfo {
     argument: "test-break-ir",
-    summary: "Test only: erase the terminator of the anchor's entry block, leaving invalid IR",
+    summary: "Test only: erase the terminator of each function's entry block, leaving invalid IR",
     options: &[],
     factory: |_, _| Ok(Box::new(TestBreakIr)),
 };
@@ -26,16 +26,17 @@ impl Pass for TestBreakIr {
         "TestBreakIR"
     }
     fn run(&self, ctx: &Context, body: &mut Body, _diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        let Some(entry) = body.root_regions().first().and_then(|&r| body.entry_block(r)) else {
-            return Ok(PassResult::Unchanged);
-        };
-        match body.last_op(entry) {
-            Some(t) if util::is_terminator(ctx, body, t) && body.results(t).len() == 0 => {
-                body.erase_op(t);
-                Ok(PassResult::Changed)
+        let mut changed = false;
+        for_each_body_mut(body, &mut |b| {
+            let Some(entry) = b.root_regions().first().and_then(|&r| b.entry_block(r)) else {
+                return;
+            };
+            if let Some(t) = b.last_op(entry).filter(|&t| util::is_terminator(ctx, b, t) && b.num_results(t) == 0) {
+                b.erase_op(t);
+                changed = true;
             }
-            _ => Ok(PassResult::Unchanged),
-        }
+        });
+        Ok(PassResult::from_changed(changed))
     }
 }
 
