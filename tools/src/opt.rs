@@ -35,7 +35,8 @@ fn normalize_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
             out.push(a);
             continue;
         }
-        if SHORT.contains(&s) {
+        // `-o out`, and `-o=out` as LLVM also accepts it
+        if SHORT.iter().any(|f| s == *f || s.strip_prefix(f).is_some_and(|r| r.starts_with('='))) {
             out.push(a);
             continue;
         }
@@ -326,7 +327,7 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     }
     let out_start = Instant::now();
     let marker = m.get_one::<String>("output-split-marker").map(String::as_str).unwrap_or(DEFAULT_SPLIT_MARKER);
-    let joined = join_outputs(&outputs, &format!("{marker}\n"));
+    let joined = join_outputs(&outputs, marker);
     write_output(m.get_one::<String>("output").map(String::as_str).unwrap_or("-"), &joined)?;
     phases.output += out_start.elapsed();
     if timing {
@@ -455,14 +456,14 @@ mod tests {
     #[test]
     fn single_dash_long_flags() {
         let args: Vec<OsString> =
-            ["xcs-opt", "-split-input-file", "-o", "out", "-p", "x", "-", "--cse", "-verify-diagnostics", "-ofile"]
+            ["xcs-opt", "-split-input-file", "-o", "out", "-p", "x", "-", "--cse", "-verify-diagnostics", "-ofile", "-o=f"]
                 .iter()
                 .map(OsString::from)
                 .collect();
         let got: Vec<String> = normalize_args(args).into_iter().map(|a| a.into_string().unwrap()).collect();
         assert_eq!(
             got,
-            ["xcs-opt", "--split-input-file", "-o", "out", "-p", "x", "-", "--cse", "--verify-diagnostics", "--ofile"]
+            ["xcs-opt", "--split-input-file", "-o", "out", "-p", "x", "-", "--cse", "--verify-diagnostics", "--ofile", "-o=f"]
         );
     }
 }
