@@ -34,7 +34,7 @@
 // UNKNOWN: MLIR Textual PassPipeline Parser:1:16: error: 'nonexistent-pass' does not refer to a registered pass or pass pipeline
 // UNKNOWN-NEXT: builtin.module(nonexistent-pass)
 // UNKNOWN-NEXT: {{^               \^$}}
-// WRAP: expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'
+// WRAP: <unknown>:0: error: expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'
 // EXTRA: MLIR Textual PassPipeline Parser:1:19: error: encountered extra closing ')' creating unbalanced parentheses while parsing pipeline
 // UNBALANCED: MLIR Textual PassPipeline Parser:1:25: error: encountered unbalanced parentheses while parsing pipeline
 // BRACE: MLIR Textual PassPipeline Parser:1:28: error: missing closing '}' while processing pass options
@@ -51,7 +51,7 @@
 // INNER: failed to add `inline` with options `default-pipeline=bogus`: 'bogus' does not refer to a registered pass or pass pipeline
 // ANCHOR: pipeline-errors.mlir:0:0: error: can't run 'func.func' pass manager on 'builtin.module' op
 // TABLE: pipeline-errors.mlir:[[@LINE+7]]:1: error: 'func.func' op  was scheduled to run under SymbolDCE, but does not define a symbol table
-// FLAGOPTION: failed to add `canonicalize` with options `foo=1`: no such option foo
+// FLAGOPTION: <unknown>:0: error: failed to add `canonicalize` with options `foo=1`: no such option foo
 // FLAGVALUE: for the --max-iterations option: 'x' value invalid for long argument!
 // BOTH: '-pass-pipeline' option can't be used with individual pass options
 // FLAG: error: unexpected argument '--nonexistent-pass' found
