@@ -168,7 +168,9 @@ impl Inline {
             }
         }
         let sccs = tarjan_scc(&g); // callees before callers
-        let roots = (0..nodes.len()).filter(|&i| !nodes[i].discardable).chain(0..nodes.len());
+        let roots = (0..nodes.len())
+            .filter(|&i| !nodes[i].discardable)
+            .chain(0..nodes.len());
         let discovery = dfs_discovery(&ordered, roots);
 
         let mut changed = false;

@@ -31,7 +31,10 @@ impl Pass for TestBreakIr {
             let Some(entry) = b.root_regions().first().and_then(|&r| b.entry_block(r)) else {
                 return;
             };
-            if let Some(t) = b.last_op(entry).filter(|&t| util::is_terminator(ctx, b, t) && b.num_results(t) == 0) {
+            if let Some(t) = b
+                .last_op(entry)
+                .filter(|&t| util::is_terminator(ctx, b, t) && b.num_results(t) == 0)
+            {
                 b.erase_op(t);
                 changed = true;
             }
@@ -59,7 +62,10 @@ impl Pass for TestPassFailure {
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         let name = ctx.op_name_str(body.name());
-        diags.emit(Diagnostic::error(body.loc(), format!("'{name}' op test-pass-failure: failing as asked")));
+        diags.emit(Diagnostic::error(
+            body.loc(),
+            format!("'{name}' op test-pass-failure: failing as asked"),
+        ));
         Err(())
     }
 }

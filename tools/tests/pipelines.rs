@@ -231,7 +231,9 @@ fn compiler_api_parse_run_print() {
         xcs.print(&module),
         "module {\n  func.func @f(%arg0: i64) -> i64 {\n    return %arg0 : i64\n  }\n}\n"
     );
-    assert!(xcs.print_generic(&module).contains("\"func.return\"(%arg0) : (i64) -> ()"));
+    assert!(xcs
+        .print_generic(&module)
+        .contains("\"func.return\"(%arg0) : (i64) -> ()"));
 
     // one thread gives the same result
     let mut one = Compiler::new();
@@ -257,7 +259,9 @@ fn compiler_api_errors_are_rendered() {
         .expect_err("symbol-dce needs a symbol table");
     insta::assert_snapshot!("api_pass_error", err.to_string());
 
-    let err = xcs.run(&mut module, "builtin.module(cse").expect_err("malformed pipeline");
+    let err = xcs
+        .run(&mut module, "builtin.module(cse")
+        .expect_err("malformed pipeline");
     insta::assert_snapshot!("api_pipeline_error", err.to_string());
     assert!(err.diagnostics.is_empty());
 
