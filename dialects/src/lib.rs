@@ -9,6 +9,8 @@ mod func_syntax;
 pub mod interp;
 pub mod shape;
 pub mod tensor;
+mod tensor_build;
+mod tensor_fold;
 pub mod test;
 pub mod xcs;
 

@@ -824,6 +824,36 @@ pub fn tensor_to_attr(ctx: &Context, t: &Tensor) -> Attr {
     ctx.attr(AttrKind::DenseElements { ty, data })
 }
 
+/// The element of a splat `dense<...>` attribute as a rank-0 tensor, without expanding the
+/// splat (`None` if the attribute is not a splat of a supported element type).
+pub fn splat_from_attr(ctx: &Context, attr: Attr) -> Option<Tensor> {
+    let AttrKind::DenseElements { ty, data } = ctx.attr_kind(attr) else { return None };
+    let TypeKind::RankedTensor { elem, .. } = ctx.type_kind(*ty) else { return None };
+    let elem = ElemType::from_type(ctx, *elem)?;
+    let data = match data {
+        DenseData::Splat(bytes) => decode_dense(elem, bytes, 1).ok()?,
+        DenseData::Strings(items) if items.len() == 1 && elem == ElemType::Str => {
+            TensorData::Str(vec![String::from_utf8(items[0].to_vec()).ok()?])
+        }
+        _ => return None,
+    };
+    Tensor::new(Vec::new(), data).ok()
+}
+
+/// The splat `dense<...>` attribute of type `ty` (a static ranked tensor type) whose every
+/// element is the single element of `t`.
+pub fn splat_to_attr(ctx: &Context, t: &Tensor, ty: Type) -> Result<Attr, String> {
+    let (_, elem) = static_tensor_type(ctx, ty)?;
+    if t.numel() != 1 || t.elem() != elem {
+        return Err(format!("a {} is not one element of '{}'", t.type_string(), xcs_ir::printer::type_to_string(ctx, ty)));
+    }
+    let data = match &t.data {
+        TensorData::Str(v) => DenseData::Strings(vec![v[0].as_bytes().into()].into()),
+        d => DenseData::Splat(encode_dense(d).into()),
+    };
+    Ok(ctx.attr(AttrKind::DenseElements { ty, data }))
+}
+
 // ---------------------------------------------------------------------------- runtime values
 
 /// An integer scalar of the test dialect (`i1` ... `i64`, any signless width up to 128): the
