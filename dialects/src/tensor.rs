@@ -394,7 +394,7 @@ pub static TENSOR_DIALECT: DialectDef = DialectDef {
     description: "Element types: f16, bf16, f32, f64, i1, i8, i16, i32, i64; shapes are static \
 or `?`. Broadcasting follows numpy. Every op infers its result type from its operands and \
 attributes; the verifier rejects a declared result type that disagrees with the inferred one.\n\n\
-Folding (`canonicalize`): every op but `tensor.fused` folds when all its operands are constants, by \
+Folding (`canonicalize`): every op but `tensor.fused` and `tensor.yield` folds when all its operands are constants, by \
 evaluating it exactly as the reference interpreter runs it, and becomes a `tensor.constant`. \
 Splat operands of elementwise ops and of `reshape`, `broadcast_to`, `transpose` and `slice` fold \
 to a splat of any size; otherwise a fold may produce at most 4096 elements, expand constant \

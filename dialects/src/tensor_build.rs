@@ -14,28 +14,56 @@ pub type BuildResult = Result<Value, Diagnostic>;
 
 /// The Rust parameter type of an operand or attribute kind in the table.
 macro_rules! param_ty {
-    (Value) => { Value };
-    (Values) => { &[Value] };
-    (Str) => { &str };
-    (I64) => { i64 };
-    (I64s) => { &[i64] };
-    (Bool) => { bool };
-    (F32) => { f32 };
+    (Value) => {
+        Value
+    };
+    (Values) => {
+        &[Value]
+    };
+    (Str) => {
+        &str
+    };
+    (I64) => {
+        i64
+    };
+    (I64s) => {
+        &[i64]
+    };
+    (Bool) => {
+        bool
+    };
+    (F32) => {
+        f32
+    };
 }
 
 /// The attribute of a parameter of kind `$k`.
 macro_rules! to_attr {
-    ($ctx:expr, Str, $v:expr) => { $ctx.str_attr($v) };
-    ($ctx:expr, I64, $v:expr) => { $ctx.i64_attr($v) };
-    ($ctx:expr, I64s, $v:expr) => { $ctx.dense_i64_array($v) };
-    ($ctx:expr, Bool, $v:expr) => { $ctx.bool_attr($v) };
-    ($ctx:expr, F32, $v:expr) => { $ctx.float_attr($v as f64, $ctx.f32_type()) };
+    ($ctx:expr, Str, $v:expr) => {
+        $ctx.str_attr($v)
+    };
+    ($ctx:expr, I64, $v:expr) => {
+        $ctx.i64_attr($v)
+    };
+    ($ctx:expr, I64s, $v:expr) => {
+        $ctx.dense_i64_array($v)
+    };
+    ($ctx:expr, Bool, $v:expr) => {
+        $ctx.bool_attr($v)
+    };
+    ($ctx:expr, F32, $v:expr) => {
+        $ctx.float_attr($v as f64, $ctx.f32_type())
+    };
 }
 
 /// Appends operand parameter `$v` of kind `$k` to `$ops`.
 macro_rules! push_operand {
-    ($ops:ident, Value, $v:expr) => { $ops.push($v) };
-    ($ops:ident, Values, $v:expr) => { $ops.extend_from_slice($v) };
+    ($ops:ident, Value, $v:expr) => {
+        $ops.push($v)
+    };
+    ($ops:ident, Values, $v:expr) => {
+        $ops.extend_from_slice($v)
+    };
 }
 
 /// `fn name = "tensor.op" (operand: Kind, ...; attribute: Kind, ...);` becomes
@@ -115,13 +143,19 @@ pub fn constant(b: &mut Builder<'_>, value: Attr) -> BuildResult {
 /// The shape and element type of `x`'s type, or a located error for op `name`.
 fn parts(b: &Builder<'_>, name: &str, x: Value) -> Result<(Vec<i64>, Type), Diagnostic> {
     if !b.body.contains_value(x) {
-        return Err(Diagnostic::error(b.loc(), format!("'{name}' op operand #0 is not a value of the body being built")));
+        return Err(Diagnostic::error(
+            b.loc(),
+            format!("'{name}' op operand #0 is not a value of the body being built"),
+        ));
     }
     let t = b.body.value_type(x);
     ranked(b.ctx, t).map(|(s, e)| (s.to_vec(), e)).ok_or_else(|| {
         Diagnostic::error(
             b.loc(),
-            format!("'{name}' op operand #0 must be a ranked tensor, but got '{}'", xcs_ir::printer::type_to_string(b.ctx, t)),
+            format!(
+                "'{name}' op operand #0 must be a ranked tensor, but got '{}'",
+                xcs_ir::printer::type_to_string(b.ctx, t)
+            ),
         )
     })
 }
@@ -149,7 +183,10 @@ pub fn broadcast_to(b: &mut Builder<'_>, x: Value, shape: &[i64]) -> BuildResult
 
 /// A splat `dense<value>` constant of `ty` for an integer element type.
 pub fn splat_int(b: &mut Builder<'_>, ty: Type, value: i64) -> BuildResult {
-    let attr = dense_splat(b, ty, |ctx, e| ctx.int_width(e).map(|w| (value as i128).to_le_bytes()[..w.div_ceil(8) as usize].to_vec()))?;
+    let attr = dense_splat(b, ty, |ctx, e| {
+        ctx.int_width(e)
+            .map(|w| (value as i128).to_le_bytes()[..w.div_ceil(8) as usize].to_vec())
+    })?;
     constant(b, attr)
 }
 
@@ -182,5 +219,8 @@ fn dense_splat(
                 ),
             )
         })?;
-    Ok(ctx.attr(AttrKind::DenseElements { ty, data: xcs_ir::attrs::DenseData::Splat(data.into()) }))
+    Ok(ctx.attr(AttrKind::DenseElements {
+        ty,
+        data: xcs_ir::attrs::DenseData::Splat(data.into()),
+    }))
 }

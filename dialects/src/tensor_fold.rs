@@ -67,7 +67,10 @@ fn same_type_value(v: &OpView, x: Value) -> Option<FoldResult> {
 /// The static shape and element type of a ranked tensor type (`None` if a dim is `?`).
 fn static_shape(ctx: &Context, t: Type) -> Option<(Vec<u64>, Type)> {
     let (shape, elem) = ranked(ctx, t)?;
-    let dims = shape.iter().map(|&d| (d != DYNAMIC && d >= 0).then_some(d as u64)).collect::<Option<Vec<u64>>>()?;
+    let dims = shape
+        .iter()
+        .map(|&d| (d != DYNAMIC && d >= 0).then_some(d as u64))
+        .collect::<Option<Vec<u64>>>()?;
     Some((dims, elem))
 }
 
@@ -77,7 +80,10 @@ fn numel(shape: &[u64]) -> u64 {
 
 /// Ops whose result is a splat of the operand's element when the operand is a splat.
 fn splat_preserving(name: &str) -> bool {
-    matches!(name, "tensor.reshape" | "tensor.broadcast_to" | "tensor.transpose" | "tensor.slice")
+    matches!(
+        name,
+        "tensor.reshape" | "tensor.broadcast_to" | "tensor.transpose" | "tensor.slice"
+    )
 }
 
 /// Folds an op whose operands are all constants by running it (see the module docs).
@@ -93,7 +99,11 @@ fn fold_constants(v: &OpView, consts: &[Option<Attr>]) -> Option<FoldResult> {
     let n_out = numel(&shape);
     let def = v.def()?;
     if n_out > 0 {
-        if let Some(splats) = attrs.iter().map(|&a| splat_from_attr(ctx, a)).collect::<Option<Vec<_>>>() {
+        if let Some(splats) = attrs
+            .iter()
+            .map(|&a| splat_from_attr(ctx, a))
+            .collect::<Option<Vec<_>>>()
+        {
             if def.has(Traits::Elementwise) {
                 // the same op on one element of each operand gives the one element of the result
                 let one = ctx.tensor_type(&[], elem);
@@ -110,7 +120,9 @@ fn fold_constants(v: &OpView, consts: &[Option<Attr>]) -> Option<FoldResult> {
     }
     let mut operand_shapes = Vec::with_capacity(attrs.len());
     for &a in &attrs {
-        let AttrKind::DenseElements { ty, .. } = ctx.attr_kind(a) else { return None };
+        let AttrKind::DenseElements { ty, .. } = ctx.attr_kind(a) else {
+            return None;
+        };
         let (s, _) = static_shape(ctx, *ty)?;
         if numel(&s) > MAX_FOLD_OPERAND_ELEMENTS {
             return None;
@@ -120,7 +132,11 @@ fn fold_constants(v: &OpView, consts: &[Option<Attr>]) -> Option<FoldResult> {
     if work(ctx, v, &operand_shapes, n_out)? > MAX_FOLD_WORK {
         return None;
     }
-    let tensors = attrs.iter().map(|&a| tensor_from_attr(ctx, a)).collect::<Result<Vec<_>, _>>().ok()?;
+    let tensors = attrs
+        .iter()
+        .map(|&a| tensor_from_attr(ctx, a))
+        .collect::<Result<Vec<_>, _>>()
+        .ok()?;
     let out = eval_tensor_op(ctx, name, v.attrs(), &[rt], tensors).ok()?;
     Some(FoldResult::Attr(tensor_to_attr(ctx, out.first()?)))
 }
@@ -166,8 +182,16 @@ enum Splat {
 
 /// The element of a splat constant (`None` if `c` is not a constant splat).
 fn classify(ctx: &Context, c: Option<Attr>) -> Option<Splat> {
-    let AttrKind::DenseElements { ty, data: DenseData::Splat(bytes) } = ctx.attr_kind(c?) else { return None };
-    let TypeKind::RankedTensor { elem, .. } = ctx.type_kind(*ty) else { return None };
+    let AttrKind::DenseElements {
+        ty,
+        data: DenseData::Splat(bytes),
+    } = ctx.attr_kind(c?)
+    else {
+        return None;
+    };
+    let TypeKind::RankedTensor { elem, .. } = ctx.type_kind(*ty) else {
+        return None;
+    };
     let mut raw = [0u8; 8];
     let n = bytes.len().min(8);
     raw[..n].copy_from_slice(&bytes[..n]);
@@ -272,8 +296,18 @@ fn fold_div(v: &OpView, c: &[Option<Attr>]) -> Option<FoldResult> {
 
 /// `select(true, a, b) -> a`, `select(false, a, b) -> b` for a splat condition.
 fn fold_select(v: &OpView, c: &[Option<Attr>]) -> Option<FoldResult> {
-    let AttrKind::DenseElements { data: DenseData::Splat(bytes), .. } = v.ctx.attr_kind(c[0]?) else { return None };
-    let chosen = if bytes.iter().any(|&b| b != 0) { v.operand(1) } else { v.operand(2) };
+    let AttrKind::DenseElements {
+        data: DenseData::Splat(bytes),
+        ..
+    } = v.ctx.attr_kind(c[0]?)
+    else {
+        return None;
+    };
+    let chosen = if bytes.iter().any(|&b| b != 0) {
+        v.operand(1)
+    } else {
+        v.operand(2)
+    };
     same_type_value(v, chosen)
 }
 
@@ -289,12 +323,15 @@ fn is_identity(perm: &[i64]) -> bool {
 
 /// The defining op of `x` if it is op `name`.
 fn defined_by(ctx: &Context, body: &xcs_ir::Body, x: Value, name: &str) -> Option<Op> {
-    body.defining_op(x).filter(|&d| ctx.op_name_str(body.op_name(d)) == name && body.num_operands(d) == 1)
+    body.defining_op(x)
+        .filter(|&d| ctx.op_name_str(body.op_name(d)) == name && body.num_operands(d) == 1)
 }
 
 /// `transpose(x, p2)` of `transpose(y, p1)` is `transpose(y, q)` with `q[i] = p1[p2[i]]`.
 fn compose(p1: &[i64], p2: &[i64]) -> Option<Vec<i64>> {
-    p2.iter().map(|&i| usize::try_from(i).ok().and_then(|i| p1.get(i).copied())).collect()
+    p2.iter()
+        .map(|&i| usize::try_from(i).ok().and_then(|i| p1.get(i).copied()))
+        .collect()
 }
 
 /// `transpose(x, identity) -> x`; `transpose(transpose(y, p1), p2) -> y` when the composed
@@ -327,13 +364,21 @@ fn fold_reshape(v: &OpView) -> Option<FoldResult> {
 pub(crate) static TRANSPOSE_PATTERNS: &[&dyn RewritePattern] = &[&COMPOSE_TRANSPOSES];
 pub(crate) static RESHAPE_PATTERNS: &[&dyn RewritePattern] = &[&COMBINE_RESHAPES];
 
-static COMPOSE_TRANSPOSES: FnPattern = FnPattern { name: "tensor-compose-transposes", f: compose_transposes };
-static COMBINE_RESHAPES: FnPattern = FnPattern { name: "tensor-combine-reshapes", f: combine_reshapes };
+static COMPOSE_TRANSPOSES: FnPattern = FnPattern {
+    name: "tensor-compose-transposes",
+    f: compose_transposes,
+};
+static COMBINE_RESHAPES: FnPattern = FnPattern {
+    name: "tensor-combine-reshapes",
+    f: combine_reshapes,
+};
 
 /// Replaces `op` by op `name` on `x` with `op`'s result type and location and attributes `attrs`.
 fn replace_with(rw: &mut Rewriter<'_>, op: Op, name: &str, x: Value, attrs: Attr) {
     let ty = rw.body.value_type(rw.body.result(op, 0));
-    let mut st = OperationState::new(rw.ctx, name, rw.body.op_loc(op)).operands(&[x]).results(&[ty]);
+    let mut st = OperationState::new(rw.ctx, name, rw.body.op_loc(op))
+        .operands(&[x])
+        .results(&[ty]);
     st.attrs = attrs;
     rw.replace_op_with_new(op, st);
 }
@@ -345,8 +390,12 @@ fn compose_transposes(op: Op, rw: &mut Rewriter<'_>) -> bool {
     if body.num_operands(op) != 1 || body.num_results(op) != 1 {
         return false;
     }
-    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), "tensor.transpose") else { return false };
-    let (Some(p1), Some(p2)) = (perm_of(ctx, body, inner), perm_of(ctx, body, op)) else { return false };
+    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), "tensor.transpose") else {
+        return false;
+    };
+    let (Some(p1), Some(p2)) = (perm_of(ctx, body, inner), perm_of(ctx, body, op)) else {
+        return false;
+    };
     let Some(q) = compose(&p1, &p2) else { return false };
     let y = body.operand(inner, 0);
     let attrs = ctx.dict_set(body.attrs(op), ctx.ident("perm"), Some(ctx.dense_i64_array(&q)));
@@ -360,9 +409,66 @@ fn combine_reshapes(op: Op, rw: &mut Rewriter<'_>) -> bool {
     if body.num_operands(op) != 1 || body.num_results(op) != 1 {
         return false;
     }
-    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), "tensor.reshape") else { return false };
+    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), "tensor.reshape") else {
+        return false;
+    };
     let y = body.operand(inner, 0);
     let attrs = body.attrs(op);
     replace_with(rw, op, "tensor.reshape", y, attrs);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dialect docs quote the limits.
+    #[test]
+    fn docs_quote_the_limits() {
+        let d = crate::tensor::TENSOR_DIALECT.description;
+        assert!(d.contains(&format!("at most {MAX_FOLD_ELEMENTS} elements")), "{d}");
+        assert!(
+            d.contains(&format!("at most {MAX_FOLD_OPERAND_ELEMENTS} elements")),
+            "{d}"
+        );
+        assert_eq!(MAX_FOLD_WORK, 1 << 22);
+        assert!(d.contains("at most 2^22 units of work"), "{d}");
+    }
+
+    #[test]
+    fn permutations_compose() {
+        // transpose(transpose(x, [1, 2, 0]), [2, 0, 1]) is x
+        assert_eq!(compose(&[1, 2, 0], &[2, 0, 1]), Some(vec![0, 1, 2]));
+        assert_eq!(compose(&[1, 2, 0], &[1, 2, 0]), Some(vec![2, 0, 1]));
+        assert_eq!(compose(&[1, 0], &[2, 0]), None);
+        assert_eq!(compose(&[1, 0], &[-1, 0]), None);
+        assert!(is_identity(&[0, 1, 2]) && is_identity(&[]) && !is_identity(&[1, 0]));
+    }
+
+    /// The interpreter entry point: failures are errors, results are checked against the
+    /// declared types.
+    #[test]
+    fn eval_tensor_op_reports_failures() {
+        use crate::interp::Tensor;
+        let ctx = crate::context();
+        let t = ctx.tensor_type(&[2], ctx.i32_type());
+        let a = Tensor::i32(&[2], &[6, 7]);
+        let z = Tensor::i32(&[2], &[1, 0]);
+        let e = eval_tensor_op(&ctx, "tensor.div", ctx.empty_dict(), &[t], vec![a.clone(), z]).unwrap_err();
+        assert!(e.contains("division by zero"), "{e}");
+        let wrong = ctx.tensor_type(&[3], ctx.i32_type());
+        let e = eval_tensor_op(
+            &ctx,
+            "tensor.add",
+            ctx.empty_dict(),
+            &[wrong],
+            vec![a.clone(), a.clone()],
+        )
+        .unwrap_err();
+        assert!(e.contains("result #0"), "{e}");
+        let e = eval_tensor_op(&ctx, "tensor.fused", ctx.empty_dict(), &[t], vec![a.clone()]).unwrap_err();
+        assert!(e.contains("cannot be evaluated"), "{e}");
+        let ok = eval_tensor_op(&ctx, "tensor.add", ctx.empty_dict(), &[t], vec![a.clone(), a]).unwrap();
+        assert_eq!(ok[0], Tensor::i32(&[2], &[12, 14]));
+    }
 }

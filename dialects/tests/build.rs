@@ -22,7 +22,10 @@ fn ty(b: &Builder<'_>, v: Value) -> String {
 fn verified(ctx: &Context, m: &Module) -> String {
     if let Err(ds) = verify_module(ctx, m, false) {
         let msgs: Vec<String> = ds.iter().map(|d| d.message.clone()).collect();
-        panic!("built IR does not verify: {msgs:?}\n{}", print_module(ctx, m, &PrintOptions::default()));
+        panic!(
+            "built IR does not verify: {msgs:?}\n{}",
+            print_module(ctx, m, &PrintOptions::default())
+        );
     }
     print_module(ctx, m, &PrintOptions::default())
 }
@@ -263,8 +266,14 @@ fn build_errors_are_diagnostics() {
         assert_eq!(d.loc, loc);
         d.message
     };
-    assert_eq!(err(b.create1("tensor.nope", &[a[0]], &[])), "cannot build unregistered operation 'tensor.nope'");
-    assert_eq!(err(b.create1("tensor.add", &[a[0]], &[])), "'tensor.add' op requires 2 operands, but found 1");
+    assert_eq!(
+        err(b.create1("tensor.nope", &[a[0]], &[])),
+        "cannot build unregistered operation 'tensor.nope'"
+    );
+    assert_eq!(
+        err(b.create1("tensor.add", &[a[0]], &[])),
+        "'tensor.add' op requires 2 operands, but found 1"
+    );
     assert_eq!(
         err(tensor::add(&mut b, a[0], a[1])),
         "'tensor.add' op operand element types must match, but got 'f32' and 'i32'"
@@ -281,7 +290,10 @@ fn build_errors_are_diagnostics() {
         err(tensor::reduce(&mut b, a[0], "median", &[0], false)),
         "'tensor.reduce' op attribute 'kind' failed to satisfy constraint: string attribute, one of \"sum\", \"max\", \"min\", \"mean\", \"prod\""
     );
-    assert_eq!(err(b.create1("tensor.reduce", &[a[0]], &[])), "'tensor.reduce' op requires array<i64> attribute 'axes'");
+    assert_eq!(
+        err(b.create1("tensor.reduce", &[a[0]], &[])),
+        "'tensor.reduce' op requires array<i64> attribute 'axes'"
+    );
     assert_eq!(
         err(tensor::transpose(&mut b, a[0], &[0, 0])),
         "'tensor.transpose' op transpose perm [0, 0] is not a permutation of 0..2"
@@ -294,7 +306,10 @@ fn build_errors_are_diagnostics() {
         err(tensor::reshape(&mut b, a[0], &[5])),
         "'tensor.reshape' op reshape from 2x3 (6 elements) to 5 (5 elements) changes the element count"
     );
-    assert_eq!(err(tensor::broadcast_to(&mut b, a[0], &[3, 3])), "'tensor.broadcast_to' op shape 2x3 cannot be broadcast to 3x3");
+    assert_eq!(
+        err(tensor::broadcast_to(&mut b, a[0], &[3, 3])),
+        "'tensor.broadcast_to' op shape 2x3 cannot be broadcast to 3x3"
+    );
     let bad = tt(&ctx, &[6], i32t);
     assert_eq!(
         err(b.create1_with_types("tensor.reshape", &[a[0]], bad, &[])),
@@ -314,7 +329,53 @@ fn build_errors_are_diagnostics() {
     let ob = other.create_block(&[f, f, f, f, f, f, f]);
     other.append_block(orr, ob);
     let foreign = other.block_arg(ob, 6);
-    assert_eq!(err(tensor::neg(&mut b, foreign)), "'tensor.neg' op operand #0 is not a value of the body being built");
+    assert_eq!(
+        err(tensor::neg(&mut b, foreign)),
+        "'tensor.neg' op operand #0 is not a value of the body being built"
+    );
     assert!(body.is_block_empty(blk), "failed builds must not leave ops behind");
     assert_eq!(body.num_ops(), 0);
+}
+
+/// The example of docs/rust-api.md.
+#[test]
+fn rust_api_doc_example() {
+    let ctx = xcs_dialects::context();
+    let mut module = Module::new(&ctx, Location::UNKNOWN);
+    let f32t = ctx.f32_type();
+    let inputs = [ctx.tensor_type(&[DYNAMIC, 64], f32t), ctx.tensor_type(&[64, 10], f32t)];
+    build_function(&ctx, &mut module, "logits", &inputs, Location::UNKNOWN, |b, args| {
+        let y = tensor::matmul(b, args[0], args[1])?;
+        assert_eq!(ty(b, y), "tensor<?x10xf32>");
+        let p = tensor::softmax(b, y, -1)?;
+        let s = tensor::reduce(b, p, "sum", &[1], false)?;
+        assert_eq!(ty(b, s), "tensor<?xf32>");
+        Ok(vec![p, s])
+    })
+    .unwrap();
+    let printed = verified(&ctx, &module);
+    assert!(
+        printed.contains(
+            "func.func @logits(%arg0: tensor<?x64xf32>, %arg1: tensor<64x10xf32>) -> (tensor<?x10xf32>, tensor<?xf32>)"
+        ),
+        "{printed}"
+    );
+}
+
+/// A failed build inside `build_function` is its error, and the module stays unchanged.
+#[test]
+fn build_function_errors_leave_the_module_alone() {
+    let ctx = xcs_dialects::context();
+    let mut module = Module::new(&ctx, Location::UNKNOWN);
+    let t = tt(&ctx, &[2], ctx.f32_type());
+    let e = build_function(&ctx, &mut module, "bad", &[t, t], ctx.file_loc("m.py", 3, 1), |b, a| {
+        Ok(vec![tensor::matmul(b, a[0], a[1])?])
+    })
+    .unwrap_err();
+    assert_eq!(
+        e.message,
+        "'tensor.matmul' op matmul operands must have rank >= 2, but got 1 and 1"
+    );
+    assert_eq!(e.loc, ctx.file_loc("m.py", 3, 1));
+    assert!(module.ops().is_empty());
 }

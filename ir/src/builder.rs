@@ -40,7 +40,12 @@ pub struct Builder<'a> {
 impl<'a> Builder<'a> {
     /// A builder without an insertion point: ops are created detached until one is set.
     pub fn new(ctx: &'a Context, body: &'a mut Body) -> Self {
-        Builder { ctx, body, ip: None, loc: Location::UNKNOWN }
+        Builder {
+            ctx,
+            body,
+            ip: None,
+            loc: Location::UNKNOWN,
+        }
     }
     /// A builder inserting at the end of `block`.
     pub fn at_end(ctx: &'a Context, body: &'a mut Body, block: Block) -> Self {
@@ -66,16 +71,25 @@ impl<'a> Builder<'a> {
         self.ip = Some(InsertPoint { block, before: None });
     }
     pub fn set_insertion_point_to_start(&mut self, block: Block) {
-        self.ip = Some(InsertPoint { block, before: self.body.first_op(block) });
+        self.ip = Some(InsertPoint {
+            block,
+            before: self.body.first_op(block),
+        });
     }
     /// Inserts before `op`; a detached `op` clears the insertion point.
     pub fn set_insertion_point_before(&mut self, op: Op) {
-        self.ip = self.body.op_block(op).map(|block| InsertPoint { block, before: Some(op) });
+        self.ip = self.body.op_block(op).map(|block| InsertPoint {
+            block,
+            before: Some(op),
+        });
     }
     /// Inserts after `op` (later ops follow the earlier ones); a detached `op` clears the
     /// insertion point.
     pub fn set_insertion_point_after(&mut self, op: Op) {
-        self.ip = self.body.op_block(op).map(|block| InsertPoint { block, before: self.body.next_op(op) });
+        self.ip = self.body.op_block(op).map(|block| InsertPoint {
+            block,
+            before: self.body.next_op(op),
+        });
     }
 
     // ------------------------------------------------------------------ location
@@ -92,9 +106,10 @@ impl<'a> Builder<'a> {
     /// before has been erased or moved to another block, inserts at the end of the block.
     pub fn insert(&mut self, op: Op) -> Op {
         match self.ip {
-            Some(InsertPoint { block, before: Some(anchor) })
-                if self.body.contains_op(anchor) && self.body.op_block(anchor) == Some(block) =>
-            {
+            Some(InsertPoint {
+                block,
+                before: Some(anchor),
+            }) if self.body.contains_op(anchor) && self.body.op_block(anchor) == Some(block) => {
                 self.body.insert_op_before(anchor, op)
             }
             Some(InsertPoint { block, .. }) => self.body.append_op(block, op),
@@ -218,7 +233,9 @@ impl<'a> Builder<'a> {
         results: &[Type],
         dict: Attr,
     ) -> Result<Op, Diagnostic> {
-        let mut st = OperationState::new(self.ctx, name, self.loc).operands(operands).results(results);
+        let mut st = OperationState::new(self.ctx, name, self.loc)
+            .operands(operands)
+            .results(results);
         st.attrs = dict;
         let op = self.create_state(st);
         if let Some(def) = def {
@@ -239,7 +256,11 @@ pub fn group_count_error(specs: &[ValueSpec], total: usize, what: &str) -> Optio
     let singles = specs.iter().filter(|s| s.arity == Arity::Single).count();
     let optional = specs.iter().filter(|s| s.arity == Arity::Optional).count();
     let variadic = specs.iter().any(|s| s.arity == Arity::Variadic);
-    let ok = if variadic { total >= singles } else { total >= singles && total <= singles + optional };
+    let ok = if variadic {
+        total >= singles
+    } else {
+        total >= singles && total <= singles + optional
+    };
     if ok {
         return None;
     }
@@ -250,6 +271,10 @@ pub fn group_count_error(specs: &[ValueSpec], total: usize, what: &str) -> Optio
     } else {
         format!("{singles}")
     };
-    let plural = if singles == 1 && !variadic && optional == 0 { "" } else { "s" };
+    let plural = if singles == 1 && !variadic && optional == 0 {
+        ""
+    } else {
+        "s"
+    };
     Some(format!("requires {expect} {what}{plural}, but found {total}"))
 }

@@ -28,7 +28,10 @@ fn inputs(xcs: &Compiler, m: &Module, name: &str, seed: u64) -> Vec<RtValue> {
             let TypeKind::RankedTensor { shape, elem, .. } = ctx.type_kind(t) else {
                 panic!("@{name}: argument #{i} is not a tensor")
             };
-            let dims: Vec<usize> = shape.iter().map(|&d| if d == DYNAMIC { 3 } else { d as usize }).collect();
+            let dims: Vec<usize> = shape
+                .iter()
+                .map(|&d| if d == DYNAMIC { 3 } else { d as usize })
+                .collect();
             let elem = ElemType::from_type(ctx, *elem).expect("element type");
             if seed == SPECIAL && elem.is_float() {
                 let n: usize = dims.iter().product();
@@ -43,11 +46,17 @@ fn inputs(xcs: &Compiler, m: &Module, name: &str, seed: u64) -> Vec<RtValue> {
 #[test]
 fn canonicalize_preserves_results() {
     let xcs = Compiler::new();
-    let before = xcs.parse_named("canonicalize.mlir", LIT).unwrap_or_else(|e| panic!("{e}"));
+    let before = xcs
+        .parse_named("canonicalize.mlir", LIT)
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut after = before.clone();
-    xcs.run(&mut after, "builtin.module(func.func(canonicalize))").unwrap_or_else(|e| panic!("{e}"));
-    let names: Vec<String> =
-        Interpreter::new(&xcs.ctx, &before).function_names().into_iter().map(String::from).collect();
+    xcs.run(&mut after, "builtin.module(func.func(canonicalize))")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<String> = Interpreter::new(&xcs.ctx, &before)
+        .function_names()
+        .into_iter()
+        .map(String::from)
+        .collect();
     assert!(names.len() >= 15, "the lit test has {} functions", names.len());
     let (mut compared, mut both_failed) = (0, 0);
     for name in names.iter().filter(|n| !SKIP.contains(&n.as_str())) {
@@ -64,7 +73,10 @@ fn canonicalize_preserves_results() {
                             (RtValue::Tensor(g), RtValue::Tensor(w)) => g.bit_eq(w),
                             _ => g.allclose(w, 0.0, 0.0).is_ok(),
                         };
-                        assert!(same, "@{name} (seed {seed}) result #{i} changed by canonicalize:\n got {g}\n want {w}");
+                        assert!(
+                            same,
+                            "@{name} (seed {seed}) result #{i} changed by canonicalize:\n got {g}\n want {w}"
+                        );
                     }
                     compared += 1;
                 }
@@ -75,6 +87,12 @@ fn canonicalize_preserves_results() {
         }
     }
     // the run-time error function fails every time; a few dynamic ones fail to broadcast
-    assert!(compared >= 15 * SEEDS as usize, "only {compared} runs compared ({both_failed} failed in both)");
-    assert!(both_failed >= SEEDS as usize, "the run-time errors did not fail ({both_failed})");
+    assert!(
+        compared >= 15 * SEEDS as usize,
+        "only {compared} runs compared ({both_failed} failed in both)"
+    );
+    assert!(
+        both_failed >= SEEDS as usize,
+        "the run-time errors did not fail ({both_failed})"
+    );
 }
