@@ -112,7 +112,11 @@ binary_ops! {
     /// Also folds `x / 1` to `x` when the result has `x`'s type. Integer division by a
     /// constant zero is not folded: it stays a run-time error.
     DivOp = "tensor.div", "Elementwise division (integers: truncates toward zero, like C and StableHLO, not numpy's floor; by zero is a run-time error)", [];
+    /// Floats: a NaN operand gives NaN and -0.0 is below +0.0 (IEEE 754-2019 `maximum`), so the
+    /// operands commute.
     MaxOp = "tensor.max", "Elementwise maximum", [Commutative];
+    /// Floats: a NaN operand gives NaN and -0.0 is below +0.0 (IEEE 754-2019 `minimum`), so the
+    /// operands commute.
     MinOp = "tensor.min", "Elementwise minimum", [Commutative];
     /// A negative constant integer exponent is not folded (a run-time error).
     PowOp = "tensor.pow", "Elementwise power (integers: a negative exponent is a run-time error)", [];

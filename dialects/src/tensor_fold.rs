@@ -192,9 +192,11 @@ fn classify(ctx: &Context, c: Option<Attr>) -> Option<Splat> {
     let TypeKind::RankedTensor { elem, .. } = ctx.type_kind(*ty) else {
         return None;
     };
+    if bytes.len() > 8 {
+        return Some(Splat::Other);
+    }
     let mut raw = [0u8; 8];
-    let n = bytes.len().min(8);
-    raw[..n].copy_from_slice(&bytes[..n]);
+    raw[..bytes.len()].copy_from_slice(bytes);
     let bits = u64::from_le_bytes(raw);
     if let Some(kind) = ctx.float_kind(*elem) {
         let x = bits_to_float(kind, bits);
@@ -413,6 +415,14 @@ fn combine_reshapes(op: Op, rw: &mut Rewriter<'_>) -> bool {
         return false;
     };
     let y = body.operand(inner, 0);
+    // Through a `?` dim the two static counts may differ (the program fails at run time); one
+    // reshape between them would not verify, so leave such a chain alone.
+    let count = |v: Value| ranked(ctx, body.value_type(v)).and_then(|(s, _)| crate::shape::num_elements(s));
+    if let (Some(a), Some(b)) = (count(y), count(body.result(op, 0))) {
+        if a != b {
+            return false;
+        }
+    }
     let attrs = body.attrs(op);
     replace_with(rw, op, "tensor.reshape", y, attrs);
     true

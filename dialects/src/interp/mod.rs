@@ -15,7 +15,9 @@
 //!   arguments and results against the function type.
 //! - Elementwise float ops compute in f32 for f16, bf16 and f32 (f16/bf16 results rounded to
 //!   nearest-even, as numpy does for float16) and in f64 for f64; IEEE throughout (`x/0` is
-//!   `inf`/`nan`, `max`/`min` propagate NaN). Reductions, `softmax`, `layer_norm` (two-pass,
+//!   `inf`/`nan`, `max`/`min` propagate NaN and order -0.0 below +0.0, as IEEE 754-2019
+//!   `maximum`/`minimum` and LLVM's `llvm.maximum` do, so they are commutative; numpy returns the
+//!   first operand of -0.0 and +0.0). Reductions, `softmax`, `layer_norm` (two-pass,
 //!   epsilon inside the square root), `matmul` and `einsum` accumulate floats in f64 and round
 //!   once, so compare other implementations with a tolerance.
 //! - Integers wrap (two's complement). `tensor.div` truncates toward zero (C, LLVM `sdiv`,

@@ -314,6 +314,18 @@ func.func @reshape(%x: tensor<2x6xi32>, %d: tensor<?x4xi32>) -> (tensor<2x6xi32>
   return %1, %2, %3, %0, %5 : tensor<2x6xi32>, tensor<3x4xi32>, tensor<2x6xi32>, tensor<12xi32>, tensor<?xi32>
 }
 
+// Through a `?` dim, reshape chains whose static element counts differ (6 -> ?x2 -> 8, a
+// run-time error) are not combined: one reshape from 6 to 8 elements would not verify.
+// CHECK-LABEL: func.func @reshape_count_mismatch
+// CHECK-NEXT: %[[A:.*]] = tensor.reshape %arg0 : (tensor<6xi32>) -> tensor<?x2xi32>
+// CHECK-NEXT: %[[B:.*]] = tensor.reshape %[[A]] : (tensor<?x2xi32>) -> tensor<8xi32>
+// CHECK-NEXT: return %[[B]]
+func.func @reshape_count_mismatch(%x: tensor<6xi32>) -> tensor<8xi32> {
+  %0 = tensor.reshape %x : (tensor<6xi32>) -> tensor<?x2xi32>
+  %1 = tensor.reshape %0 : (tensor<?x2xi32>) -> tensor<8xi32>
+  return %1 : tensor<8xi32>
+}
+
 // broadcast_to of a value that already has the result type is the value; real broadcasts
 // (also of a `?` dim to a static one) stay.
 // CHECK-LABEL: func.func @broadcast_to
@@ -400,4 +412,22 @@ func.func @dynamic_result() -> tensor<?xi32> {
   %b = tensor.constant {value = dense<[3, 4]> : tensor<2xi32>} : tensor<2xi32>
   %0 = tensor.add %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<?xi32>
   return %0 : tensor<?xi32>
+}
+
+// Commutative ops get their constant operand on the right, which must not change results:
+// max/min order -0.0 below +0.0 whatever the operand order (IEEE 754-2019 maximum/minimum).
+// CHECK-LABEL: func.func @commutative
+// CHECK: %[[Z:.*]] = tensor.constant {value = dense<0.000000e+00> : tensor<4xf32>}
+// CHECK-NEXT: %[[A:.*]] = tensor.max %arg0, %[[Z]] : tensor<4xf32>
+// CHECK-NEXT: %[[B:.*]] = tensor.min %arg0, %[[Z]] : tensor<4xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.add %arg0, %[[Z]] : tensor<4xf32>
+// CHECK-NEXT: %[[D:.*]] = tensor.mul %arg0, %[[Z]] : tensor<4xf32>
+// CHECK-NEXT: return %[[A]], %[[B]], %[[C]], %[[D]]
+func.func @commutative(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %z = tensor.constant {value = dense<0.0> : tensor<4xf32>} : tensor<4xf32>
+  %0 = tensor.max %z, %x : tensor<4xf32>
+  %1 = tensor.min %z, %x : tensor<4xf32>
+  %2 = tensor.add %z, %x : tensor<4xf32>
+  %3 = tensor.mul %z, %x : tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
