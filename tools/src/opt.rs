@@ -128,6 +128,12 @@ fn command(registry: &PassRegistry) -> Command {
                 .value_name("DIR")
                 .help("Write one Markdown reference page per dialect into DIR, generated from the op declarations"),
         )
+        .arg(
+            Arg::new("gen-pass-docs")
+                .long("gen-pass-docs")
+                .value_name("FILE")
+                .help("Write the Markdown reference of the registered passes into FILE"),
+        )
         .next_help_heading("Passes");
     for p in registry.passes() {
         cmd = cmd.arg(
@@ -219,6 +225,9 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         names.sort_unstable();
         println!("Available Dialects: {}", names.join(","));
         return Ok(0);
+    }
+    if let Some(file) = m.get_one::<String>("gen-pass-docs") {
+        return std::fs::write(file, registry.markdown()).map(|_| 0).map_err(|e| format!("cannot write '{file}': {e}"));
     }
     if let Some(dir) = m.get_one::<String>("gen-dialect-docs") {
         return gen_dialect_docs(ctx, dir).map(|_| 0);
