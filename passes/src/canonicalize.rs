@@ -82,6 +82,11 @@ static OPTIONS: &[OptionSpec] = &[
 pub const INFO: PassInfo = PassInfo {
     argument: "canonicalize",
     summary: "Canonicalize operations",
+    description: "A greedy worklist driver to a fixed point: ops without side effects and without \
+uses are erased; ops are folded with their `fold` hooks (constant operands are given as \
+attributes; folded constants are created by the dialect's materializer, uniqued and hoisted to the \
+entry block); then the ops' canonicalization patterns are applied. Commutative ops get their \
+constants on the right. Unreachable blocks and unused block arguments are removed.",
     options: OPTIONS,
     factory: |o, _| Ok(Box::new(Canonicalize::from_options(o))),
 };

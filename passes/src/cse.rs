@@ -19,6 +19,11 @@ pub struct Cse;
 pub const INFO: PassInfo = PassInfo {
     argument: "cse",
     summary: "Eliminate common sub-expressions",
+    description: "Replaces an op by an earlier identical one (same name, operands, attributes and \
+result types) that dominates it. Only ops without side effects (`Pure`) are merged; operand order \
+does not matter for `Commutative` ops. Scopes follow the dominator tree of each region; nested \
+regions see the values of enclosing ones, isolated ops (functions) start afresh. Unregistered ops \
+are never merged (their effects are unknown).",
     options: &[],
     factory: |_, _| Ok(Box::new(Cse)),
 };

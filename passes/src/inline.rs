@@ -51,6 +51,12 @@ static OPTIONS: &[OptionSpec] = &[
 pub const INFO: PassInfo = PassInfo {
     argument: "inline",
     summary: "Inline function calls",
+    description: "Replaces `func.call`s of functions defined in the module by the callee's body \
+(single-block callees are spliced in; multi-block callees split the caller's block and branch to a \
+continuation block whose arguments are the results). Calls within a cycle of the call graph are \
+not inlined, nor callees or calls marked `no_inline`, nor declarations. Inlined ops get \
+`callsite(callee_loc at call_loc)` locations. As mlir-opt's inliner, each function is first \
+simplified with `default-pipeline`, and private functions left without uses are erased.",
     options: OPTIONS,
     factory: |o, registry| {
         let text = o.str("default-pipeline");

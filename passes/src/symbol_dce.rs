@@ -19,6 +19,10 @@ pub struct SymbolDce;
 pub const INFO: PassInfo = PassInfo {
     argument: "symbol-dce",
     summary: "Eliminate dead symbols",
+    description: "Erases private (and `nested`) symbols, such as `func.func private` functions, that \
+no public symbol or non-symbol op references, directly or through other live symbols. References \
+are any symbol-reference attribute, including those inside arrays and dictionaries and inside \
+function bodies. Nested symbol tables are handled the same way.",
     options: &[],
     factory: |_, _| Ok(Box::new(SymbolDce)),
 };

@@ -14,6 +14,7 @@ pub struct TestBreakIr;
 pub const BREAK_IR: PassInfo = PassInfo {
     argument: "test-break-ir",
     summary: "Test only: erase the terminator of each function's entry block, leaving invalid IR",
+    description: "For testing `--verify-each`: produces IR the verifier rejects.",
     options: &[],
     factory: |_, _| Ok(Box::new(TestBreakIr)),
 };
@@ -49,6 +50,7 @@ pub struct TestPassFailure;
 pub const PASS_FAILURE: PassInfo = PassInfo {
     argument: "test-pass-failure",
     summary: "Test only: fail with an error",
+    description: "For testing how a failing pass is reported.",
     options: &[],
     factory: |_, _| Ok(Box::new(TestPassFailure)),
 };

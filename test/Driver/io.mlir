@@ -11,6 +11,10 @@
 // RUN: xcs-opt %s.does-not-exist >/dev/null 2>&1; test $? -eq 1
 // RUN: not xcs-opt %s -o %t.no-such-dir/out.mlir 2>&1 | FileCheck %s --check-prefix=NOWRITE
 // RUN: not xcs-opt %S 2>&1 | FileCheck %s --check-prefix=DIR
+// A failed run leaves an existing output file as it was.
+// RUN: echo "previous contents" > %t.keep
+// RUN: not xcs-opt %S/Inputs/bad.mlir -o %t.keep 2>/dev/null
+// RUN: FileCheck %s --check-prefix=KEPT --input-file=%t.keep
 // Diagnostics name the file; from stdin it is <stdin>.
 // RUN: not xcs-opt %S/Inputs/bad.mlir 2>&1 | FileCheck %s --check-prefix=BADFILE
 // RUN: not xcs-opt < %S/Inputs/bad.mlir 2>&1 | FileCheck %s --check-prefix=BADSTDIN
@@ -25,6 +29,7 @@
 // MISSING: cannot open input file '{{.*}}io.mlir.does-not-exist': No such file or directory
 // NOWRITE: cannot write output file '{{.*}}no-such-dir/out.mlir': No such file or directory
 // DIR: cannot open input file '{{.*}}Driver'
+// KEPT: previous contents
 // BADFILE: bad.mlir:2:3: error: Dialect `nosuch' not found for custom op 'nosuch.op'
 // BADSTDIN: <stdin>:2:3: error: Dialect `nosuch' not found for custom op 'nosuch.op'
 

@@ -11,9 +11,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use xcs_ir::diag::DiagBuffer;
 use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::pass::{render_timing_report, PassManager, PassRegistry, TimingNode};
-use xcs_ir::printer::{print_module, PrintOptions};
+use xcs_ir::printer::{print_module_to, PrintOptions};
 use xcs_ir::render::{RenderOptions, SourceMap};
-use xcs_ir::split::{join_outputs, near_miss_warning, split_input, DEFAULT_SPLIT_MARKER};
+use xcs_ir::split::{near_miss_warning, split_input, DEFAULT_SPLIT_MARKER};
 use xcs_ir::verifier::{verify_module_with, VerifyOptions};
 use xcs_ir::verify_diagnostics::{DiagnosticVerifier, VerifyLevel};
 use xcs_ir::Context;
@@ -128,6 +128,12 @@ fn command(registry: &PassRegistry) -> Command {
                 .value_name("DIR")
                 .help("Write one Markdown reference page per dialect into DIR, generated from the op declarations"),
         )
+        .arg(
+            Arg::new("gen-pass-docs")
+                .long("gen-pass-docs")
+                .value_name("FILE")
+                .help("Write the Markdown reference of the registered passes into FILE"),
+        )
         .next_help_heading("Passes");
     for p in registry.passes() {
         cmd = cmd.arg(
@@ -220,6 +226,9 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         println!("Available Dialects: {}", names.join(","));
         return Ok(0);
     }
+    if let Some(file) = m.get_one::<String>("gen-pass-docs") {
+        return std::fs::write(file, registry.markdown()).map(|_| 0).map_err(|e| format!("cannot write '{file}': {e}"));
+    }
     if let Some(dir) = m.get_one::<String>("gen-dialect-docs") {
         return gen_dialect_docs(ctx, dir).map(|_| 0);
     }
@@ -259,6 +268,12 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     // ---- the input
     let input = m.get_one::<String>("input").map(String::as_str).unwrap_or("-");
     let (file, text) = read_input(input)?;
+    let mut sources = SourceMap::new();
+    // The source map owns the one copy of the text; everything below borrows it.
+    sources.add_owned(&file, text);
+    sources.set_read_files(true);
+    let sources = sources;
+    let text = sources.text(&file).unwrap_or_default();
     let verify_level = m.get_one::<String>("verify-diagnostics").map(|l| match l.as_str() {
         "only-expected" => VerifyLevel::OnlyExpected,
         _ => VerifyLevel::All,
@@ -276,34 +291,32 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         print,
         render: RenderOptions { color },
     };
-    let mut sources = SourceMap::new();
-    sources.add(&file, &text);
-    sources.set_read_files(true);
     let mut verifier = verify_level.map(|l| {
         let mut v = DiagnosticVerifier::new(l);
         v.add_file(&sources, &file);
         v
     });
 
-    // ---- process the chunks
+    // ---- process the chunks, printing each result as it is ready
+    let marker = m.get_one::<String>("output-split-marker").map(String::as_str).unwrap_or(DEFAULT_SPLIT_MARKER);
+    let mut output = Output::open(m.get_one::<String>("output").map(String::as_str).unwrap_or("-"), marker)?;
     let mut phases = Phases::default();
-    let mut outputs = Vec::new();
     let mut failed = false;
     let chunks = match m.get_one::<String>("split-input-file") {
         Some(marker) => {
-            let split = split_input(&text, marker);
+            let split = split_input(text, marker);
             for &off in &split.near_misses {
                 eprint!("{}", near_miss_warning(&sources, &file, off));
             }
             split.chunks
         }
-        None => split_input(&text, "").chunks,
+        None => split_input(text, "").chunks,
     };
     let mut stderr = std::io::stderr().lock();
     for chunk in chunks {
         let mut diags = DiagBuffer::default();
         let parse = ParseOptions { line_offset: chunk.line_offset, ..driver.parse.clone() };
-        let out = driver.process(chunk.text, &file, &parse, &mut diags, &mut stderr, &mut phases);
+        let ok = driver.process(chunk.text, &file, &parse, &mut diags, &mut stderr, &mut phases, &mut output);
         for d in &diags.diags {
             match verifier.as_mut() {
                 Some(v) => v.process(ctx, &sources, d),
@@ -312,8 +325,7 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
                 }
             }
         }
-        failed |= out.is_none() || diags.has_errors();
-        outputs.push(out.unwrap_or_default());
+        failed |= !ok || diags.has_errors();
     }
 
     // ---- the result
@@ -326,9 +338,7 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         code = 1;
     }
     let out_start = Instant::now();
-    let marker = m.get_one::<String>("output-split-marker").map(String::as_str).unwrap_or(DEFAULT_SPLIT_MARKER);
-    let joined = join_outputs(&outputs, marker);
-    write_output(m.get_one::<String>("output").map(String::as_str).unwrap_or("-"), &joined)?;
+    output.finish(code == 0)?;
     phases.output += out_start.elapsed();
     if timing {
         let _ = stderr.write_all(timing_report(&phases, start.elapsed()).as_bytes());
@@ -336,9 +346,81 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     Ok(code)
 }
 
+/// Where results go: stdout, or `-o FILE`. A file is written under a temporary name and
+/// renamed over `FILE` only when the run succeeds, so a failed run never clobbers an
+/// existing file (mlir-opt deletes its output on failure; the old file is kept here).
+struct Output {
+    writer: Option<Box<dyn Write + Send>>,
+    file: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    marker: String,
+    chunks: usize,
+    error: Option<std::io::Error>,
+}
+
+impl Output {
+    fn open(path: &str, marker: &str) -> Result<Output, String> {
+        let (writer, file): (Box<dyn Write + Send>, _) = if path == "-" {
+            (Box::new(std::io::BufWriter::new(std::io::stdout())), None)
+        } else {
+            let target = std::path::PathBuf::from(path);
+            let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let tmp = target.with_file_name(format!(".{name}.xcs-opt-{}", std::process::id()));
+            let f = std::fs::File::create(&tmp)
+                .map_err(|e| format!("cannot write output file '{path}': {}", io_reason(&e)))?;
+            (Box::new(std::io::BufWriter::new(f)), Some((target, tmp)))
+        };
+        Ok(Output { writer: Some(writer), file, marker: marker.to_string(), chunks: 0, error: None })
+    }
+
+    /// Writes one chunk's result (after the split marker if it is not the first).
+    fn chunk(&mut self, write: impl FnOnce(Box<dyn Write + Send>) -> std::io::Result<Box<dyn Write + Send>>) {
+        let Some(mut w) = self.writer.take() else { return };
+        if self.chunks > 0 {
+            if let Err(e) = writeln!(w, "{}", self.marker) {
+                self.error.get_or_insert(e);
+            }
+        }
+        self.chunks += 1;
+        match write(w) {
+            Ok(w) => self.writer = Some(w),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// Flushes, and for a file moves it into place (on success) or removes it.
+    fn finish(mut self, success: bool) -> Result<(), String> {
+        if let Some(mut w) = self.writer.take() {
+            if let Err(e) = w.flush() {
+                self.error.get_or_insert(e);
+            }
+        }
+        match self.file.take() {
+            None => Ok(()), // a closed stdout (e.g. `| head`) is not an error of ours
+            Some((target, tmp)) => {
+                let shown = target.display().to_string();
+                if let Some(e) = self.error.take() {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(format!("cannot write output file '{shown}': {}", io_reason(&e)));
+                }
+                if !success {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Ok(());
+                }
+                std::fs::rename(&tmp, &target).map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    format!("cannot write output file '{shown}': {}", io_reason(&e))
+                })
+            }
+        }
+    }
+}
+
 impl Driver<'_> {
-    /// Parses, verifies, transforms and prints one chunk. `None` if a stage failed (its
-    /// diagnostics are in `diags`).
+    /// Parses, verifies, transforms and prints one chunk; false if a stage failed (its
+    /// diagnostics are in `diags`; the chunk's output is then empty).
+    #[allow(clippy::too_many_arguments)]
     fn process(
         &self,
         text: &str,
@@ -347,7 +429,32 @@ impl Driver<'_> {
         diags: &mut DiagBuffer,
         ir_dumps: &mut dyn Write,
         phases: &mut Phases,
-    ) -> Option<String> {
+        output: &mut Output,
+    ) -> bool {
+        let module = self.transform(text, file, parse, diags, ir_dumps, phases);
+        let t = Instant::now();
+        output.chunk(|w| match &module {
+            Some(m) => {
+                let mut w = print_module_to(self.ctx, m, &self.print, w)?;
+                w.write_all(b"\n")?;
+                Ok(w)
+            }
+            None => Ok(w),
+        });
+        phases.output += t.elapsed();
+        module.is_some()
+    }
+
+    /// Parses, verifies and runs the pipeline on one chunk.
+    fn transform(
+        &self,
+        text: &str,
+        file: &str,
+        parse: &ParseOptions,
+        diags: &mut DiagBuffer,
+        ir_dumps: &mut dyn Write,
+        phases: &mut Phases,
+    ) -> Option<xcs_ir::Module> {
         let t = Instant::now();
         let parsed = parse_module(self.ctx, text, file, parse);
         phases.parse += t.elapsed();
@@ -371,11 +478,7 @@ impl Driver<'_> {
         if ran.is_err() {
             return None;
         }
-        let t = Instant::now();
-        let mut out = print_module(self.ctx, &module, &self.print);
-        out.push('\n');
-        phases.output += t.elapsed();
-        Some(out)
+        Some(module)
     }
 }
 
@@ -423,16 +526,6 @@ fn io_reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
         _ => e.to_string(),
     }
-}
-
-fn write_output(path: &str, text: &str) -> Result<(), String> {
-    if path == "-" {
-        let mut out = std::io::stdout().lock();
-        // A closed pipe (e.g. `| head`) is not an error of ours.
-        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-        return Ok(());
-    }
-    std::fs::write(path, text).map_err(|e| format!("cannot write output file '{path}': {}", io_reason(&e)))
 }
 
 /// `--gen-dialect-docs=DIR`: one page per registered dialect, generated from the op
