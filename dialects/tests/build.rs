@@ -156,15 +156,37 @@ fn inference_with_dynamic_dims() {
             out.push(v);
         };
         // binary: `?` against 3 gives 3, against 1 stays `?`, `?` against `?` is `?`
-        let v = tensor::add(b, a[0], a[1])?;
-        check(b, v, "tensor<3x4xf32>");
-        let v = tensor::mul(b, a[0], a[6])?;
-        check(b, v, "tensor<?x4xf32>");
-        let v = tensor::sub(b, a[2], a[0])?;
-        check(b, v, "tensor<?x4xf32>");
-        let v = tensor::pow(b, a[2], a[2])?;
-        check(b, v, "tensor<?x?xf32>");
-        for f in [tensor::neg, tensor::exp, tensor::relu] {
+        for f in [
+            tensor::add,
+            tensor::sub,
+            tensor::mul,
+            tensor::div,
+            tensor::max,
+            tensor::min,
+            tensor::pow,
+        ] {
+            let v = f(b, a[0], a[1])?;
+            check(b, v, "tensor<3x4xf32>");
+            let v = f(b, a[0], a[6])?;
+            check(b, v, "tensor<?x4xf32>");
+            let v = f(b, a[2], a[0])?;
+            check(b, v, "tensor<?x4xf32>");
+            let v = f(b, a[2], a[2])?;
+            check(b, v, "tensor<?x?xf32>");
+        }
+        let unary = [
+            tensor::neg,
+            tensor::abs,
+            tensor::relu,
+            tensor::exp,
+            tensor::log,
+            tensor::tanh,
+            tensor::sigmoid,
+            tensor::silu,
+            tensor::sqrt,
+            tensor::rsqrt,
+        ];
+        for f in unary {
             let v = f(b, a[2])?;
             check(b, v, "tensor<?x?xf32>");
         }
@@ -378,4 +400,56 @@ fn build_function_errors_leave_the_module_alone() {
     );
     assert_eq!(e.loc, ctx.file_loc("m.py", 3, 1));
     assert!(module.ops().is_empty());
+}
+
+/// Any registered op with any of a few operand lists, with or without result types, builds or
+/// fails with an error; nothing panics, and failures leave nothing behind.
+#[test]
+fn every_registered_op_builds_or_errs() {
+    let ctx = xcs_dialects::context();
+    let f = ctx.f32_type();
+    let types = [
+        tt(&ctx, &[2, 3], f),
+        tt(&ctx, &[Q], ctx.i64_type()),
+        ctx.i32_type(),
+        tt(&ctx, &[2], ctx.i1_type()),
+    ];
+    let mut body = Body::new(&ctx, ctx.op_name("func.func"), Location::UNKNOWN);
+    let r = body.add_root_region();
+    let blk = body.create_block(&types);
+    body.append_block(r, blk);
+    let a: Vec<Value> = body.block_args(blk).to_vec();
+    let operand_lists: Vec<Vec<Value>> = vec![
+        vec![],
+        vec![a[0]],
+        vec![a[1]],
+        vec![a[2]],
+        vec![a[0], a[0]],
+        vec![a[3], a[0], a[0]],
+        a.clone(),
+    ];
+    let mut b = Builder::at_end(&ctx, &mut body, blk);
+    let (mut built, mut failed) = (0, 0);
+    for def in ctx.registered_ops() {
+        for ops in &operand_lists {
+            let before = b.body.num_ops();
+            let results = [
+                b.create(def.name, ops, &[]).map(|_| ()),
+                b.create_with_types(def.name, ops, &[], &[]).map(|_| ()),
+                b.create_with_types(def.name, ops, &[types[0]], &[]).map(|_| ()),
+                b.create_with_types(def.name, ops, &[types[2], types[2]], &[("value", ctx.i64_attr(1))])
+                    .map(|_| ()),
+            ];
+            for r in results {
+                match r {
+                    Ok(()) => built += 1,
+                    Err(_) => failed += 1,
+                }
+            }
+            assert!(b.body.num_ops() >= before);
+        }
+    }
+    let n = b.body.num_ops();
+    assert_eq!(n, built, "every success added one op, every failure none");
+    assert!(built > 10 && failed > 100, "built {built}, failed {failed}");
 }
