@@ -39,18 +39,20 @@ type Folded = Option<SmallVec<[FoldResult; 1]>>;
 
 /// The folder of every tensor op but `tensor.constant`, `tensor.fused` and `tensor.yield`.
 pub(crate) fn fold(v: &OpView, consts: &[Option<Attr>]) -> Folded {
-    if v.num_results() != 1 {
+    // (folders may see unverified IR: never index past the operands)
+    if v.num_results() != 1 || consts.len() != v.num_operands() {
         return None;
     }
+    let n = consts.len();
     let r = fold_constants(v, consts).or_else(|| match v.name() {
-        "tensor.add" => fold_add(v, consts),
-        "tensor.sub" => fold_sub(v, consts),
-        "tensor.mul" => fold_mul(v, consts),
-        "tensor.div" => fold_div(v, consts),
-        "tensor.select" => fold_select(v, consts),
-        "tensor.transpose" => fold_transpose(v),
-        "tensor.reshape" => fold_reshape(v),
-        "tensor.broadcast_to" | "tensor.cast" => same_type_value(v, v.operand(0)),
+        "tensor.add" if n == 2 => fold_add(v, consts),
+        "tensor.sub" if n == 2 => fold_sub(v, consts),
+        "tensor.mul" if n == 2 => fold_mul(v, consts),
+        "tensor.div" if n == 2 => fold_div(v, consts),
+        "tensor.select" if n == 3 => fold_select(v, consts),
+        "tensor.transpose" if n == 1 => fold_transpose(v),
+        "tensor.reshape" if n == 1 => fold_reshape(v),
+        "tensor.broadcast_to" | "tensor.cast" if n == 1 => same_type_value(v, v.operand(0)),
         _ => None,
     })?;
     Some(smallvec![r])
