@@ -258,15 +258,45 @@ fn literal(ctx: &Context, ty: Type, text: &str) -> Result<RtValue, String> {
                     "a literal cannot give a value of type '{ty_s}', which has dynamic dims (give a .npy file)"
                 ));
             }
-            let dense = if text.starts_with("dense<") {
-                parse(text).or_else(|_| parse(&format!("{text} : {ty_s}")))?
-            } else {
-                parse(&format!("dense<{text}> : {ty_s}"))?
+            let dense_of = |t: &str| {
+                if t.starts_with("dense<") {
+                    parse(t).or_else(|_| parse(&format!("{t} : {ty_s}")))
+                } else {
+                    parse(&format!("dense<{t}> : {ty_s}"))
+                }
             };
+            // MLIR wants float literals for float elements (`1.0`); on the command line `1` is
+            // fine too.
+            let is_float = matches!(ctx.type_kind(ty), TypeKind::RankedTensor { elem, .. } if ctx.is_float(*elem));
+            let dense = dense_of(text).or_else(|e| if is_float { dense_of(&floatify(text)).map_err(|_| e) } else { Err(e) })?;
             Ok(RtValue::Tensor(tensor_from_attr(ctx, dense).map_err(|e| format!("cannot read '{text}': {e}"))?))
         }
         _ => Err(format!("no literal gives a value of type '{ty_s}'")),
     }
+}
+
+/// `text` with every integer literal written as a float (`[1, -2]` -> `[1.0, -2.0]`); words
+/// with letters or dots (`1.5`, `1e3`, `0x7F`, `true`, `dense`) stay as they are.
+fn floatify(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(word);
+        if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(".0");
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// A result as a tensor to save: tensors as they are, an `!xcs.str` as a 0-d string array, an
@@ -542,6 +572,9 @@ mod tests {
         assert_eq!(v.as_str(), Some("hi\n"));
         assert!(make_input(ctx, s.args[1].ty, &InputSource::Literal("hi".into())).is_err());
         assert!(make_input(ctx, s.args[0].ty, &InputSource::Literal("[1.0]".into())).is_err());
+        let v = make_input(ctx, s.args[0].ty, &InputSource::Literal("[1, -2e1]".into())).unwrap();
+        assert_eq!(v.as_tensor().unwrap(), &Tensor::f32(&[2], &[1.0, -20.0]));
+        assert_eq!(floatify("dense<[[1, -2], [0x7F, 1e3, 2.]]>"), "dense<[[1.0, -2.0], [0x7F, 1e3, 2.]]>");
         assert!(make_input(ctx, s.args[0].ty, &InputSource::Text("hi".into())).unwrap_err().contains("'str:' gives"));
         let err = bind_inputs(ctx, &s, &[("x", InputSource::Random(1))]).unwrap_err();
         assert!(err.contains("missing input for arguments arg1: !xcs.str, arg2: tensor<2x2xi32>"), "{err}");
