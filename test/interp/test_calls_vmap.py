@@ -205,3 +205,22 @@ def test_parallel_map_equals_vmap(tmp_path, stats):
         r = Run(tmp_path / entry, prog, entry=entry, inputs={"arg0": (x, "f16")})
         close(r.result("result0", "f16"), exp, "f16")
     stats("xcs.vmap", 2)
+
+
+def test_vmap_over_an_empty_batch(tmp_path, stats):
+    # nothing runs; a batched result is the declared type with 0 in the batch dim
+    prog = """
+func.func @main(%x: tensor<?x3xi64>, %w: tensor<3xi64>) -> (tensor<?x3xi64>, tensor<3x?xi64>) {
+  %r:2 = xcs.vmap %x, %w {in_axes = array<i64: 0, -1>, out_axes = array<i64: 0, 1>} : (tensor<?x3xi64>, tensor<3xi64>) -> (tensor<?x3xi64>, tensor<3x?xi64>) {
+  ^bb0(%e: tensor<3xi64>, %v: tensor<3xi64>):
+    %m = tensor.mul %e, %v : tensor<3xi64>
+    xcs.yield %m, %m : (tensor<3xi64>, tensor<3xi64>) -> ()
+  }
+  return %r#0, %r#1 : tensor<?x3xi64>, tensor<3x?xi64>
+}
+"""
+    x, w = np.zeros((0, 3), np.int64), np.arange(3, dtype=np.int64)
+    r = Run(tmp_path, prog, inputs={"arg0": (x, "i64"), "arg1": (w, "i64")})
+    assert r.result("result0", "i64").shape == (0, 3)
+    assert r.result("result1", "i64").shape == (3, 0)
+    stats("xcs.vmap", 2)
