@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use xcs_dialects::interp::{
-    random_input, read_npy, tensor_from_attr, write_npy, ElemType, Interpreter, ProviderRegistry, RtValue, Scalar, Tensor,
-    TensorData,
+    random_input, read_npy, tensor_from_attr, write_npy, ElemType, Interpreter, ProviderRegistry, RtValue, Scalar,
+    Tensor, TensorData,
 };
 use xcs_ir::printer::type_to_string;
 use xcs_ir::{AttrKind, Context, Module, Type, TypeKind};
@@ -194,7 +194,9 @@ pub fn make_input(ctx: &Context, ty: Type, source: &InputSource) -> Result<RtVal
         }
         InputSource::Literal(text) => literal(ctx, ty, text)?,
     };
-    value.check_type(ctx, ty).map_err(|_| format!("the value is a {}, but the argument has type '{ty_s}'", value.type_string()))?;
+    value
+        .check_type(ctx, ty)
+        .map_err(|_| format!("the value is a {}, but the argument has type '{ty_s}'", value.type_string()))?;
     Ok(value)
 }
 
@@ -231,7 +233,9 @@ fn int_width(e: ElemType) -> Option<u32> {
 /// An attribute literal read with the argument's type.
 fn literal(ctx: &Context, ty: Type, text: &str) -> Result<RtValue, String> {
     let ty_s = type_to_string(ctx, ty);
-    let parse = |t: &str| xcs_ir::parser::parse_attr(ctx, t).map_err(|d| format!("cannot read '{text}' as a '{ty_s}': {}", d.message));
+    let parse = |t: &str| {
+        xcs_ir::parser::parse_attr(ctx, t).map_err(|d| format!("cannot read '{text}' as a '{ty_s}': {}", d.message))
+    };
     if ty == xcs_dialects::xcs::str_type(ctx) {
         let a = parse(text)?;
         return match ctx.attr_kind(a) {
@@ -268,7 +272,8 @@ fn literal(ctx: &Context, ty: Type, text: &str) -> Result<RtValue, String> {
             // MLIR wants float literals for float elements (`1.0`); on the command line `1` is
             // fine too.
             let is_float = matches!(ctx.type_kind(ty), TypeKind::RankedTensor { elem, .. } if ctx.is_float(*elem));
-            let dense = dense_of(text).or_else(|e| if is_float { dense_of(&floatify(text)).map_err(|_| e) } else { Err(e) })?;
+            let dense =
+                dense_of(text).or_else(|e| if is_float { dense_of(&floatify(text)).map_err(|_| e) } else { Err(e) })?;
             Ok(RtValue::Tensor(tensor_from_attr(ctx, dense).map_err(|e| format!("cannot read '{text}': {e}"))?))
         }
         _ => Err(format!("no literal gives a value of type '{ty_s}'")),
@@ -360,8 +365,19 @@ fn command() -> Command {
                 .action(ArgAction::Append)
                 .help("The value of one argument (see INPUT SPECS)"),
         )
-        .arg(Arg::new("output-dir").long("output-dir").short('o').value_name("DIR").help("Write each result to DIR/NAME.npy"))
-        .arg(Arg::new("print").long("print").action(ArgAction::SetTrue).help("Print the results (default without --output-dir)"))
+        .arg(
+            Arg::new("output-dir")
+                .long("output-dir")
+                .short('o')
+                .value_name("DIR")
+                .help("Write each result to DIR/NAME.npy"),
+        )
+        .arg(
+            Arg::new("print")
+                .long("print")
+                .action(ArgAction::SetTrue)
+                .help("Print the results (default without --output-dir)"),
+        )
         .arg(
             Arg::new("provider")
                 .long("provider")
@@ -483,7 +499,11 @@ fn run(m: &ArgMatches) -> Result<(), String> {
 }
 
 /// Orders the inputs by argument and makes their values; every argument needs exactly one.
-pub fn bind_inputs(ctx: &Context, sig: &EntrySignature, inputs: &[(&str, InputSource)]) -> Result<Vec<RtValue>, String> {
+pub fn bind_inputs(
+    ctx: &Context,
+    sig: &EntrySignature,
+    inputs: &[(&str, InputSource)],
+) -> Result<Vec<RtValue>, String> {
     let mut slots: Vec<Option<(&str, &InputSource)>> = vec![None; sig.args.len()];
     for (name, src) in inputs {
         let i = sig.find_arg(name).map_err(|e| format!("--input {name}: {e}"))?;
@@ -572,8 +592,8 @@ mod tests {
         assert_eq!(v.as_str(), Some("hi\n"));
         assert!(make_input(ctx, s.args[1].ty, &InputSource::Literal("hi".into())).is_err());
         assert!(make_input(ctx, s.args[0].ty, &InputSource::Literal("[1.0]".into())).is_err());
-        let v = make_input(ctx, s.args[0].ty, &InputSource::Literal("[1, -2e1]".into())).unwrap();
-        assert_eq!(v.as_tensor().unwrap(), &Tensor::f32(&[2], &[1.0, -20.0]));
+        let v = make_input(ctx, s.args[0].ty, &InputSource::Literal("[1, -2.5e1]".into())).unwrap();
+        assert_eq!(v.as_tensor().unwrap(), &Tensor::f32(&[2], &[1.0, -25.0]));
         assert_eq!(floatify("dense<[[1, -2], [0x7F, 1e3, 2.]]>"), "dense<[[1.0, -2.0], [0x7F, 1e3, 2.]]>");
         assert!(make_input(ctx, s.args[0].ty, &InputSource::Text("hi".into())).unwrap_err().contains("'str:' gives"));
         let err = bind_inputs(ctx, &s, &[("x", InputSource::Random(1))]).unwrap_err();
