@@ -22,4 +22,8 @@ def stats():
 def pytest_terminal_summary(terminalreporter):
     if _COUNTS:
         total = sum(_COUNTS.values())
-        terminalreporter.write_line(f"interpreter vs numpy: {total} cases compared in {len(_COUNTS)} groups")
+        from harness import ELEMENTS
+
+        terminalreporter.write_line(
+            f"interpreter vs numpy: {total} cases ({ELEMENTS[0]} tensor elements) compared in {len(_COUNTS)} groups"
+        )

@@ -329,9 +329,14 @@ def narrow_down(cases, prog, d, r):
     return failures
 
 
+# elements compared by `check`, for the summary line (conftest.py)
+ELEMENTS = [0]
+
+
 def check(cases, label):
     """Runs and asserts that every case matches; reports all mismatches at once."""
     failures = run_cases(cases, label)
+    ELEMENTS[0] += sum(np.size(c.expected) if c.relem != "str" else 1 for c in cases)
     assert not failures, f"{len(failures)} of {len(cases)} cases fail:\n" + "\n".join(failures)
     return len(cases)
 

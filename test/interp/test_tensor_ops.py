@@ -41,6 +41,7 @@ BINARY_SHAPES = [
     ((4, 3), (3,), (0,), ()),
     ((2, 3), (2, 1), (0, 1), (0,)),
     ((0, 3), (3,), (), ()),
+    ((40, 50), (50,), (), ()),
 ]
 
 
@@ -229,7 +230,7 @@ def test_cmp(stats):
     cases = []
     for elem in ALL:
         for pred, f in PREDICATES.items():
-            for sa, sb, da, db in BINARY_SHAPES[:5]:
+            for sa, sb, da, db in BINARY_SHAPES[:5] + BINARY_SHAPES[-1:]:
                 a = g.values(sa, elem, small=True)
                 b = g.values(sb, elem, small=True)
                 if elem in FLOATS:  # make ties likely
@@ -372,6 +373,7 @@ MATMUL_SHAPES = [
     ((3, 4), (2, 4, 1), (0,), (0, 2)),
     ((2, 0), (0, 3), (), ()),
     ((1, 1), (1, 1), (), ()),
+    ((16, 32), (32, 24), (), ()),
 ]
 
 
