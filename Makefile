@@ -59,9 +59,10 @@ fuzz: deps
 	mkdir -p ir/fuzz/corpus/parse_verify
 	cd ir/fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse_verify corpus/parse_verify seeds -- -max_total_time=$(FUZZ_SECONDS)
 
-# regenerate the dialect reference pages in docs/dialects/ from the op declarations
+# regenerate the reference pages from the op declarations and the pass registry
 docs: build
 	$(XCS_OPT) --gen-dialect-docs=docs/dialects
+	$(XCS_OPT) --gen-pass-docs=docs/passes.md
 
 clean:
 	$(CARGO) clean
