@@ -502,7 +502,8 @@ fn timing_report(p: &Phases, total: Duration) -> String {
     render_timing_report(&nodes, total)
 }
 
-fn read_input(input: &str) -> Result<(String, String), String> {
+/// Reads the input file (`-`: standard input); returns its name for diagnostics and its text.
+pub(crate) fn read_input(input: &str) -> Result<(String, String), String> {
     let bytes = if input == "-" {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b).map_err(|e| format!("cannot read standard input: {e}"))?;
