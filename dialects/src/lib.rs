@@ -12,6 +12,8 @@ pub mod shape;
 mod symbol_syntax;
 pub mod symbolic;
 pub mod tensor;
+mod tensor_build;
+mod tensor_fold;
 pub mod test;
 pub mod xcs;
 pub mod xcs_kernel;

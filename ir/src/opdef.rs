@@ -395,25 +395,10 @@ pub fn group_range(specs: &[ValueSpec], total: usize, name: &str) -> std::ops::R
 }
 
 fn check_group_counts(v: &OpView, specs: &[ValueSpec], total: usize, what: &str) -> Result<(), Diagnostic> {
-    let singles = specs.iter().filter(|s| s.arity == Arity::Single).count();
-    let optional = specs.iter().filter(|s| s.arity == Arity::Optional).count();
-    let variadic = specs.iter().any(|s| s.arity == Arity::Variadic);
-    let ok = if variadic {
-        total >= singles
-    } else {
-        total >= singles && total <= singles + optional
-    };
-    if !ok {
-        let expect = if variadic {
-            format!("at least {singles}")
-        } else if optional > 0 {
-            format!("{singles} or {}", singles + optional)
-        } else {
-            format!("{singles}")
-        };
-        return Err(v.error(format!("requires {expect} {what}{}, but found {total}", if singles == 1 && !variadic && optional == 0 { "" } else { "s" })));
+    match crate::builder::group_count_error(specs, total, what) {
+        Some(m) => Err(v.error(m)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks what an [`OpDef`] declares: operand/result counts and types, inherent attributes

@@ -397,6 +397,7 @@ impl<'s> Parser<'s> {
                 return Ok(Module { body: *inner });
             }
         }
+        module.body.shrink_to_fit();
         Ok(module)
     }
 
