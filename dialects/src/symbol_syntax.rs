@@ -29,10 +29,16 @@ pub(crate) fn parse_symbol_op(p: &mut OpAsmParser<'_, '_>, st: &mut OperationSta
 /// arguments (`^bb0(%a: index):`).
 pub(crate) fn print_symbol_op(p: &mut OpAsmPrinter<'_>, entry_args: bool) {
     let ctx = p.ctx();
-    let Some(name) = p.attr("sym_name").and_then(|a| ctx.as_str(a)) else { return p.fallback_to_generic() };
+    let Some(name) = p.attr("sym_name").and_then(|a| ctx.as_str(a)) else {
+        return p.fallback_to_generic();
+    };
     let attrs = p.attrs();
     let has_regions = !p.regions().is_empty();
-    let rest = ctx.dict_entries(attrs).iter().filter(|(k, _)| ctx.str(*k) != "sym_name").count();
+    let rest = ctx
+        .dict_entries(attrs)
+        .iter()
+        .filter(|(k, _)| ctx.str(*k) != "sym_name")
+        .count();
     if has_regions && rest == 0 {
         return p.fallback_to_generic();
     }

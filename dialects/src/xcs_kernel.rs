@@ -102,9 +102,11 @@ impl KernelSignature {
                 inputs.len()
             ));
         }
-        let names: Option<Vec<&str>> = ctx
-            .dict_get(attrs, "arg_names")
-            .map(|a| ctx.as_array(a).map(|v| v.iter().filter_map(|&e| ctx.as_str(e)).collect()).unwrap_or_default());
+        let names: Option<Vec<&str>> = ctx.dict_get(attrs, "arg_names").map(|a| {
+            ctx.as_array(a)
+                .map(|v| v.iter().filter_map(|&e| ctx.as_str(e)).collect())
+                .unwrap_or_default()
+        });
         if let Some(n) = &names {
             if n.len() != inputs.len() {
                 return Err(format!("has {} arg_names for {} parameters", n.len(), inputs.len()));
@@ -121,7 +123,9 @@ impl KernelSignature {
         let mut params = Vec::with_capacity(inputs.len());
         for (i, (&k, &ty)) in kinds.iter().zip(inputs).enumerate() {
             let Some(kind) = ArgKind::parse(k) else {
-                return Err(format!("parameter #{i} has kind '{k}'; a kind is \"axis\", \"in\", \"out\" or \"inout\""));
+                return Err(format!(
+                    "parameter #{i} has kind '{k}'; a kind is \"axis\", \"in\", \"out\" or \"inout\""
+                ));
             };
             let p = param_label(i, names.as_ref().map(|n| n[i]));
             match kind {
@@ -140,7 +144,11 @@ impl KernelSignature {
                 }
                 _ => {}
             }
-            params.push(KernelParam { name: names.as_ref().map(|n| n[i].to_string()), kind, ty });
+            params.push(KernelParam {
+                name: names.as_ref().map(|n| n[i].to_string()),
+                kind,
+                ty,
+            });
         }
         if !params.iter().any(|p| p.kind.writes()) {
             return Err("has no out or inout parameter; a kernel's results are the tensors it writes".into());
@@ -195,7 +203,10 @@ fn type_str(ctx: &Context, t: Type) -> String {
 
 pub const ARG_KINDS_ATTR: AttrConstraint = AttrConstraint {
     desc: "array of \"axis\", \"in\", \"out\", \"inout\" strings",
-    check: |c, a| c.as_array(a).is_some_and(|v| v.iter().all(|&e| c.as_str(e).and_then(ArgKind::parse).is_some())),
+    check: |c, a| {
+        c.as_array(a)
+            .is_some_and(|v| v.iter().all(|&e| c.as_str(e).and_then(ArgKind::parse).is_some()))
+    },
 };
 pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     desc: "array of string attributes",
@@ -296,7 +307,9 @@ op! {
 fn verify_kernel(v: &OpView) -> Result<(), Diagnostic> {
     let sig = KernelSignature::from_attrs(v.ctx, v.attrs()).map_err(|e| v.error(e))?;
     let Some(body) = v.body.nested(v.op) else { return Ok(()) };
-    let Some(entry) = body.root_regions().first().and_then(|&r| body.entry_block(r)) else { return Ok(()) };
+    let Some(entry) = body.root_regions().first().and_then(|&r| body.entry_block(r)) else {
+        return Ok(());
+    };
     let args = body.block_args(entry);
     if args.len() != sig.params.len() {
         return Err(v.error(format!(
@@ -364,7 +377,9 @@ pub fn launch_operands(ctx: &Context, body: &Body, op: Op) -> Option<(Vec<Value>
 /// The tensors a launch reads and writes, given its kernel's signature: `(operand, kind)` of
 /// every tensor operand.
 pub fn launch_effects(ctx: &Context, body: &Body, op: Op, sig: &KernelSignature) -> Vec<(Value, ArgKind)> {
-    let Some((_, tensors)) = launch_operands(ctx, body, op) else { return Vec::new() };
+    let Some((_, tensors)) = launch_operands(ctx, body, op) else {
+        return Vec::new();
+    };
     tensors.into_iter().zip(sig.tensors().map(|(_, p)| p.kind)).collect()
 }
 
@@ -386,9 +401,9 @@ fn verify_launch(v: &OpView) -> Result<(), Diagnostic> {
             _ => false,
         };
         if !is_axis {
-            return Err(
-                v.error(format!("axis operand #{i} is not the axis variable of an enclosing 'xcs.parallel_for'"))
-            );
+            return Err(v.error(format!(
+                "axis operand #{i} is not the axis variable of an enclosing 'xcs.parallel_for'"
+            )));
         }
     }
     Ok(())
@@ -396,17 +411,27 @@ fn verify_launch(v: &OpView) -> Result<(), Diagnostic> {
 
 fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
-    let Some(name) = v.attr("kernel").and_then(|a| ctx.as_symbol(a)) else { return Ok(()) };
-    let Some(target) = symbols.lookup(name).filter(|s| ctx.op_name_str(s.op_name) == "xcs.kernel") else {
+    let Some(name) = v.attr("kernel").and_then(|a| ctx.as_symbol(a)) else {
+        return Ok(());
+    };
+    let Some(target) = symbols
+        .lookup(name)
+        .filter(|s| ctx.op_name_str(s.op_name) == "xcs.kernel")
+    else {
         return Err(v.error(format!("'@{name}' does not reference an 'xcs.kernel'")));
     };
     let Ok(sig) = KernelSignature::from_attrs(ctx, target.attrs) else {
         return Ok(()); // the kernel's own verifier reports it
     };
-    let Some((axes, tensors)) = launch_operands(ctx, v.body, v.op) else { return Ok(()) };
+    let Some((axes, tensors)) = launch_operands(ctx, v.body, v.op) else {
+        return Ok(());
+    };
     let n_axes = sig.axes().count();
     if axes.len() != n_axes {
-        return Err(v.error(format!("gives {} axis operands, but @{name} has {n_axes} axis parameters", axes.len())));
+        return Err(v.error(format!(
+            "gives {} axis operands, but @{name} has {n_axes} axis parameters",
+            axes.len()
+        )));
     }
     let params: Vec<(usize, &KernelParam)> = sig.tensors().collect();
     if tensors.len() != params.len() {
@@ -440,14 +465,22 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
             )));
         }
     }
-    let given = v.attr("constexprs").map(|d| ctx.dict_entries(d).to_vec()).unwrap_or_default();
+    let given = v
+        .attr("constexprs")
+        .map(|d| ctx.dict_entries(d).to_vec())
+        .unwrap_or_default();
     for &(k, val) in &given {
         let key = ctx.str(k);
         let Some(c) = sig.constexprs.iter().find(|c| c.name == key) else {
             let known: Vec<&str> = sig.constexprs.iter().map(|c| c.name.as_str()).collect();
-            let list =
-                if known.is_empty() { "it has none".to_string() } else { format!("it has {}", known.join(", ")) };
-            return Err(v.error(format!("sets constexpr '{key}', which @{name} does not declare ({list})")));
+            let list = if known.is_empty() {
+                "it has none".to_string()
+            } else {
+                format!("it has {}", known.join(", "))
+            };
+            return Err(v.error(format!(
+                "sets constexpr '{key}', which @{name} does not declare ({list})"
+            )));
         };
         let vty = match ctx.attr_kind(val) {
             AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => Some(*ty),
@@ -463,7 +496,10 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
     }
     for c in &sig.constexprs {
         if c.default.is_none() && !given.iter().any(|&(k, _)| ctx.str(k) == c.name) {
-            return Err(v.error(format!("does not set constexpr '{}' of @{name}, which has no default", c.name)));
+            return Err(v.error(format!(
+                "does not set constexpr '{}' of @{name}, which has no default",
+                c.name
+            )));
         }
     }
     Ok(())
@@ -490,12 +526,26 @@ fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult
     };
     let tensors = p.parse_paren_operand_list()?;
     p.parse_optional_attr_dict(st)?;
-    let types: Vec<Type> = if p.peek(Tok::Colon) { p.parse_colon_type_list()?.to_vec() } else { Vec::new() };
+    let types: Vec<Type> = if p.peek(Tok::Colon) {
+        p.parse_colon_type_list()?.to_vec()
+    } else {
+        Vec::new()
+    };
     let index = vec![ctx.index_type(); axes.len()];
     p.resolve_operands(&axes, &index, st)?;
     p.resolve_operands(&tensors, &types, st)?;
-    let seg: Vec<u8> = [axes.len() as i32, tensors.len() as i32].iter().flat_map(|x| x.to_le_bytes()).collect();
-    p.set_attr(st, "operandSegmentSizes", ctx.attr(AttrKind::DenseArray { elem: ctx.i32_type(), data: seg.into() }));
+    let seg: Vec<u8> = [axes.len() as i32, tensors.len() as i32]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    p.set_attr(
+        st,
+        "operandSegmentSizes",
+        ctx.attr(AttrKind::DenseArray {
+            elem: ctx.i32_type(),
+            data: seg.into(),
+        }),
+    );
     Ok(())
 }
 
@@ -507,7 +557,9 @@ fn print_launch(p: &mut OpAsmPrinter<'_>) {
     let (Some(kernel), Some(seg)) = (kernel, p.attr("operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a))) else {
         return p.fallback_to_generic();
     };
-    let [a, t] = seg.as_slice() else { return p.fallback_to_generic() };
+    let [a, t] = seg.as_slice() else {
+        return p.fallback_to_generic();
+    };
     if *a < 0 || *t < 0 || (*a + *t) as usize != operands.len() {
         return p.fallback_to_generic();
     }
@@ -568,14 +620,21 @@ func.func @empty() {
         let k = m.lookup_symbol(&ctx, "flash_attn").unwrap();
         let sig = KernelSignature::from_attrs(&ctx, m.body.attrs(k)).unwrap();
         let kinds: Vec<ArgKind> = sig.params.iter().map(|p| p.kind).collect();
-        assert_eq!(kinds, [ArgKind::Axis, ArgKind::Axis, ArgKind::In, ArgKind::InOut, ArgKind::Out]);
+        assert_eq!(
+            kinds,
+            [ArgKind::Axis, ArgKind::Axis, ArgKind::In, ArgKind::InOut, ArgKind::Out]
+        );
         assert_eq!(sig.axes().count(), 2);
         assert_eq!(sig.tensors().map(|(i, _)| i).collect::<Vec<_>>(), [2, 3, 4]);
         assert_eq!(sig.params[2].name.as_deref(), Some("Q"));
         assert_eq!(sig.constexprs.len(), 2);
         assert_eq!(
             sig.constexprs[0],
-            Constexpr { name: "BLOCK".into(), default: Some(ctx.i64_attr(128)), ty: ctx.i64_type() }
+            Constexpr {
+                name: "BLOCK".into(),
+                default: Some(ctx.i64_attr(128)),
+                ty: ctx.i64_type()
+            }
         );
         assert_eq!(sig.constexprs[1].default, None);
         assert!(ArgKind::InOut.reads() && ArgKind::InOut.writes() && ArgKind::In.reads() && !ArgKind::Out.reads());
@@ -583,13 +642,24 @@ func.func @empty() {
         // The launch, deep in the function's body.
         let f = m.lookup_symbol(&ctx, "main").unwrap();
         let fb = m.body.nested(f).unwrap();
-        let launch = fb.walk_ops().into_iter().find(|&op| LaunchOp::cast(&ctx, fb, op).is_some()).unwrap();
+        let launch = fb
+            .walk_ops()
+            .into_iter()
+            .find(|&op| LaunchOp::cast(&ctx, fb, op).is_some())
+            .unwrap();
         let (axes, tensors) = launch_operands(&ctx, fb, launch).unwrap();
         assert_eq!((axes.len(), tensors.len()), (2, 3));
         let effects = launch_effects(&ctx, fb, launch, &sig);
         let entry = fb.entry_block(fb.root_regions()[0]).unwrap();
         let args = fb.block_args(entry);
-        assert_eq!(effects, vec![(args[0], ArgKind::In), (args[1], ArgKind::InOut), (args[2], ArgKind::Out)]);
+        assert_eq!(
+            effects,
+            vec![
+                (args[0], ArgKind::In),
+                (args[1], ArgKind::InOut),
+                (args[2], ArgKind::Out)
+            ]
+        );
 
         // The interpreter reports kernel ops as unsupported (an error, not a panic).
         let e = crate::interp::run_function(&ctx, &m, "empty", vec![]).unwrap_err();
@@ -606,9 +676,11 @@ func.func @empty() {
         let attrs = |s: &str| xcs_ir::parser::parse_attr(&ctx, s).unwrap();
         let e = KernelSignature::from_attrs(&ctx, attrs("{arg_kinds = []}")).unwrap_err();
         assert!(e.contains("function_type"), "{e}");
-        let e =
-            KernelSignature::from_attrs(&ctx, attrs(r#"{function_type = (tensor<4xf32>) -> (), arg_kinds = ["in"]}"#))
-                .unwrap_err();
+        let e = KernelSignature::from_attrs(
+            &ctx,
+            attrs(r#"{function_type = (tensor<4xf32>) -> (), arg_kinds = ["in"]}"#),
+        )
+        .unwrap_err();
         assert!(e.contains("no out or inout parameter"), "{e}");
     }
 }

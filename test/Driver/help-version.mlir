@@ -33,4 +33,4 @@
 
 // UNKNOWN: error: unexpected argument '--no-such-flag' found
 
-// DIALECTS: Available Dialects: builtin,cf,func,{{.*}}test{{.*}}
+// DIALECTS: Available Dialects: builtin,cf,cost,func,{{.*}}test{{.*}}

@@ -23,7 +23,12 @@ pub struct KernelCostJson {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KernelBody {
     /// Formulas (`flops`, `memory_read`, `memory_write`, and the optional `transcendentals`).
-    Leaf { flops: String, memory_read: String, memory_write: String, transcendentals: Option<String> },
+    Leaf {
+        flops: String,
+        memory_read: String,
+        memory_write: String,
+        transcendentals: Option<String>,
+    },
     /// Children in document order.
     Composite { children: Vec<ChildJson> },
 }
@@ -46,9 +51,15 @@ pub enum Count {
 }
 
 fn str_array(v: &Value, what: &str) -> Result<Vec<String>, String> {
-    let Some(a) = v.as_array() else { return Err(format!("'{what}' must be an array of strings")) };
+    let Some(a) = v.as_array() else {
+        return Err(format!("'{what}' must be an array of strings"));
+    };
     a.iter()
-        .map(|e| e.as_str().map(str::to_string).ok_or_else(|| format!("'{what}' must be an array of strings")))
+        .map(|e| {
+            e.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("'{what}' must be an array of strings"))
+        })
         .collect()
 }
 
@@ -61,7 +72,9 @@ impl KernelCostJson {
 
     /// Reads and checks one kernel's JSON value against the intermediate schema.
     pub fn from_json(v: &Value) -> Result<KernelCostJson, String> {
-        let Some(o) = v.as_object() else { return Err("a kernel cost JSON must be an object".into()) };
+        let Some(o) = v.as_object() else {
+            return Err("a kernel cost JSON must be an object".into());
+        };
         let kernel_name = match o.get("kernel_name") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
             Some(_) => return Err("'kernel_name' must be a non-empty string".into()),
@@ -104,7 +117,12 @@ impl KernelCostJson {
                 KernelBody::Composite { children }
             }
         };
-        Ok(KernelCostJson { kernel_name, init_params, forward_params, body })
+        Ok(KernelCostJson {
+            kernel_name,
+            init_params,
+            forward_params,
+            body,
+        })
     }
 
     /// The JSON value, fields in the seed's order.
@@ -115,7 +133,12 @@ impl KernelCostJson {
         o.insert("init_params".into(), arr(&self.init_params));
         o.insert("forward_params".into(), arr(&self.forward_params));
         match &self.body {
-            KernelBody::Leaf { flops, memory_read, memory_write, transcendentals } => {
+            KernelBody::Leaf {
+                flops,
+                memory_read,
+                memory_write,
+                transcendentals,
+            } => {
                 o.insert("flops".into(), Value::String(flops.clone()));
                 o.insert("memory_read".into(), Value::String(memory_read.clone()));
                 o.insert("memory_write".into(), Value::String(memory_write.clone()));
@@ -149,14 +172,26 @@ impl KernelCostJson {
                 .attr(ctx, "forward_params", strs(&self.forward_params))
         };
         match &self.body {
-            KernelBody::Leaf { flops, memory_read, memory_write, transcendentals } => {
+            KernelBody::Leaf {
+                flops,
+                memory_read,
+                memory_write,
+                transcendentals,
+            } => {
                 let mut cost = Cost::default();
-                let fields: [(&str, &str); 3] =
-                    [("flops", flops), ("memory_read", memory_read), ("memory_write", memory_write)];
+                let fields: [(&str, &str); 3] = [
+                    ("flops", flops),
+                    ("memory_read", memory_read),
+                    ("memory_write", memory_write),
+                ];
                 let tr = transcendentals.as_deref().map(|t| ("transcendentals", t));
                 for (i, (k, text)) in fields.into_iter().chain(tr).enumerate() {
                     let e = text.parse().map_err(|e: crate::symbolic::ExprError| {
-                        format!("kernel '{}': malformed {k} formula \"{text}\": {}", self.kernel_name, e.describe(text))
+                        format!(
+                            "kernel '{}': malformed {k} formula \"{text}\": {}",
+                            self.kernel_name,
+                            e.describe(text)
+                        )
                     })?;
                     match i {
                         0 => cost.flops = e,
@@ -188,8 +223,11 @@ impl KernelCostJson {
     pub fn from_op(ctx: &Context, body: &Body, op: Op) -> Result<KernelCostJson, String> {
         let name = ctx.op_name_str(body.op_name(op));
         let attrs = body.attrs(op);
-        let kernel_name =
-            ctx.dict_get(attrs, "sym_name").and_then(|a| ctx.as_str(a)).ok_or("op without 'sym_name'")?.to_string();
+        let kernel_name = ctx
+            .dict_get(attrs, "sym_name")
+            .and_then(|a| ctx.as_str(a))
+            .ok_or("op without 'sym_name'")?
+            .to_string();
         let list = |k: &str| super::str_list(ctx, ctx.dict_get(attrs, k));
         let (init_params, forward_params) = (list("init_params"), list("forward_params"));
         let body_json = match name {
@@ -208,8 +246,11 @@ impl KernelCostJson {
             }
             "cost.composite" => {
                 let nested = body.nested(op).ok_or("composite without a body")?;
-                let ops =
-                    nested.root_regions().first().and_then(|&r| nested.entry_block(r)).map(|b| nested.block_op_vec(b));
+                let ops = nested
+                    .root_regions()
+                    .first()
+                    .and_then(|&r| nested.entry_block(r))
+                    .map(|b| nested.block_op_vec(b));
                 let children = ops
                     .unwrap_or_default()
                     .into_iter()
@@ -219,16 +260,28 @@ impl KernelCostJson {
             }
             other => return Err(format!("'{other}' is not a cost kernel op")),
         };
-        Ok(KernelCostJson { kernel_name, init_params, forward_params, body: body_json })
+        Ok(KernelCostJson {
+            kernel_name,
+            init_params,
+            forward_params,
+            body: body_json,
+        })
     }
 }
 
 impl ChildJson {
     fn from_json(label: &str, v: &Value) -> Result<ChildJson, String> {
         let e = |m: String| format!("child '{label}': {m}");
-        let Some(o) = v.as_object() else { return Err(e("must be an object".into())) };
-        if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "kernel" | "bindings" | "count")) {
-            return Err(e(format!("unknown field '{k}' (a child has kernel, bindings and count)")));
+        let Some(o) = v.as_object() else {
+            return Err(e("must be an object".into()));
+        };
+        if let Some(k) = o
+            .keys()
+            .find(|k| !matches!(k.as_str(), "kernel" | "bindings" | "count"))
+        {
+            return Err(e(format!(
+                "unknown field '{k}' (a child has kernel, bindings and count)"
+            )));
         }
         let kernel = match o.get("kernel") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
@@ -252,17 +305,34 @@ impl ChildJson {
             Some(Value::String(s)) => Count::Formula(s.clone()),
             Some(Value::Number(n)) => match n.as_i64() {
                 Some(i) if i >= 1 => Count::Int(i),
-                _ => return Err(e(format!("'count' must be an integer >= 1 or a formula string, got {n}"))),
+                _ => {
+                    return Err(e(format!(
+                        "'count' must be an integer >= 1 or a formula string, got {n}"
+                    )))
+                }
             },
-            Some(other) => return Err(e(format!("'count' must be an integer >= 1 or a formula string, got {other}"))),
+            Some(other) => {
+                return Err(e(format!(
+                    "'count' must be an integer >= 1 or a formula string, got {other}"
+                )))
+            }
         };
-        Ok(ChildJson { label: label.to_string(), kernel, bindings, count })
+        Ok(ChildJson {
+            label: label.to_string(),
+            kernel,
+            bindings,
+            count,
+        })
     }
 
     fn to_json(&self) -> Value {
         let mut o = Map::new();
         o.insert("kernel".into(), Value::String(self.kernel.clone()));
-        let b: Map<String, Value> = self.bindings.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
+        let b: Map<String, Value> = self
+            .bindings
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
         o.insert("bindings".into(), Value::Object(b));
         o.insert(
             "count".into(),
@@ -275,7 +345,11 @@ impl ChildJson {
     }
 
     fn to_state(&self, ctx: &Context, loc: Location) -> OperationState {
-        let entries: Vec<_> = self.bindings.iter().map(|(k, v)| (ctx.ident(k), ctx.str_attr(v))).collect();
+        let entries: Vec<_> = self
+            .bindings
+            .iter()
+            .map(|(k, v)| (ctx.ident(k), ctx.str_attr(v)))
+            .collect();
         let count = match &self.count {
             Count::Int(i) => ctx.i64_attr(*i),
             Count::Formula(s) => ctx.str_attr(s),
@@ -289,7 +363,10 @@ impl ChildJson {
 
     fn from_op(ctx: &Context, body: &Body, op: Op) -> Result<ChildJson, String> {
         let get = |k: &str| body.attr(ctx, op, k);
-        let label = get("label").and_then(|a| ctx.as_str(a)).ok_or("child without a 'label'")?.to_string();
+        let label = get("label")
+            .and_then(|a| ctx.as_str(a))
+            .ok_or("child without a 'label'")?
+            .to_string();
         let kernel = get("kernel")
             .and_then(|a| ctx.as_symbol(a))
             .ok_or_else(|| format!("child '{label}' without a 'kernel'"))?;
@@ -303,7 +380,12 @@ impl ChildJson {
                 _ => return Err(format!("child '{label}': count is neither an integer nor a formula")),
             },
         };
-        Ok(ChildJson { label, kernel: kernel.to_string(), bindings: super::child_bindings(ctx, body, op), count })
+        Ok(ChildJson {
+            label,
+            kernel: kernel.to_string(),
+            bindings: super::child_bindings(ctx, body, op),
+            count,
+        })
     }
 }
 

@@ -35,7 +35,12 @@ impl Cost {
     /// A cost from formula texts (`transcendentals` zero).
     pub fn parse(flops: &str, read: &str, write: &str) -> Result<Cost, (usize, ExprError)> {
         let f = |i: usize, t: &str| t.parse::<Expr>().map_err(|e| (i, e));
-        Ok(Cost { flops: f(0, flops)?, read: f(1, read)?, write: f(2, write)?, transcendentals: Expr::zero() })
+        Ok(Cost {
+            flops: f(0, flops)?,
+            read: f(1, read)?,
+            write: f(2, write)?,
+            transcendentals: Expr::zero(),
+        })
     }
     /// The figures with their keys, in [`COST_KEYS`] order.
     pub fn fields(&self) -> [(&'static str, &Expr); 4] {
@@ -47,7 +52,12 @@ impl Cost {
         ]
     }
     fn fields_mut(&mut self) -> [&mut Expr; 4] {
-        [&mut self.flops, &mut self.read, &mut self.write, &mut self.transcendentals]
+        [
+            &mut self.flops,
+            &mut self.read,
+            &mut self.write,
+            &mut self.transcendentals,
+        ]
     }
     fn map(&self, f: impl Fn(&Expr) -> Result<Expr, ExprError>) -> Result<Cost, ExprError> {
         Ok(Cost {
@@ -110,9 +120,10 @@ impl Cost {
     /// one whose text is not valid, which only Rust code can build).
     pub fn from_attr(ctx: &Context, a: Attr) -> Option<Result<Cost, ParamsError>> {
         match ctx.attr_kind(a) {
-            AttrKind::Dialect { text, .. } => {
-                text.strip_prefix("cost.cost").filter(|r| r.starts_with('<')).map(parse_params)
-            }
+            AttrKind::Dialect { text, .. } => text
+                .strip_prefix("cost.cost")
+                .filter(|r| r.starts_with('<'))
+                .map(parse_params),
             _ => None,
         }
     }
@@ -121,7 +132,10 @@ impl Cost {
 /// Parses the parameter text of `#cost.cost` (`<flops = "...", ...>`); errors carry the byte
 /// offset in `text`.
 pub fn parse_params(text: &str) -> Result<Cost, ParamsError> {
-    let err = |off: usize, m: String| ParamsError { message: m, offset: Some(off) };
+    let err = |off: usize, m: String| ParamsError {
+        message: m,
+        offset: Some(off),
+    };
     let b = text.as_bytes();
     let shape = "expected '<flops = \"...\", read = \"...\", write = \"...\">'";
     if b.first() != Some(&b'<') {
@@ -142,10 +156,16 @@ pub fn parse_params(text: &str) -> Result<Cost, ParamsError> {
         }
         let key = &text[key_start..i];
         if key.is_empty() {
-            return Err(err(key_start, format!("{shape}: expected a key ({})", COST_KEYS.join(", "))));
+            return Err(err(
+                key_start,
+                format!("{shape}: expected a key ({})", COST_KEYS.join(", ")),
+            ));
         }
         let Some(k) = COST_KEYS.iter().position(|&x| x == key) else {
-            return Err(err(key_start, format!("unknown cost key '{key}' (expected {})", COST_KEYS.join(", "))));
+            return Err(err(
+                key_start,
+                format!("unknown cost key '{key}' (expected {})", COST_KEYS.join(", ")),
+            ));
         };
         if seen[k].is_some() {
             return Err(err(key_start, format!("cost key '{key}' appears twice")));
@@ -163,7 +183,10 @@ pub fn parse_params(text: &str) -> Result<Cost, ParamsError> {
         let formula_start = i + 1;
         let e = value.parse::<Expr>().map_err(|e| {
             let off = formula_start + e.span.as_ref().map_or(0, |s| s.start);
-            err(off, format!("malformed {key} formula \"{value}\": {}", e.describe(&value)))
+            err(
+                off,
+                format!("malformed {key} formula \"{value}\": {}", e.describe(&value)),
+            )
         })?;
         seen[k] = Some(e);
         i = end;
@@ -181,10 +204,17 @@ pub fn parse_params(text: &str) -> Result<Cost, ParamsError> {
         return Err(err(i, "unexpected text after '>'".into()));
     }
     let [flops, read, write, tr] = seen;
-    let missing: Vec<&str> =
-        [&flops, &read, &write].iter().zip(COST_KEYS).filter(|(v, _)| v.is_none()).map(|(_, k)| k).collect();
+    let missing: Vec<&str> = [&flops, &read, &write]
+        .iter()
+        .zip(COST_KEYS)
+        .filter(|(v, _)| v.is_none())
+        .map(|(_, k)| k)
+        .collect();
     if !missing.is_empty() {
-        return Err(err(text.len().saturating_sub(1), format!("'#cost.cost' is missing {}", missing.join(", "))));
+        return Err(err(
+            text.len().saturating_sub(1),
+            format!("'#cost.cost' is missing {}", missing.join(", ")),
+        ));
     }
     Ok(Cost {
         flops: flops.unwrap_or_default(),
@@ -247,8 +277,10 @@ pub fn op_cost(ctx: &Context, body: &Body, op: Op) -> Option<Cost> {
 
 // ------------------------------------------------------------------------------ constraints
 
-pub const COST_ATTR: AttrConstraint =
-    AttrConstraint { desc: "#cost.cost attribute", check: |c, a| Cost::from_attr(c, a).is_some() };
+pub const COST_ATTR: AttrConstraint = AttrConstraint {
+    desc: "#cost.cost attribute",
+    check: |c, a| Cost::from_attr(c, a).is_some(),
+};
 pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     desc: "array of string attributes",
     check: |c, a| c.as_array(a).is_some_and(|v| v.iter().all(|&e| c.as_str(e).is_some())),
@@ -370,9 +402,9 @@ fn check_params(v: &OpView, params: &[String]) -> Result<(), Diagnostic> {
     for p in params {
         let is_name = p.parse::<Expr>().ok().is_some_and(|e| e.as_var() == Some(p.as_str()));
         if !is_name {
-            return Err(
-                v.error(format!("parameter '{p}' is not a name (a parameter is an identifier usable in formulas)"))
-            );
+            return Err(v.error(format!(
+                "parameter '{p}' is not a name (a parameter is an identifier usable in formulas)"
+            )));
         }
         if is_implicit_var(p) {
             return Err(v.error(format!(
@@ -400,7 +432,8 @@ fn check_vars(v: &OpView, what: &str, e: &Expr, params: &[String], owner: &str) 
 
 /// Parses a formula attribute value for the verifier.
 fn formula(v: &OpView, what: &str, text: &str) -> Result<Expr, Diagnostic> {
-    text.parse::<Expr>().map_err(|e| v.error(format!("{what} \"{text}\" is malformed: {}", e.describe(text))))
+    text.parse::<Expr>()
+        .map_err(|e| v.error(format!("{what} \"{text}\" is malformed: {}", e.describe(text))))
 }
 
 // ------------------------------------------------------------------------------ verifiers
@@ -409,7 +442,9 @@ fn verify_kernel(v: &OpView) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     let params = kernel_params(ctx, v.attrs());
     check_params(v, &params)?;
-    let Some(cost) = v.attr("cost").and_then(|a| Cost::from_attr(ctx, a)) else { return Ok(()) };
+    let Some(cost) = v.attr("cost").and_then(|a| Cost::from_attr(ctx, a)) else {
+        return Ok(());
+    };
     let cost = cost.map_err(|e| v.error(format!("invalid 'cost' attribute: {}", e.message)))?;
     let name = v.attr("sym_name").and_then(|a| ctx.as_str(a)).unwrap_or("");
     for (k, e) in cost.fields() {
@@ -442,7 +477,9 @@ fn verify_composite(v: &OpView) -> Result<(), Diagnostic> {
                 "is not allowed in 'cost.composite', which holds only 'cost.child' ops",
             ));
         }
-        let Some(label) = body.attr(ctx, op, "label").and_then(|a| ctx.as_str(a)) else { continue };
+        let Some(label) = body.attr(ctx, op, "label").and_then(|a| ctx.as_str(a)) else {
+            continue;
+        };
         if let Some((_, first)) = labels.iter().find(|(l, _)| l == label) {
             return Err(Diagnostic::op_error(
                 ctx,
@@ -471,7 +508,9 @@ pub fn child_count(ctx: &Context, body: &Body, op: Op) -> Result<Expr, String> {
 
 /// The `bindings` of a child: parameter name and formula text, sorted by name.
 pub fn child_bindings(ctx: &Context, body: &Body, op: Op) -> Vec<(String, String)> {
-    let Some(d) = body.attr(ctx, op, "bindings") else { return Vec::new() };
+    let Some(d) = body.attr(ctx, op, "bindings") else {
+        return Vec::new();
+    };
     ctx.dict_entries(d)
         .iter()
         .filter_map(|&(k, a)| ctx.as_str(a).map(|s| (ctx.str(k).to_string(), s.to_string())))
@@ -486,7 +525,12 @@ fn verify_child(v: &OpView) -> Result<(), Diagnostic> {
     }
     let parent = v.body.self_attrs();
     let params = kernel_params(ctx, parent);
-    let owner = format!("@{}", ctx.dict_get(parent, "sym_name").and_then(|a| ctx.as_str(a)).unwrap_or(""));
+    let owner = format!(
+        "@{}",
+        ctx.dict_get(parent, "sym_name")
+            .and_then(|a| ctx.as_str(a))
+            .unwrap_or("")
+    );
     if let Some(l) = v.attr("label").and_then(|a| ctx.as_str(a)) {
         if l.is_empty() {
             return Err(v.error("has an empty label"));
@@ -514,20 +558,30 @@ fn verify_child(v: &OpView) -> Result<(), Diagnostic> {
 
 fn verify_child_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
-    let Some(kernel) = v.attr("kernel").and_then(|a| ctx.as_symbol(a)) else { return Ok(()) };
+    let Some(kernel) = v.attr("kernel").and_then(|a| ctx.as_symbol(a)) else {
+        return Ok(());
+    };
     let own = v.body.self_attr(ctx, "sym_name").and_then(|a| ctx.as_str(a));
     if own == Some(kernel) {
-        return Err(v.error(format!("refers to its own composite @{kernel}; the kernel graph must be acyclic")));
+        return Err(v.error(format!(
+            "refers to its own composite @{kernel}; the kernel graph must be acyclic"
+        )));
     }
-    let target =
-        symbols.lookup(kernel).filter(|s| matches!(ctx.op_name_str(s.op_name), "cost.kernel" | "cost.composite"));
+    let target = symbols
+        .lookup(kernel)
+        .filter(|s| matches!(ctx.op_name_str(s.op_name), "cost.kernel" | "cost.composite"));
     let Some(target) = target else {
-        return Err(v.error(format!("'@{kernel}' does not reference a 'cost.kernel' or 'cost.composite'")));
+        return Err(v.error(format!(
+            "'@{kernel}' does not reference a 'cost.kernel' or 'cost.composite'"
+        )));
     };
     let params = kernel_params(ctx, target.attrs);
     let bindings = child_bindings(ctx, v.body, v.op);
-    let list =
-        if params.is_empty() { "it has none".to_string() } else { format!("its parameters: {}", params.join(", ")) };
+    let list = if params.is_empty() {
+        "it has none".to_string()
+    } else {
+        format!("its parameters: {}", params.join(", "))
+    };
     for (k, _) in &bindings {
         if !params.contains(k) {
             return Err(v.error(format!("binds '{k}', which is not a parameter of @{kernel} ({list})")));
@@ -535,9 +589,9 @@ fn verify_child_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagn
     }
     for p in &params {
         if !bindings.iter().any(|(k, _)| k == p) {
-            return Err(
-                v.error(format!("does not bind parameter '{p}' of @{kernel}; every parameter of the child is bound"))
-            );
+            return Err(v.error(format!(
+                "does not bind parameter '{p}' of @{kernel}; every parameter of the child is bound"
+            )));
         }
     }
     Ok(())
@@ -569,7 +623,9 @@ fn print_child(p: &mut xcs_ir::printer::OpAsmPrinter<'_>) {
     let ctx = p.ctx();
     let label = p.attr("label").and_then(|a| ctx.as_str(a));
     let kernel = p.attr("kernel").filter(|&a| ctx.as_symbol(a).is_some());
-    let (Some(label), Some(kernel)) = (label, kernel) else { return p.fallback_to_generic() };
+    let (Some(label), Some(kernel)) = (label, kernel) else {
+        return p.fallback_to_generic();
+    };
     p.write_str(" ");
     p.print_string(label);
     p.write_str(" ");

@@ -15,22 +15,37 @@ fn ctx() -> Context {
 #[test]
 fn attribute_is_canonical_at_parse_time() {
     let ctx = ctx();
-    let a = parse_attr(&ctx, r#"#cost.cost<flops = "N*M + 0", read = "0*x", write = "2*(N*M)//2">"#).unwrap();
+    let a = parse_attr(
+        &ctx,
+        r#"#cost.cost<flops = "N*M + 0", read = "0*x", write = "2*(N*M)//2">"#,
+    )
+    .unwrap();
     let b = parse_attr(&ctx, r#"#cost.cost<write = "M*N",read="0", flops="M*N">"#).unwrap();
     assert_eq!(a, b);
-    assert_eq!(xcs_ir::printer::attr_to_string(&ctx, a), r#"#cost.cost<flops = "M*N", read = "0", write = "M*N">"#);
+    assert_eq!(
+        xcs_ir::printer::attr_to_string(&ctx, a),
+        r#"#cost.cost<flops = "M*N", read = "0", write = "M*N">"#
+    );
     // The same attribute built from Rust is the same interned value.
     let c = Cost::parse("M*N", "0", "N*M").unwrap();
     assert_eq!(c.to_attr(&ctx), a);
     assert_eq!(Cost::from_attr(&ctx, a).unwrap().unwrap(), c);
     assert!(Cost::from_attr(&ctx, ctx.str_attr("x")).is_none());
     // transcendentals: printed only when not zero.
-    let t = parse_attr(&ctx, r#"#cost.cost<flops = "5*n", read = "0", write = "0", transcendentals = "n">"#).unwrap();
+    let t = parse_attr(
+        &ctx,
+        r#"#cost.cost<flops = "5*n", read = "0", write = "0", transcendentals = "n">"#,
+    )
+    .unwrap();
     assert_eq!(
         xcs_ir::printer::attr_to_string(&ctx, t),
         r#"#cost.cost<flops = "5*n", read = "0", write = "0", transcendentals = "n">"#
     );
-    let z = parse_attr(&ctx, r#"#cost.cost<flops = "1", read = "0", write = "0", transcendentals = "n - n">"#).unwrap();
+    let z = parse_attr(
+        &ctx,
+        r#"#cost.cost<flops = "1", read = "0", write = "0", transcendentals = "n - n">"#,
+    )
+    .unwrap();
     assert_eq!(z, Cost::parse("1", "0", "0").unwrap().to_attr(&ctx));
     // Escapes in the strings are decoded.
     let e = parse_attr(&ctx, r#"#cost.cost<flops = "\61", read = "0", write = "0">"#).unwrap();
@@ -41,19 +56,35 @@ fn attribute_is_canonical_at_parse_time() {
 fn attribute_errors_point_into_the_formula() {
     let ctx = ctx();
     let src = r#""foo.op"() {c = #cost.cost<flops = "1", read = "(a +", write = "0">} : () -> ()"#;
-    let opts = ParseOptions { allow_unregistered: true, ..Default::default() };
-    let d = parse_module(&ctx, src, "t.mlir", &opts).err().expect("malformed formula");
-    assert!(d.message.starts_with("malformed read formula \"(a +\": unexpected end of formula"), "{}", d.message);
+    let opts = ParseOptions {
+        allow_unregistered: true,
+        ..Default::default()
+    };
+    let d = parse_module(&ctx, src, "t.mlir", &opts)
+        .err()
+        .expect("malformed formula");
+    assert!(
+        d.message
+            .starts_with("malformed read formula \"(a +\": unexpected end of formula"),
+        "{}",
+        d.message
+    );
     // column of the end of `(a +` in the line
     let col = src.find("(a +").unwrap() + 4 + 1;
-    assert_eq!(xcs_ir::printer::loc_to_string(&ctx, d.loc), format!("loc(\"t.mlir\":1:{col})"));
+    assert_eq!(
+        xcs_ir::printer::loc_to_string(&ctx, d.loc),
+        format!("loc(\"t.mlir\":1:{col})")
+    );
     for (text, msg) in [
         ("<>", "expected a key"),
         ("<flops = \"1\"", "expected ',' or '>'"),
         ("<flops = \"1>", "unterminated string"),
         ("<flops = \"\\q\", read = \"0\", write = \"0\">", "unknown escape"),
         ("<flops \"1\">", "expected '=' after 'flops'"),
-        ("<flops = \"1\", read = \"0\", write = \"0\">x", "unexpected text after '>'"),
+        (
+            "<flops = \"1\", read = \"0\", write = \"0\">x",
+            "unexpected text after '>'",
+        ),
         ("<read = \"0\">", "missing flops, write"),
     ] {
         let e = parse_params(text).expect_err(text);
@@ -72,14 +103,22 @@ fn cost_arithmetic() {
         _ => None,
     };
     let conv = addmm.substitute(&bind).unwrap();
-    assert_eq!(conv.flops.to_string(), "2*batch_size*nf*nx*seq_len + batch_size*nf*seq_len");
+    assert_eq!(
+        conv.flops.to_string(),
+        "2*batch_size*nf*nx*seq_len + batch_size*nf*seq_len"
+    );
     let twice = conv.times(&"config.num_hidden_layers".parse().unwrap()).unwrap();
-    assert_eq!(twice.write.to_string(), "batch_size*bytes*config.num_hidden_layers*nf*seq_len");
+    assert_eq!(
+        twice.write.to_string(),
+        "batch_size*bytes*config.num_hidden_layers*nf*seq_len"
+    );
     let sum = conv.add(&conv).unwrap();
     assert_eq!(sum, conv.times(&Expr::constant(2)).unwrap());
     assert_eq!(
         sum.free_vars().into_iter().collect::<Vec<_>>(),
-        ["batch_size", "bytes", "nf", "nx", "seq_len"].map(String::from).to_vec()
+        ["batch_size", "bytes", "nf", "nx", "seq_len"]
+            .map(String::from)
+            .to_vec()
     );
 }
 
@@ -169,16 +208,24 @@ fn json_to_ops_and_back() {
         // and the JSON read from the file equals the written one for composites
         if let KernelBody::Composite { .. } = k.body {
             let original: serde_json::Value = serde_json::from_str(
-                [CONV1D, GPT2_ATTENTION, GPT2_MODEL].iter().find(|t| t.contains(&k.kernel_name)).unwrap(),
+                [CONV1D, GPT2_ATTENTION, GPT2_MODEL]
+                    .iter()
+                    .find(|t| t.contains(&k.kernel_name))
+                    .unwrap(),
             )
             .unwrap();
             assert_eq!(b.to_json(), original);
         }
     }
     // Children keep their document order in both directions.
-    let KernelBody::Composite { children } = &back[5].body else { panic!() };
+    let KernelBody::Composite { children } = &back[5].body else {
+        panic!()
+    };
     let labels: Vec<&str> = children.iter().map(|c| c.label.as_str()).collect();
-    assert_eq!(labels, ["c_attn", "c_proj", "scale_query", "qk_matmul", "softmax", "av_matmul"]);
+    assert_eq!(
+        labels,
+        ["c_attn", "c_proj", "scale_query", "qk_matmul", "softmax", "av_matmul"]
+    );
     // JSON text round trip.
     let again = KernelCostJson::from_json_str(&back[5].to_json_string()).unwrap();
     assert_eq!(again, back[5]);
@@ -218,10 +265,17 @@ fn json_text_is_the_seeds_shape() {
         r#"{"kernel_name": "A", "init_params": [], "forward_params": [], "children": {"x": {"kernel": "B", "bindings": {}}}}"#,
     )
     .unwrap();
-    let KernelBody::Composite { children } = &k.body else { panic!() };
+    let KernelBody::Composite { children } = &k.body else {
+        panic!()
+    };
     assert_eq!(
         children[0],
-        ChildJson { label: "x".into(), kernel: "B".into(), bindings: vec![], count: Count::Int(1) }
+        ChildJson {
+            label: "x".into(),
+            kernel: "B".into(),
+            bindings: vec![],
+            count: Count::Int(1)
+        }
     );
 }
 
@@ -232,12 +286,18 @@ fn json_errors() {
         ("[]", "must be an object"),
         ("{", "invalid JSON"),
         (r#"{"init_params": []}"#, "missing 'kernel_name'"),
-        (r#"{"kernel_name": "k", "forward_params": []}"#, "kernel 'k': missing 'init_params'"),
+        (
+            r#"{"kernel_name": "k", "forward_params": []}"#,
+            "kernel 'k': missing 'init_params'",
+        ),
         (
             r#"{"kernel_name": "k", "init_params": [1], "forward_params": []}"#,
             "'init_params' must be an array of strings",
         ),
-        (r#"{"kernel_name": "k", "init_params": [], "forward_params": []}"#, "has neither formulas"),
+        (
+            r#"{"kernel_name": "k", "init_params": [], "forward_params": []}"#,
+            "has neither formulas",
+        ),
         (
             r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "flops": "1", "children": {}}"#,
             "has both 'children' and formulas",
@@ -246,7 +306,10 @@ fn json_errors() {
             r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "flops": "1", "memory_read": "0"}"#,
             "missing 'memory_write'",
         ),
-        (r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "children": {}}"#, "at least one entry"),
+        (
+            r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "children": {}}"#,
+            "at least one entry",
+        ),
         (
             r#"{"kernel_name": "k", "init_params": [], "forward_params": [], "children": {"a": {"kernel": "b"}}}"#,
             "child 'a': missing 'bindings'",
@@ -274,7 +337,10 @@ fn json_errors() {
     .unwrap();
     let mut m = xcs_ir::Module::new(&ctx, xcs_ir::Location::UNKNOWN);
     let e = k.to_op(&ctx, &mut m.body, xcs_ir::Location::UNKNOWN).unwrap_err();
-    assert!(e.starts_with("kernel 'k': malformed flops formula \"M *\": unexpected end of formula"), "{e}");
+    assert!(
+        e.starts_with("kernel 'k': malformed flops formula \"M *\": unexpected end of formula"),
+        "{e}"
+    );
     assert!(e.ends_with("(at column 4)"), "{e}");
     // Semantic errors (unbound parameters, unknown kernels) come from the verifier.
     let bad = KernelCostJson::from_json_str(
@@ -283,5 +349,9 @@ fn json_errors() {
     .unwrap();
     let m = module_from_json(&ctx, &[KernelCostJson::from_json_str(ADDMM).unwrap(), bad]).unwrap();
     let d = verify_module(&ctx, &m, false).unwrap_err();
-    assert!(d[0].message.contains("does not bind parameter 'K' of @torch.addmm"), "{}", d[0].message);
+    assert!(
+        d[0].message.contains("does not bind parameter 'K' of @torch.addmm"),
+        "{}",
+        d[0].message
+    );
 }

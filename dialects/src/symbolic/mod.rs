@@ -63,7 +63,10 @@ pub struct ExprError {
 
 impl ExprError {
     pub fn new(message: impl Into<String>) -> Self {
-        ExprError { message: message.into(), span: None }
+        ExprError {
+            message: message.into(),
+            span: None,
+        }
     }
     /// The same error located at `span`.
     pub fn at(mut self, span: Range<usize>) -> Self {
@@ -274,7 +277,9 @@ impl Expr {
         if v == 0 {
             Expr::default()
         } else {
-            Expr { terms: vec![(Monomial::default(), v)] }
+            Expr {
+                terms: vec![(Monomial::default(), v)],
+            }
         }
     }
     pub fn zero() -> Expr {
@@ -288,10 +293,14 @@ impl Expr {
         Expr::from_atom(Atom::Var(name.into()))
     }
     fn from_atom(a: Atom) -> Expr {
-        Expr { terms: vec![(Monomial::atom(a), 1)] }
+        Expr {
+            terms: vec![(Monomial::atom(a), 1)],
+        }
     }
     fn from_map(m: TermMap) -> Expr {
-        Expr { terms: m.into_iter().filter(|&(_, c)| c != 0).collect() }
+        Expr {
+            terms: m.into_iter().filter(|&(_, c)| c != 0).collect(),
+        }
     }
     fn to_map(&self) -> TermMap {
         self.terms.iter().cloned().collect()
@@ -446,8 +455,11 @@ impl Expr {
             Some(-1) => return self.neg(),
             _ => {}
         }
-        let (a, d) =
-            if d.leading().is_some_and(|(_, c)| c < 0) { (self.neg()?, d.neg()?) } else { (self.clone(), d.clone()) };
+        let (a, d) = if d.leading().is_some_and(|(_, c)| c < 0) {
+            (self.neg()?, d.neg()?)
+        } else {
+            (self.clone(), d.clone())
+        };
         let (q, r) = divide(&a, &d)?;
         if r.is_zero() {
             return Ok(q);
@@ -472,7 +484,11 @@ impl Expr {
             return Ok(Expr::zero());
         }
         let negate = d.leading().is_some_and(|(_, c)| c < 0);
-        let (a, d) = if negate { (self.neg()?, d.neg()?) } else { (self.clone(), d.clone()) };
+        let (a, d) = if negate {
+            (self.neg()?, d.neg()?)
+        } else {
+            (self.clone(), d.clone())
+        };
         let (_, r) = divide(&a, &d)?;
         if r.is_zero() {
             return Ok(Expr::zero());
@@ -579,7 +595,9 @@ impl Expr {
 fn atom_expr(a: Atom) -> Result<Expr, ExprError> {
     let e = Expr::from_atom(a);
     if e.nesting() > MAX_NESTING {
-        return Err(ExprError::new(format!("'//' and '%' nested more than {MAX_NESTING} levels deep")));
+        return Err(ExprError::new(format!(
+            "'//' and '%' nested more than {MAX_NESTING} levels deep"
+        )));
     }
     Ok(e)
 }
@@ -589,7 +607,9 @@ fn atom_expr(a: Atom) -> Result<Expr, ExprError> {
 /// monomial has a coefficient in `[0, lc)`. Terms are processed in order; subtracting a
 /// multiple of `d` only touches later terms (the order is a monomial order), so it ends.
 fn divide(a: &Expr, d: &Expr) -> Result<(Expr, Expr), ExprError> {
-    let Some((lm, lc)) = d.leading() else { return Err(division_by_zero()) };
+    let Some((lm, lc)) = d.leading() else {
+        return Err(division_by_zero());
+    };
     debug_assert!(lc > 0);
     let mut r = a.to_map();
     let mut q = TermMap::new();
@@ -603,7 +623,10 @@ fn divide(a: &Expr, d: &Expr) -> Result<(Expr, Expr), ExprError> {
                     r.range::<Monomial, (Bound<&Monomial>, Bound<&Monomial>)>((Bound::Excluded(c), Bound::Unbounded))
                 }
             };
-            range.filter(|(m, c)| lm.divides(m) && c.div_euclid(lc) != 0).map(|(m, c)| (m.clone(), *c)).next()
+            range
+                .filter(|(m, c)| lm.divides(m) && c.div_euclid(lc) != 0)
+                .map(|(m, c)| (m.clone(), *c))
+                .next()
         };
         let Some((m, c)) = next else { break };
         steps += 1;
@@ -640,8 +663,12 @@ fn cancel_common(r: &Expr, d: &Expr) -> Result<(Expr, Expr, Expr), ExprError> {
         return Ok((r.clone(), d.clone(), Expr::one()));
     }
     let g = g.max(1);
-    let reduce = |e: &Expr| Expr { terms: e.terms.iter().map(|(m, c)| (v.quotient_of(m), c / g)).collect() };
-    let factor = Expr { terms: vec![(v.clone(), g)] };
+    let reduce = |e: &Expr| Expr {
+        terms: e.terms.iter().map(|(m, c)| (v.quotient_of(m), c / g)).collect(),
+    };
+    let factor = Expr {
+        terms: vec![(v.clone(), g)],
+    };
     Ok((reduce(r), reduce(d), factor))
 }
 
@@ -750,7 +777,9 @@ pub fn parse_numeric_bindings(text: &str) -> Result<BTreeMap<String, i128>, Stri
         if !valid_name {
             return Err(format!("binding '{item}': '{k}' is not a variable name"));
         }
-        let v: i128 = v.parse().map_err(|_| format!("binding '{item}': '{v}' is not an integer"))?;
+        let v: i128 = v
+            .parse()
+            .map_err(|_| format!("binding '{item}': '{v}' is not an integer"))?;
         if out.insert(k.to_string(), v).is_some() {
             return Err(format!("variable '{k}' is bound twice"));
         }

@@ -50,7 +50,9 @@ pub const MAX_EXPONENT: i128 = 256;
 /// Parses and canonicalises a formula.
 pub fn parse(text: &str) -> Result<Expr, ExprError> {
     let arena = RefCell::new(Vec::new());
-    let root = grammar::FormulaParser::new().parse(&arena, text).map_err(|e| syntax_error(text, e))?;
+    let root = grammar::FormulaParser::new()
+        .parse(&arena, text)
+        .map_err(|e| syntax_error(text, e))?;
     let nodes = arena.into_inner();
     let mut values: Vec<Option<Expr>> = Vec::with_capacity(nodes.len());
     for (i, n) in nodes.iter().enumerate() {
@@ -165,12 +167,17 @@ fn syntax_error(text: &str, e: ParseError<usize, lalrpop_util::lexer::Token<'_>,
             ExprError::new(msg).at(location..location + c.len_utf8())
         }
         ParseError::UnrecognizedEof { location, expected } => {
-            let what = if text.trim().is_empty() { "empty formula" } else { "unexpected end of formula" };
+            let what = if text.trim().is_empty() {
+                "empty formula"
+            } else {
+                "unexpected end of formula"
+            };
             ExprError::new(format!("{what}{}", describe_expected(&expected))).at(location..location)
         }
-        ParseError::UnrecognizedToken { token: (l, t, r), expected } => {
-            ExprError::new(format!("unexpected '{}'{}", t.1, describe_expected(&expected))).at(l..r)
-        }
+        ParseError::UnrecognizedToken {
+            token: (l, t, r),
+            expected,
+        } => ExprError::new(format!("unexpected '{}'{}", t.1, describe_expected(&expected))).at(l..r),
         ParseError::ExtraToken { token: (l, t, r) } => ExprError::new(format!("unexpected '{}'", t.1)).at(l..r),
         ParseError::User { error } => ExprError::new(error),
     }

@@ -27,11 +27,17 @@ fn env(pairs: &[(&str, i128)]) -> BTreeMap<String, i128> {
 #[test]
 fn seed_formulas() {
     assert_eq!(canon("2 * M * K * N + M * N"), "2*K*M*N + M*N");
-    assert_eq!(canon("(M * N + M * K + K * N) * bytes"), "K*M*bytes + K*N*bytes + M*N*bytes");
+    assert_eq!(
+        canon("(M * N + M * K + K * N) * bytes"),
+        "K*M*bytes + K*N*bytes + M*N*bytes"
+    );
     assert_eq!(canon("M * N * bytes"), "M*N*bytes");
     assert_eq!(canon("config.n_embd//config.n_head"), "config.n_embd//config.n_head");
     assert_eq!(canon("3*config.n_embd"), "3*config.n_embd");
-    assert_eq!(canon("batch_size*config.n_head*seq_len"), "batch_size*config.n_head*seq_len");
+    assert_eq!(
+        canon("batch_size*config.n_head*seq_len"),
+        "batch_size*config.n_head*seq_len"
+    );
     assert_eq!(canon("0"), "0");
     assert_eq!(
         canon("2*(batch_size*seq_len)*nx*nf + (batch_size*seq_len)*nf"),
@@ -105,11 +111,20 @@ fn floor_division_and_modulo() {
 
 #[test]
 fn errors_are_located() {
-    assert_eq!(err(""), ("empty formula, expected an integer, a name, '(', '+' or '-'".into(), Some(1)));
+    assert_eq!(
+        err(""),
+        (
+            "empty formula, expected an integer, a name, '(', '+' or '-'".into(),
+            Some(1)
+        )
+    );
     let (m, c) = err("2 *");
     assert!(m.starts_with("unexpected end of formula"), "{m}");
     assert_eq!(c, Some(4));
-    assert_eq!(err("a / b"), ("'/' is not supported: use '//' (floor division)".into(), Some(3)));
+    assert_eq!(
+        err("a / b"),
+        ("'/' is not supported: use '//' (floor division)".into(), Some(3))
+    );
     let (m, c) = err("a + * b");
     assert!(m.starts_with("unexpected '*'"), "{m}");
     assert_eq!(c, Some(5));
@@ -118,13 +133,22 @@ fn errors_are_located() {
     assert!(err("a b").0.starts_with("unexpected 'b', expected '%', '*'"));
     assert_eq!(err("x // (y - y)"), ("division by zero".into(), Some(7)));
     assert_eq!(err("x % 0"), ("division by zero".into(), Some(5)));
-    assert_eq!(err("x ** y"), ("the exponent of '**' must be an integer constant".into(), Some(6)));
-    assert_eq!(err("x ** 1000").0, format!("the exponent of '**' must be between 0 and {MAX_EXPONENT}, got 1000"));
+    assert_eq!(
+        err("x ** y"),
+        ("the exponent of '**' must be an integer constant".into(), Some(6))
+    );
+    assert_eq!(
+        err("x ** 1000").0,
+        format!("the exponent of '**' must be between 0 and {MAX_EXPONENT}, got 1000")
+    );
     assert_eq!(err("x ** -1").1, Some(6));
     assert!(err("99999999999999999999999999999999999999999").0.contains("too large"));
     assert!(err("2**127*2").0.contains("overflow"));
     assert!(err("(a+b+c+d+e+f+g+h+i+j)**8").0.contains("too large"));
-    assert_eq!(err("1.5").0, "unexpected '.': names are dotted identifiers like 'config.n_embd', numbers are integers");
+    assert_eq!(
+        err("1.5").0,
+        "unexpected '.': names are dotted identifiers like 'config.n_embd', numbers are integers"
+    );
     assert_eq!(err("config.").1, Some(7));
     // Non-ASCII: columns count characters.
     assert_eq!(err("é + 1").1, Some(1));
@@ -156,25 +180,46 @@ fn substitution_evaluation_free_vars() {
         .map(|(k, v)| (k.to_string(), v.parse().unwrap()))
         .collect();
     let attn = conv.substitute_map(&b2).unwrap();
-    assert_eq!(attn.to_string(), "6*batch_size*config.n_embd**2*seq_len + 3*batch_size*config.n_embd*seq_len");
+    assert_eq!(
+        attn.to_string(),
+        "6*batch_size*config.n_embd**2*seq_len + 3*batch_size*config.n_embd*seq_len"
+    );
     assert_eq!(
         attn.free_vars().into_iter().collect::<Vec<_>>(),
         vec!["batch_size".to_string(), "config.n_embd".into(), "seq_len".into()]
     );
     let partial = attn.bind(&env(&[("batch_size", 1), ("seq_len", 128)])).unwrap();
     assert_eq!(partial.to_string(), "768*config.n_embd**2 + 384*config.n_embd");
-    assert_eq!(partial.eval_map(&env(&[("config.n_embd", 768)])).unwrap(), 768 * 768 * 768 + 384 * 768);
-    assert_eq!(attn.eval_map(&env(&[])).unwrap_err().message, "unbound variable 'batch_size'");
+    assert_eq!(
+        partial.eval_map(&env(&[("config.n_embd", 768)])).unwrap(),
+        768 * 768 * 768 + 384 * 768
+    );
+    assert_eq!(
+        attn.eval_map(&env(&[])).unwrap_err().message,
+        "unbound variable 'batch_size'"
+    );
     // Divisions re-simplify after substitution; a divisor that becomes zero is an error.
     let d: Expr = "config.n_embd//config.n_head".parse().unwrap();
-    assert_eq!(d.bind(&env(&[("config.n_embd", 768), ("config.n_head", 12)])).unwrap().to_string(), "64");
-    assert_eq!(d.bind(&env(&[("config.n_head", 0)])).unwrap_err().message, "division by zero");
     assert_eq!(
-        d.substitute(&|v| (v == "config.n_embd").then(|| "64*config.n_head".parse().unwrap())).unwrap().to_string(),
+        d.bind(&env(&[("config.n_embd", 768), ("config.n_head", 12)]))
+            .unwrap()
+            .to_string(),
         "64"
     );
     assert_eq!(
-        d.eval_map(&env(&[("config.n_embd", 7), ("config.n_head", 0)])).unwrap_err().message,
+        d.bind(&env(&[("config.n_head", 0)])).unwrap_err().message,
+        "division by zero"
+    );
+    assert_eq!(
+        d.substitute(&|v| (v == "config.n_embd").then(|| "64*config.n_head".parse().unwrap()))
+            .unwrap()
+            .to_string(),
+        "64"
+    );
+    assert_eq!(
+        d.eval_map(&env(&[("config.n_embd", 7), ("config.n_head", 0)]))
+            .unwrap_err()
+            .message,
         "division by zero"
     );
     assert_eq!(d.free_vars().len(), 2);
@@ -190,9 +235,14 @@ fn numeric_bindings() {
         parse_numeric_bindings("batch_size=1, seq_len=128").unwrap(),
         env(&[("batch_size", 1), ("seq_len", 128)])
     );
-    assert_eq!(parse_numeric_bindings("config.n_embd=-3").unwrap(), env(&[("config.n_embd", -3)]));
+    assert_eq!(
+        parse_numeric_bindings("config.n_embd=-3").unwrap(),
+        env(&[("config.n_embd", -3)])
+    );
     assert!(parse_numeric_bindings("x").unwrap_err().contains("name=value"));
-    assert!(parse_numeric_bindings("1x=2").unwrap_err().contains("not a variable name"));
+    assert!(parse_numeric_bindings("1x=2")
+        .unwrap_err()
+        .contains("not a variable name"));
     assert!(parse_numeric_bindings("x=a").unwrap_err().contains("not an integer"));
     assert!(parse_numeric_bindings("x=1,x=2").unwrap_err().contains("twice"));
     assert!(
@@ -225,15 +275,29 @@ fn tree(divisions: bool) -> impl Strategy<Value = T> {
     let leaf = prop_oneof![(-4i64..8).prop_map(T::Int), (0..VARS.len()).prop_map(T::Var)];
     leaf.prop_recursive(4, 24, 2, move |inner| {
         let mut options = vec![
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| T::Add(a.into(), b.into())).boxed(),
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| T::Sub(a.into(), b.into())).boxed(),
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| T::Mul(a.into(), b.into())).boxed(),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| T::Add(a.into(), b.into()))
+                .boxed(),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| T::Sub(a.into(), b.into()))
+                .boxed(),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| T::Mul(a.into(), b.into()))
+                .boxed(),
             inner.clone().prop_map(|a| T::Neg(a.into())).boxed(),
             (inner.clone(), 0u32..3).prop_map(|(a, k)| T::Pow(a.into(), k)).boxed(),
         ];
         if divisions {
-            options.push((inner.clone(), inner.clone()).prop_map(|(a, b)| T::Div(a.into(), b.into())).boxed());
-            options.push((inner.clone(), inner.clone()).prop_map(|(a, b)| T::Mod(a.into(), b.into())).boxed());
+            options.push(
+                (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| T::Div(a.into(), b.into()))
+                    .boxed(),
+            );
+            options.push(
+                (inner.clone(), inner.clone())
+                    .prop_map(|(a, b)| T::Mod(a.into(), b.into()))
+                    .boxed(),
+            );
         }
         proptest::strategy::Union::new(options)
     })
@@ -385,13 +449,23 @@ fn python_agrees_with_the_printed_form() {
         lines.push(format!("print({})", e.to_string().replace("config.n", "config_n")));
         want.push(v.to_string());
     }
-    let prog = format!("a, b, config_n, seq_len = {}, {}, {}, {}\n{}\n", p[0], p[1], p[2], p[3], lines.join("\n"));
+    let prog = format!(
+        "a, b, config_n, seq_len = {}, {}, {}, {}\n{}\n",
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        lines.join("\n")
+    );
     let Ok(out) = std::process::Command::new("python3").arg("-c").arg(&prog).output() else {
         eprintln!("python3 not found; skipped");
         return;
     };
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let got: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
+    let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
     for ((g, w), l) in got.iter().zip(&want).zip(&lines) {
         assert_eq!(g, w, "{l}");
     }
