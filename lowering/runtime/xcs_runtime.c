@@ -109,6 +109,7 @@ static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
 static pthread_mutex_t job_mu = PTHREAD_MUTEX_INITIALIZER; /* one job at a time */
 static pthread_t workers[MAX_WORKERS];
+static unsigned long worker_start_gen[MAX_WORKERS]; /* job generation when each was started */
 static int nworkers;           /* started */
 static int nthreads_cfg;       /* 0: not chosen yet */
 static int shutting_down;
@@ -173,7 +174,7 @@ static void *worker_main(void *arg) {
     int index = (int)(intptr_t)arg;
     unsigned long seen = 0;
     pthread_mutex_lock(&pool_mu);
-    seen = job.gen;
+    seen = worker_start_gen[index];
     for (;;) {
         while (job.gen == seen && !shutting_down) pthread_cond_wait(&pool_cv, &pool_mu);
         if (shutting_down) break;
@@ -202,6 +203,7 @@ RT int32_t xcs_rt_parallel_for(xcs_body fn, void *ctx, int64_t n, int64_t min_ch
     pthread_mutex_lock(&pool_mu);
     int want = (int)nchunks - 1;
     while (nworkers < want && !shutting_down) {
+        worker_start_gen[nworkers] = job.gen; /* it takes part from the next job on */
         if (pthread_create(&workers[nworkers], NULL, worker_main, (void *)(intptr_t)nworkers) != 0) break;
         nworkers++;
     }

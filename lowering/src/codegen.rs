@@ -1030,8 +1030,12 @@ fn lower_cfg(fl: &mut FnLower, body: &Body, blocks: &[xcs_ir::Block]) -> R<()> {
         fl.block_phis.insert(b, (marker, keys));
     }
     fl.f.br("bb0");
-    for &b in blocks {
+    for (i, &b) in blocks.iter().enumerate() {
         let label = fl.labels[&b].clone();
+        if i > 0 {
+            // The previous block ended in a terminator followed by an empty `dead` block.
+            fl.f.raw("unreachable");
+        }
         fl.f.start(&label);
         if let Some((marker, _)) = fl.block_phis.get(&b) {
             let m = marker.clone();
