@@ -489,7 +489,7 @@ impl Env<'_> {
         };
         for op in fb.block_op_vec(entry) {
             if op != term {
-                tx.translate(&mut fb, op, self)?;
+                tx.translate(&mut fb, op, self).map_err(|u| Unbatchable(format!("in @{callee}: {}", u.0)))?;
             }
         }
         let rets: Vec<BVal> = fb.operands(term).map(|v| tx.get(v)).collect();

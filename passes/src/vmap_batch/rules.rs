@@ -368,7 +368,8 @@ impl<'c> Translator<'c> {
             } else {
                 name.starts_with("tensor.") && util::is_memory_effect_free(ctx, body, op)
             };
-            if !keep || body.num_regions(op) > 0 {
+            // (an op with regions that are not isolated could use block arguments inside)
+            if !keep || !body.regions(op).is_empty() {
                 return Err(Unbatchable(format!("'{name}' is not a tensor op")));
             }
             for (i, bv) in ins.iter().enumerate() {
