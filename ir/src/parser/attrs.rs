@@ -388,6 +388,11 @@ impl<'s> Parser<'s> {
                 self.bump();
                 self.expect(Tok::RSquare, "expected ']' to close distinct ID")?;
                 self.expect(Tok::Less, "expected '<' after distinct ID")?;
+                // `distinct[N]<>` refers to a unit attribute (as MLIR prints it).
+                if self.tok.kind == Tok::Greater {
+                    self.bump();
+                    return Ok(ctx.attr(AttrKind::Distinct { id, attr: ctx.unit_attr() }));
+                }
                 self.enter()?;
                 let attr = self.parse_attr()?;
                 self.leave();
