@@ -417,9 +417,12 @@ impl<'s> Parser<'s> {
             for (i, a) in args.iter().enumerate() {
                 let v = body.block_arg(b, i);
                 self.define_value(body, a.name.name, a.name.off, v, 1)?;
-                if let Some(l) = a.loc {
-                    body.set_arg_loc(v, l);
-                }
+                // Like MLIR, an argument without `loc(...)` is located at its name.
+                let l = match a.loc {
+                    Some(l) => l,
+                    None => self.loc_at(a.name.off),
+                };
+                body.set_arg_loc(v, l);
             }
             self.parse_block_ops(body, b)?;
         }
@@ -437,9 +440,11 @@ impl<'s> Parser<'s> {
                     self.expect(Tok::Colon, "expected ':' and type for SSA operand")?;
                     let ty = self.parse_type()?;
                     let v = body.add_block_arg(b, ty);
-                    if let Some(l) = self.parse_optional_trailing_loc()? {
-                        body.set_arg_loc(v, l);
-                    }
+                    let l = match self.parse_optional_trailing_loc()? {
+                        Some(l) => l,
+                        None => self.loc_at(a.start),
+                    };
+                    body.set_arg_loc(v, l);
                     self.define_value(body, self.text(a), a.start, v, 1)?;
                     if !self.eat(Tok::Comma) {
                         break;
