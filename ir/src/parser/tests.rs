@@ -413,8 +413,8 @@ fn builtin_types() {
     assert_eq!(ty(&c, "tensor<4x0x8xf32>"), c.tensor_type(&[4, 0, 8], c.f32_type()));
     assert_eq!(ty(&c, "tensor<4x8xi32>"), c.tensor_type(&[4, 8], c.i32_type()));
     assert_eq!(
-        ty(&c, "tensor<?x?xtensor<2xi1>>"),
-        c.tensor_type(&[DYNAMIC, DYNAMIC], c.tensor_type(&[2], c.i1_type()))
+        ty(&c, "tensor<?x?xvector<2xi1>>"),
+        c.tensor_type(&[DYNAMIC, DYNAMIC], ty(&c, "vector<2xi1>"))
     );
     match c.type_kind(ty(&c, "tensor<4xi32, \"enc\">")) {
         TypeKind::RankedTensor { encoding: Some(e), .. } => assert_eq!(*e, c.str_attr("enc")),

@@ -132,8 +132,12 @@ impl<'s> Parser<'s> {
                             b"complex" => {
                                 self.bump();
                                 self.expect(Tok::Less, "expected '<' in complex type")?;
+                                let off = self.tok.start;
                                 let e = self.parse_type()?;
                                 self.expect(Tok::Greater, "expected '>' in complex type")?;
+                                if !matches!(self.ctx.type_kind(e), TypeKind::Integer { .. } | TypeKind::Float(_)) {
+                                    return Err(self.error_at(off, "invalid element type for complex"));
+                                }
                                 self.ctx.intern_type(TypeKind::Complex(e))
                             }
                             _ => {
@@ -209,19 +213,23 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Less, "expected '<' in tensor type")?;
         if self.eat(Tok::Star) {
             self.parse_x_in_dimension_list()?;
-            let elem = self.parse_element_type()?;
+            let off = self.tok.start;
+            let elem = self.parse_type()?;
             if self.eat(Tok::Comma) {
                 self.parse_attr()?;
                 self.expect(Tok::Greater, "expected '>' in tensor type")?;
                 return Err(self.error_at(self.last_end, "cannot apply encoding to unranked tensor"));
             }
             self.expect(Tok::Greater, "expected '>' in tensor type")?;
+            self.check_element_type(elem, off, ElementOf::Tensor)?;
             return Ok(self.ctx.intern_type(TypeKind::UnrankedTensor { elem }));
         }
         let shape = self.parse_dimension_list(true)?;
-        let elem = self.parse_element_type()?;
+        let off = self.tok.start;
+        let elem = self.parse_type()?;
         let encoding = if self.eat(Tok::Comma) { Some(self.parse_attr()?) } else { None };
         self.expect(Tok::Greater, "expected '>' in tensor type")?;
+        self.check_element_type(elem, off, ElementOf::Tensor)?;
         Ok(self.ctx.intern_type(TypeKind::RankedTensor { shape: shape.as_slice().into(), elem, encoding }))
     }
 
@@ -231,21 +239,30 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Less, "expected '<' in memref type")?;
         if self.eat(Tok::Star) {
             self.parse_x_in_dimension_list()?;
-            let elem = self.parse_element_type()?;
+            let off = self.tok.start;
+            let elem = self.parse_type()?;
+            self.check_element_type(elem, off, ElementOf::MemRef)?;
             let memory_space = if self.eat(Tok::Comma) { Some(self.parse_attr()?) } else { None };
+            if memory_space.is_some_and(|a| self.is_layout_attr(a)) {
+                return Err(self.error_here("cannot have affine map for unranked memref type"));
+            }
             self.expect(Tok::Greater, "expected '>' in memref type")?;
             return Ok(self.ctx.intern_type(TypeKind::UnrankedMemRef { elem, memory_space }));
         }
         let shape = self.parse_dimension_list(true)?;
-        let elem = self.parse_element_type()?;
+        let off = self.tok.start;
+        let elem = self.parse_type()?;
+        self.check_element_type(elem, off, ElementOf::MemRef)?;
         let mut layout = None;
         let mut memory_space = None;
         while self.eat(Tok::Comma) {
             let a = self.parse_attr()?;
-            let is_layout = matches!(self.ctx.attr_kind(a), crate::attrs::AttrKind::Keyword { keyword, .. }
-                if matches!(self.ctx.str(*keyword), "affine_map" | "strided"));
-            if is_layout && layout.is_none() && memory_space.is_none() {
+            // As MLIR: a later layout replaces an earlier one; the memory space comes last.
+            if self.is_layout_attr(a) {
                 layout = Some(a);
+                if memory_space.is_some() {
+                    return Err(self.error_here("expected memory space to be last in memref type"));
+                }
             } else if memory_space.is_none() {
                 memory_space = Some(a);
             } else {
@@ -258,6 +275,7 @@ impl<'s> Parser<'s> {
 
     /// `vector<([N] x | N x)* type>`.
     fn parse_vector_type(&mut self) -> PResult<Type> {
+        let type_off = self.tok.start;
         self.bump();
         self.expect(Tok::Less, "expected '<' in vector type")?;
         let mut shape: SmallVec<[i64; 4]> = SmallVec::new();
@@ -283,8 +301,15 @@ impl<'s> Parser<'s> {
         if self.is(Tok::Question) {
             return Err(self.wrong_token("expected non-function type"));
         }
-        let elem = self.parse_element_type()?;
+        let elem = self.parse_type()?;
         self.expect(Tok::Greater, "expected '>' in vector type")?;
+        // MLIR's VectorType::verify, reported at the type.
+        if shape.iter().any(|&d| d <= 0) {
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            let msg = format!("vector types must have positive constant sizes but got {}", dims.join(", "));
+            return Err(self.error_at(type_off, msg));
+        }
+        self.check_element_type(elem, type_off, ElementOf::Vector)?;
         Ok(self.ctx.intern_type(TypeKind::Vector {
             shape: shape.as_slice().into(),
             scalable: scalable.as_slice().into(),
@@ -292,13 +317,46 @@ impl<'s> Parser<'s> {
         }))
     }
 
-    fn parse_element_type(&mut self) -> PResult<Type> {
-        let off = self.tok.start;
-        let t = self.parse_type()?;
-        if matches!(self.ctx.type_kind(t), TypeKind::Function { .. }) {
-            return Err(self.error_at(off, "invalid element type"));
+    /// MLIR's element type rules: tensors take integers, floats, index, complex, vectors and
+    /// non-builtin types; memrefs integers, floats, index, complex, vectors and memrefs; vectors
+    /// integers, floats and index. `off` is where the error is reported.
+    fn check_element_type(&mut self, t: Type, off: u32, of: ElementOf) -> PResult<()> {
+        use TypeKind as K;
+        let k = self.ctx.type_kind(t);
+        let (ok, msg) = match of {
+            ElementOf::Tensor => (
+                matches!(k, K::Integer { .. } | K::Float(_) | K::Index | K::Complex(_) | K::Vector { .. } | K::Dialect { .. }),
+                "invalid tensor element type",
+            ),
+            ElementOf::MemRef => (
+                matches!(
+                    k,
+                    K::Integer { .. }
+                        | K::Float(_)
+                        | K::Index
+                        | K::Complex(_)
+                        | K::Vector { .. }
+                        | K::MemRef { .. }
+                        | K::UnrankedMemRef { .. }
+                ),
+                "invalid memref element type",
+            ),
+            ElementOf::Vector => (
+                matches!(k, K::Integer { .. } | K::Float(_) | K::Index),
+                "failed to verify 'elementType': VectorElementTypeInterface instance",
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.error_at(off, msg))
         }
-        Ok(t)
+    }
+
+    /// True for the memref layout attributes (`affine_map<..>`, `strided<..>`).
+    fn is_layout_attr(&self, a: crate::context::Attr) -> bool {
+        matches!(self.ctx.attr_kind(a), crate::attrs::AttrKind::Keyword { keyword, .. }
+            if matches!(self.ctx.str(*keyword), "affine_map" | "strided"))
     }
 
     /// `(dimension x)*` where `dimension ::= ? | decimal`, re-lexing `x` prefixes and `0x..`
@@ -549,4 +607,12 @@ pub(crate) fn parse_dec_u64(s: &[u8]) -> Option<u64> {
         v = v.checked_mul(10)?.checked_add((c - b'0') as u64)?;
     }
     Some(v)
+}
+
+/// The shaped type whose element type is checked.
+#[derive(Copy, Clone)]
+enum ElementOf {
+    Tensor,
+    MemRef,
+    Vector,
 }
