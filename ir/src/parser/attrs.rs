@@ -225,7 +225,11 @@ impl<'s> Parser<'s> {
                 }
                 let ty = self.parse_type()?;
                 if let Some(kind) = self.ctx.float_kind(ty) {
-                    let bits = self.hex_float_bits(t, neg, kind)?;
+                    let mut bits = self.hex_float_bits(t, neg, kind)?;
+                    if !kind.is_exact() {
+                        // stored as an f64 (see `float_to_bits`)
+                        bits = crate::printer::float::kind_bits_to_f64(kind, bits as u128).to_bits();
+                    }
                     return Ok(self.ctx.attr(AttrKind::Float { bits, ty }));
                 }
                 if !self.ctx.is_int_or_index(ty) {
@@ -267,7 +271,7 @@ impl<'s> Parser<'s> {
         let w = kind.width();
         match parse_uint(s) {
             Some(v) if w >= 128 || v < (1u128 << w) => {
-                if kind.is_exact() {
+                if kind.is_exact() || w <= 32 {
                     Ok(v as u64)
                 } else {
                     Err(self.error_at(
@@ -681,6 +685,10 @@ impl<'s> Parser<'s> {
         if let Some(k) = ctx.float_kind(elem) {
             let bits = match t.kind {
                 Tok::Float if k.is_exact() => float_bits_from_text(k, self.text(t), e.neg),
+                Tok::Float if k.width() <= 32 => {
+                    let v = parse_float_text(self.text(t));
+                    crate::printer::float::f64_to_kind_bits(k, if e.neg { -v } else { v }) as u64
+                }
                 Tok::Float => {
                     return Err(
                         self.error_at(t.start, format!("dense '{}' literals are not supported yet", k.keyword()))
