@@ -152,6 +152,9 @@ impl<'s> Parser<'s> {
                 Tok::BareId => self.ctx.ident(self.tstr(kt)),
                 Tok::String => {
                     let v = self.string_value(kt);
+                    if v.is_empty() {
+                        return Err(self.error_here("expected valid attribute name"));
+                    }
                     self.ctx.ident(&String::from_utf8_lossy(&v))
                 }
                 _ => return Err(self.wrong_token("expected attribute name")),
