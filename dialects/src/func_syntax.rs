@@ -28,7 +28,19 @@ pub(crate) fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -
     if let Some(a) = dicts(&mut sig.result_attrs.iter().copied()) {
         p.set_attr(st, "res_attrs", a);
     }
+    // The explicit dictionary may not repeat what the syntax says (MLIR's parseFunctionOp).
+    let dict_off = p.offset();
+    let implied = std::mem::replace(&mut st.attrs, ctx.empty_dict());
     p.parse_optional_attr_dict_with_keyword(st)?;
+    for key in ["sym_visibility", "sym_name", "function_type"] {
+        if ctx.dict_entries(st.attrs).iter().any(|(k, _)| ctx.str(*k) == key) {
+            let msg = format!("'{key}' is an inferred attribute and should not be specified in the explicit attribute dictionary");
+            return Err(p.emit_error_at(dict_off, msg));
+        }
+    }
+    let mut all = ctx.dict_entries(implied).to_vec();
+    all.extend_from_slice(ctx.dict_entries(st.attrs));
+    st.attrs = ctx.dict(&all);
     let body_off = p.offset();
     let args = if sig.named { sig.args.as_slice() } else { &[] };
     if p.parse_optional_region(st, args)? && p.last_region_is_empty(st) {
