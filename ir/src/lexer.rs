@@ -215,6 +215,10 @@ pub enum Tok {
     Minus,
     #[token("|")]
     Vertical,
+    /// A `/` that does not start a comment: MLIR lexes it as punctuation no rule accepts, so
+    /// it is reported as an unexpected token ("expected ..."), not as a lexical error.
+    #[token("/")]
+    Slash,
     #[token("...")]
     Ellipsis,
     /// `{-# ... #-}` file metadata, consumed whole.
