@@ -283,8 +283,11 @@ impl<'s> Parser<'s> {
         let loc = self.loc_at(off);
         Diagnostic::error(loc, msg)
     }
+    /// An error at the current token; at the end of the input, one character back (MLIR's
+    /// `Parser::emitError(message)`).
     pub(crate) fn error_here(&mut self, msg: impl Into<String>) -> Diagnostic {
-        self.error_at(self.tok.start, msg)
+        let off = if self.tok.kind == Tok::Eof { self.tok.start.saturating_sub(1) } else { self.tok.start };
+        self.error_at(off, msg)
     }
     /// An "expected ..." error, placed like MLIR's `emitWrongTokenError`: at the end of the
     /// previous token's line content when the current token starts a new line.

@@ -218,7 +218,8 @@ impl<'s> Parser<'s> {
             if self.eat(Tok::Comma) {
                 self.parse_attr()?;
                 self.expect(Tok::Greater, "expected '>' in tensor type")?;
-                return Err(self.error_at(self.last_end, "cannot apply encoding to unranked tensor"));
+                // reported at the next token, as MLIR does
+                return Err(self.error_here("cannot apply encoding to unranked tensor"));
             }
             self.expect(Tok::Greater, "expected '>' in tensor type")?;
             self.check_element_type(elem, off, ElementOf::Tensor)?;
