@@ -434,7 +434,7 @@ impl<'s> Parser<'s> {
                 loop {
                     let a = self.tok;
                     if a.kind != Tok::PercentId {
-                        return Err(self.wrong_token("expected SSA identifier"));
+                        return Err(self.wrong_token("expected SSA operand"));
                     }
                     self.bump();
                     self.expect(Tok::Colon, "expected ':' and type for SSA operand")?;
