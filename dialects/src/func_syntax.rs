@@ -121,8 +121,13 @@ pub(crate) fn print_return(p: &mut OpAsmPrinter<'_>) {
 /// `call @f(%a) attr-dict : (t) -> (r)`
 pub(crate) fn parse_call(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
     let ctx = p.ctx();
-    let callee = p.parse_symbol_ident()?;
-    p.set_attr(st, "callee", ctx.symbol_ref(ctx.str(callee)));
+    // Any attribute parses here, as in MLIR's declarative format; it must be a flat symbol.
+    let off = p.offset();
+    let callee = p.parse_attribute()?;
+    if ctx.as_symbol(callee).is_none() {
+        return Err(p.emit_error_at(off, "invalid kind of attribute specified"));
+    }
+    p.set_attr(st, "callee", callee);
     let uses = p.parse_paren_operand_list()?;
     p.parse_optional_attr_dict(st)?;
     p.parse_colon()?;
