@@ -443,7 +443,9 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
     let nsucc = v.body.successors(v.op).len();
     if let SuccessorCount::Exactly(n) = def.successors {
         if nsucc != n as usize {
-            return Err(v.error(format!("requires {n} successors but found {nsucc}")));
+            // MLIR's OneSuccessor / NSuccessors<N> wording
+            let noun = if n == 1 { "successor" } else { "successors" };
+            return Err(v.error(format!("requires {n} {noun} but found {nsucc}")));
         }
     }
     let operand_types = v.operand_types();
