@@ -327,7 +327,8 @@ impl<'s> Parser<'s> {
             return match self.lookup_attr_alias(ident) {
                 Some(a) => Ok(a),
                 None => {
-                    Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident))))
+                    // placed as MLIR's emitWrongTokenError places it
+                    Err(self.wrong_token(&format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident))))
                 }
             };
         }

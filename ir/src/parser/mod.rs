@@ -292,14 +292,16 @@ impl<'s> Parser<'s> {
     /// An "expected ..." error, placed like MLIR's `emitWrongTokenError`: at the end of the
     /// previous token's line content when the current token starts a new line.
     pub(crate) fn wrong_token(&mut self, msg: &str) -> Diagnostic {
-        let mut end = self.tok.start as usize;
+        // At the end of the input, start one character back (as MLIR does).
+        let original = if self.tok.kind == Tok::Eof { self.tok.start.saturating_sub(1) } else { self.tok.start };
+        let mut end = original as usize;
         let src = self.src;
         loop {
             while end > 0 && matches!(src[end - 1], b' ' | b'\t') {
                 end -= 1;
             }
             if end == 0 {
-                return self.error_at(self.tok.start, msg);
+                return self.error_at(original, msg);
             }
             if src[end - 1] != b'\n' && src[end - 1] != b'\r' {
                 return self.error_at(end as u32, msg);
