@@ -315,7 +315,7 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     }
     let out_start = Instant::now();
     let marker = m.get_one::<String>("output-split-marker").map(String::as_str).unwrap_or(DEFAULT_SPLIT_MARKER);
-    let joined = join_outputs(&outputs, &format!("{marker}\n"));
+    let joined = join_outputs(&outputs, marker);
     write_output(m.get_one::<String>("output").map(String::as_str).unwrap_or("-"), &joined)?;
     phases.output += out_start.elapsed();
     if timing {
