@@ -6,6 +6,7 @@ mod cf_patterns;
 mod cf_syntax;
 pub mod func;
 mod func_syntax;
+pub mod interp;
 pub mod shape;
 pub mod tensor;
 pub mod test;

@@ -92,10 +92,10 @@ binary_ops! {
     AddOp = "tensor.add", "Elementwise addition", [Commutative];
     SubOp = "tensor.sub", "Elementwise subtraction", [];
     MulOp = "tensor.mul", "Elementwise multiplication", [Commutative];
-    DivOp = "tensor.div", "Elementwise division (integer division truncates; by zero is a run-time error)", [];
+    DivOp = "tensor.div", "Elementwise division (integers: truncates toward zero, like C and StableHLO, not numpy's floor; by zero is a run-time error)", [];
     MaxOp = "tensor.max", "Elementwise maximum", [Commutative];
     MinOp = "tensor.min", "Elementwise minimum", [Commutative];
-    PowOp = "tensor.pow", "Elementwise power", [];
+    PowOp = "tensor.pow", "Elementwise power (integers: a negative exponent is a run-time error)", [];
 }
 
 macro_rules! unary_ops {
@@ -163,8 +163,10 @@ op! {
 }
 
 op! {
-    /// Converts each element to the result's element type (same shape). Float to integer
-    /// truncates toward zero; integer to i1 is `x != 0`.
+    /// Converts each element to the result's element type (same shape). Float to float rounds
+    /// to nearest-even; float to integer truncates toward zero and saturates at the integer
+    /// type's bounds (NaN becomes 0); integer to integer wraps (keeps the low bits); integer to
+    /// float rounds to nearest; number to i1 is `x != 0` (NaN is true); i1 to number is 0 or 1.
     pub struct CastOp = "tensor.cast" {
         summary: "Elementwise element-type conversion",
         operands: { x: TENSOR },
@@ -201,7 +203,8 @@ op! {
 
 op! {
     /// Reduces `axes` with `kind` (`sum`, `max`, `min`, `mean`, `prod`); `keepdims` keeps
-    /// reduced dims as size 1.
+    /// reduced dims as size 1. Integer `mean` is the exact sum divided by the count, truncated
+    /// toward zero; `max`/`min` of an empty axis is a run-time error.
     pub struct ReduceOp = "tensor.reduce" {
         summary: "Reduction over axes",
         operands: { x: NUMERIC_TENSOR },
@@ -298,8 +301,8 @@ op! {
 
 op! {
     /// Gathers slices of `table` along `axis` at `indices`: the result has the table's dims
-    /// with `axis` replaced by the indices' dims (numpy `take`). Out-of-range indices are a
-    /// run-time error.
+    /// with `axis` replaced by the indices' dims (numpy `take`). Valid indices are
+    /// `0 <= i < size`; others (negative ones too, unlike numpy) are a run-time error.
     pub struct GatherOp = "tensor.gather" {
         summary: "Gather along an axis",
         operands: { table: TENSOR, indices: INDEX_TENSOR },

@@ -54,6 +54,19 @@ op! {
 }
 
 op! {
+    /// Signed integer comparison; `predicate` is one of `eq`, `ne`, `slt`, `sle`, `sgt`, `sge`.
+    /// Gives programs of the test dialect a branch condition (`cf.cond_br`), so control flow and
+    /// recursion can be run by the interpreter before and after a pass.
+    pub struct CmpIOp = "test.cmpi" {
+        summary: "Integer comparison",
+        operands: { lhs: SIGNLESS_INTEGER, rhs: SIGNLESS_INTEGER },
+        results: { result: I1 },
+        attributes: { predicate: STR_ATTR },
+        traits: [Pure, SameTypeOperands],
+    }
+}
+
+op! {
     /// An op without side effects and with any operands and results.
     pub struct PureOp = "test.pure" {
         summary: "A side-effect-free op",
@@ -179,6 +192,7 @@ custom verifier.",
         AddIOp::DEF,
         MulIOp::DEF,
         NegIOp::DEF,
+        CmpIOp::DEF,
         PureOp::DEF,
         EffectOp::DEF,
         RegionOp::DEF,

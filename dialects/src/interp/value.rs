@@ -1,0 +1,975 @@
+//! Runtime values of the reference interpreter: tensors of the tensor dialect's element types (and
+//! of `!xcs.str`), strings, the test dialect's integer scalars and opaque host values; conversion
+//! from and to `dense<...>` attributes, element-type casts, and the index arithmetic that every
+//! structural op (broadcast, transpose, slice, concat, stack) is written with.
+
+// The variant macros below clone elements generically (`String` needs it, numbers are `Copy`).
+#![allow(clippy::clone_on_copy)]
+
+use std::fmt;
+use std::sync::Arc;
+
+use half::{bf16, f16};
+use xcs_ir::attrs::{dense_elem_bytes, DenseData};
+use xcs_ir::types::{FloatKind, Signedness};
+use xcs_ir::{Attr, AttrKind, Context, Type, TypeKind, DYNAMIC};
+
+// ---------------------------------------------------------------------------- element types
+
+/// The element types a runtime tensor can have: the tensor dialect's table plus `!xcs.str`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ElemType {
+    F16,
+    BF16,
+    F32,
+    F64,
+    I1,
+    I8,
+    I16,
+    I32,
+    I64,
+    Str,
+}
+
+impl ElemType {
+    pub const ALL: [ElemType; 10] = [
+        ElemType::F16,
+        ElemType::BF16,
+        ElemType::F32,
+        ElemType::F64,
+        ElemType::I1,
+        ElemType::I8,
+        ElemType::I16,
+        ElemType::I32,
+        ElemType::I64,
+        ElemType::Str,
+    ];
+
+    /// The element type of IR type `t` (a scalar type, not a tensor type).
+    pub fn from_type(ctx: &Context, t: Type) -> Option<ElemType> {
+        match ctx.type_kind(t) {
+            TypeKind::Float(FloatKind::F16) => Some(ElemType::F16),
+            TypeKind::Float(FloatKind::BF16) => Some(ElemType::BF16),
+            TypeKind::Float(FloatKind::F32) => Some(ElemType::F32),
+            TypeKind::Float(FloatKind::F64) => Some(ElemType::F64),
+            TypeKind::Integer { width, signedness: Signedness::Signless } => match width {
+                1 => Some(ElemType::I1),
+                8 => Some(ElemType::I8),
+                16 => Some(ElemType::I16),
+                32 => Some(ElemType::I32),
+                64 => Some(ElemType::I64),
+                _ => None,
+            },
+            _ if t == crate::xcs::str_type(ctx) => Some(ElemType::Str),
+            _ => None,
+        }
+    }
+
+    /// The IR type of this element type.
+    pub fn to_type(self, ctx: &Context) -> Type {
+        match self {
+            ElemType::F16 => ctx.f16_type(),
+            ElemType::BF16 => ctx.bf16_type(),
+            ElemType::F32 => ctx.f32_type(),
+            ElemType::F64 => ctx.f64_type(),
+            ElemType::I1 => ctx.i1_type(),
+            ElemType::I8 => ctx.i8_type(),
+            ElemType::I16 => ctx.i16_type(),
+            ElemType::I32 => ctx.i32_type(),
+            ElemType::I64 => ctx.i64_type(),
+            ElemType::Str => crate::xcs::str_type(ctx),
+        }
+    }
+
+    /// The name as types print it (`f32`, `i1`, `!xcs.str`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemType::F16 => "f16",
+            ElemType::BF16 => "bf16",
+            ElemType::F32 => "f32",
+            ElemType::F64 => "f64",
+            ElemType::I1 => "i1",
+            ElemType::I8 => "i8",
+            ElemType::I16 => "i16",
+            ElemType::I32 => "i32",
+            ElemType::I64 => "i64",
+            ElemType::Str => "!xcs.str",
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64)
+    }
+    /// i8, i16, i32 or i64 (not i1).
+    pub fn is_int(self) -> bool {
+        matches!(self, ElemType::I8 | ElemType::I16 | ElemType::I32 | ElemType::I64)
+    }
+    /// Numbers: floats and i8..i64 (the `NUMERIC_TENSOR` element types).
+    pub fn is_numeric(self) -> bool {
+        self.is_float() || self.is_int()
+    }
+}
+
+impl fmt::Display for ElemType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+// ---------------------------------------------------------------------------- tensor data
+
+/// The elements of a tensor, row-major, one vector per element type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TensorData {
+    F16(Vec<f16>),
+    BF16(Vec<bf16>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    I1(Vec<bool>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    Str(Vec<String>),
+}
+
+/// `match` over every variant binding the vector to `$v`, evaluating `$body` (same type for all).
+macro_rules! dispatch {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            TensorData::F16($v) => $body,
+            TensorData::BF16($v) => $body,
+            TensorData::F32($v) => $body,
+            TensorData::F64($v) => $body,
+            TensorData::I1($v) => $body,
+            TensorData::I8($v) => $body,
+            TensorData::I16($v) => $body,
+            TensorData::I32($v) => $body,
+            TensorData::I64($v) => $body,
+            TensorData::Str($v) => $body,
+        }
+    };
+}
+
+/// Like `dispatch!`, but `$body` is a `Vec` of the same element type, wrapped back in the variant.
+macro_rules! rewrap {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            TensorData::F16($v) => TensorData::F16($body),
+            TensorData::BF16($v) => TensorData::BF16($body),
+            TensorData::F32($v) => TensorData::F32($body),
+            TensorData::F64($v) => TensorData::F64($body),
+            TensorData::I1($v) => TensorData::I1($body),
+            TensorData::I8($v) => TensorData::I8($body),
+            TensorData::I16($v) => TensorData::I16($body),
+            TensorData::I32($v) => TensorData::I32($body),
+            TensorData::I64($v) => TensorData::I64($body),
+            TensorData::Str($v) => TensorData::Str($body),
+        }
+    };
+}
+
+/// `match` over pairs of the same variant (`$x`, `$y` bound to the two vectors); `$body` yields a
+/// `Vec` of that element type, wrapped back; mismatched variants evaluate `$err`.
+macro_rules! zip_same {
+    ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr, $err:expr) => {
+        match ($a, $b) {
+            (TensorData::F16($x), TensorData::F16($y)) => TensorData::F16($body),
+            (TensorData::BF16($x), TensorData::BF16($y)) => TensorData::BF16($body),
+            (TensorData::F32($x), TensorData::F32($y)) => TensorData::F32($body),
+            (TensorData::F64($x), TensorData::F64($y)) => TensorData::F64($body),
+            (TensorData::I1($x), TensorData::I1($y)) => TensorData::I1($body),
+            (TensorData::I8($x), TensorData::I8($y)) => TensorData::I8($body),
+            (TensorData::I16($x), TensorData::I16($y)) => TensorData::I16($body),
+            (TensorData::I32($x), TensorData::I32($y)) => TensorData::I32($body),
+            (TensorData::I64($x), TensorData::I64($y)) => TensorData::I64($body),
+            (TensorData::Str($x), TensorData::Str($y)) => TensorData::Str($body),
+            _ => $err,
+        }
+    };
+}
+
+/// Element vectors in the type an op computes in: f16, bf16 and f32 elements compute in `f32`,
+/// f64 in `f64`, all integers in `i64` (wrapped back to their width afterwards), i1 as `bool`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Lanes {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    I64(Vec<i64>),
+    Bool(Vec<bool>),
+    Str(Vec<String>),
+}
+
+impl TensorData {
+    /// An empty vector of element type `elem`.
+    pub fn empty(elem: ElemType) -> TensorData {
+        match elem {
+            ElemType::F16 => TensorData::F16(Vec::new()),
+            ElemType::BF16 => TensorData::BF16(Vec::new()),
+            ElemType::F32 => TensorData::F32(Vec::new()),
+            ElemType::F64 => TensorData::F64(Vec::new()),
+            ElemType::I1 => TensorData::I1(Vec::new()),
+            ElemType::I8 => TensorData::I8(Vec::new()),
+            ElemType::I16 => TensorData::I16(Vec::new()),
+            ElemType::I32 => TensorData::I32(Vec::new()),
+            ElemType::I64 => TensorData::I64(Vec::new()),
+            ElemType::Str => TensorData::Str(Vec::new()),
+        }
+    }
+    pub fn elem(&self) -> ElemType {
+        match self {
+            TensorData::F16(_) => ElemType::F16,
+            TensorData::BF16(_) => ElemType::BF16,
+            TensorData::F32(_) => ElemType::F32,
+            TensorData::F64(_) => ElemType::F64,
+            TensorData::I1(_) => ElemType::I1,
+            TensorData::I8(_) => ElemType::I8,
+            TensorData::I16(_) => ElemType::I16,
+            TensorData::I32(_) => ElemType::I32,
+            TensorData::I64(_) => ElemType::I64,
+            TensorData::Str(_) => ElemType::Str,
+        }
+    }
+    pub fn len(&self) -> usize {
+        dispatch!(self, v => v.len())
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The elements at positions `idx` (each must be `< len`; callers compute them from shapes).
+    pub fn take(&self, idx: &[usize]) -> TensorData {
+        rewrap!(self, v => idx.iter().map(|&i| v[i].clone()).collect())
+    }
+    /// The concatenation of `parts`, which must all have element type `elem`.
+    pub fn concat(elem: ElemType, parts: &[&TensorData]) -> Result<TensorData, String> {
+        let mut out = TensorData::empty(elem);
+        for p in parts {
+            out = zip_same!(out, *p, a, b => { let mut a = a; a.extend(b.iter().cloned()); a },
+                return Err(format!("cannot join {} elements with {} elements", elem, p.elem())));
+        }
+        Ok(out)
+    }
+    /// Picks `a[i]` where `cond[i]`, else `b[i]` (all of the same length).
+    pub fn select(cond: &[bool], a: &TensorData, b: &TensorData) -> Result<TensorData, String> {
+        Ok(zip_same!(a, b, x, y => cond.iter().enumerate().map(|(i, &c)| if c { x[i].clone() } else { y[i].clone() }).collect(),
+            return Err(format!("select operands have element types {} and {}", a.elem(), b.elem()))))
+    }
+    /// Bitwise equality (NaNs with the same bits are equal, `-0.0 != 0.0`).
+    pub fn bit_eq(&self, other: &TensorData) -> bool {
+        match (self, other) {
+            (TensorData::F16(a), TensorData::F16(b)) => a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits())),
+            (TensorData::BF16(a), TensorData::BF16(b)) => a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits())),
+            (TensorData::F32(a), TensorData::F32(b)) => a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits())),
+            (TensorData::F64(a), TensorData::F64(b)) => a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits())),
+            _ => self == other,
+        }
+    }
+
+    /// The elements as numbers in `f64` (floats exactly, integers rounded, i1 as 0/1); `None`
+    /// for strings.
+    pub fn to_f64s(&self) -> Option<Vec<f64>> {
+        Some(match self {
+            TensorData::F16(v) => v.iter().map(|x| x.to_f64()).collect(),
+            TensorData::BF16(v) => v.iter().map(|x| x.to_f64()).collect(),
+            TensorData::F32(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::F64(v) => v.clone(),
+            TensorData::I1(v) => v.iter().map(|&x| x as u8 as f64).collect(),
+            TensorData::I8(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::I16(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::I32(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::I64(v) => v.iter().map(|&x| x as f64).collect(),
+            TensorData::Str(_) => return None,
+        })
+    }
+    /// The elements of an integer or i1 tensor as `i64`; `None` for floats and strings.
+    pub fn to_i64s(&self) -> Option<Vec<i64>> {
+        Some(match self {
+            TensorData::I1(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::I8(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::I16(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::I32(v) => v.iter().map(|&x| x as i64).collect(),
+            TensorData::I64(v) => v.clone(),
+            _ => return None,
+        })
+    }
+
+    /// The elements in their compute type (see [`Lanes`]).
+    pub(crate) fn lanes(&self) -> Lanes {
+        match self {
+            TensorData::F16(v) => Lanes::F32(v.iter().map(|x| x.to_f32()).collect()),
+            TensorData::BF16(v) => Lanes::F32(v.iter().map(|x| x.to_f32()).collect()),
+            TensorData::F32(v) => Lanes::F32(v.clone()),
+            TensorData::F64(v) => Lanes::F64(v.clone()),
+            TensorData::I1(v) => Lanes::Bool(v.clone()),
+            TensorData::Str(v) => Lanes::Str(v.clone()),
+            other => Lanes::I64(other.to_i64s().unwrap_or_default()),
+        }
+    }
+    /// Converts computed lanes back to element type `elem`: f32 rounds to nearest-even f16/bf16,
+    /// i64 wraps to the integer width (as [`TensorData::cast`] does).
+    pub(crate) fn from_lanes(elem: ElemType, lanes: Lanes) -> Result<TensorData, String> {
+        let natural = match lanes {
+            Lanes::F32(v) => TensorData::F32(v),
+            Lanes::F64(v) => TensorData::F64(v),
+            Lanes::I64(v) => TensorData::I64(v),
+            Lanes::Bool(v) => TensorData::I1(v),
+            Lanes::Str(v) => TensorData::Str(v),
+        };
+        natural.cast(elem)
+    }
+
+    /// Converts every element to `to`. The rules (documented on `tensor.cast`):
+    /// - float -> float rounds to nearest, ties to even (f64 -> f16 rounds once, from the f64);
+    /// - float -> integer truncates toward zero and saturates at the integer type's bounds;
+    ///   NaN becomes 0 (Rust's `as`; numpy leaves these cases undefined);
+    /// - integer -> integer wraps (keeps the low bits, as numpy's `astype`);
+    /// - integer -> float rounds to nearest;
+    /// - number -> i1 is `x != 0` (NaN is true, as numpy); i1 -> number is 0 or 1;
+    /// - strings only convert to strings.
+    pub fn cast(&self, to: ElemType) -> Result<TensorData, String> {
+        if self.elem() == to {
+            return Ok(self.clone());
+        }
+        if let TensorData::I1(v) = self {
+            if to == ElemType::Str {
+                return Err("cannot cast i1 elements to !xcs.str".into());
+            }
+            let as_i64 = TensorData::I64(v.iter().map(|&b| b as i64).collect());
+            return as_i64.cast(to);
+        }
+        if self.elem().is_float() {
+            let x = self.to_f64s().unwrap_or_default();
+            return Ok(match to {
+                ElemType::F16 => TensorData::F16(x.iter().map(|&x| f16::from_f64(x)).collect()),
+                ElemType::BF16 => TensorData::BF16(x.iter().map(|&x| bf16::from_f64(x)).collect()),
+                ElemType::F32 => TensorData::F32(x.iter().map(|&x| x as f32).collect()),
+                ElemType::F64 => TensorData::F64(x),
+                ElemType::I1 => TensorData::I1(x.iter().map(|&x| x != 0.0).collect()),
+                ElemType::I8 => TensorData::I8(x.iter().map(|&x| x as i8).collect()),
+                ElemType::I16 => TensorData::I16(x.iter().map(|&x| x as i16).collect()),
+                ElemType::I32 => TensorData::I32(x.iter().map(|&x| x as i32).collect()),
+                ElemType::I64 => TensorData::I64(x.iter().map(|&x| x as i64).collect()),
+                ElemType::Str => return Err(format!("cannot cast {} elements to !xcs.str", self.elem())),
+            });
+        }
+        if let Some(x) = self.to_i64s() {
+            return Ok(match to {
+                ElemType::F16 => TensorData::F16(x.iter().map(|&x| f16::from_f64(x as f64)).collect()),
+                ElemType::BF16 => TensorData::BF16(x.iter().map(|&x| bf16::from_f64(x as f64)).collect()),
+                ElemType::F32 => TensorData::F32(x.iter().map(|&x| x as f32).collect()),
+                ElemType::F64 => TensorData::F64(x.iter().map(|&x| x as f64).collect()),
+                ElemType::I1 => TensorData::I1(x.iter().map(|&x| x != 0).collect()),
+                ElemType::I8 => TensorData::I8(x.iter().map(|&x| x as i8).collect()),
+                ElemType::I16 => TensorData::I16(x.iter().map(|&x| x as i16).collect()),
+                ElemType::I32 => TensorData::I32(x.iter().map(|&x| x as i32).collect()),
+                ElemType::I64 => TensorData::I64(x),
+                ElemType::Str => return Err(format!("cannot cast {} elements to !xcs.str", self.elem())),
+            });
+        }
+        Err(format!("cannot cast {} elements to {}", self.elem(), to))
+    }
+}
+
+// ---------------------------------------------------------------------------- shapes and indices
+
+/// Number of elements of a shape.
+pub fn numel(shape: &[usize]) -> usize {
+    shape.iter().product()
+}
+
+/// Row-major strides of a shape (in elements).
+pub fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1usize; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    s
+}
+
+/// Calls `f` with every multi-index of `shape` in row-major order (once with `[]` for rank 0,
+/// never if a dim is 0).
+pub fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
+    }
+    let mut idx = vec![0usize; shape.len()];
+    loop {
+        f(&idx);
+        let mut d = shape.len();
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// Formats a runtime shape like types do: `2x3` (rank 0 prints as the empty string).
+pub fn shape_string(shape: &[usize]) -> String {
+    shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x")
+}
+
+/// numpy broadcasting of runtime shapes.
+pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>, String> {
+    let n = a.len().max(b.len());
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let da = if i < n - a.len() { 1 } else { a[i - (n - a.len())] };
+        let db = if i < n - b.len() { 1 } else { b[i - (n - b.len())] };
+        out.push(match (da, db) {
+            (x, y) if x == y => x,
+            (1, y) => y,
+            (x, 1) => x,
+            _ => {
+                return Err(format!(
+                    "shapes [{}] and [{}] do not broadcast (dimension {da} vs {db})",
+                    shape_string(a),
+                    shape_string(b)
+                ))
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// Normalises an axis in `[-rank, rank)`.
+pub fn norm_axis(axis: i64, rank: usize) -> Result<usize, String> {
+    crate::shape::norm_axis(axis, rank)
+}
+
+// ---------------------------------------------------------------------------- tensors
+
+/// A runtime tensor: a row-major shape and its elements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tensor {
+    pub shape: Vec<usize>,
+    pub data: TensorData,
+}
+
+impl Tensor {
+    /// A tensor, checking that the element count matches the shape.
+    pub fn new(shape: Vec<usize>, data: TensorData) -> Result<Tensor, String> {
+        if numel(&shape) != data.len() {
+            return Err(format!("shape [{}] needs {} elements, but {} were given", shape_string(&shape), numel(&shape), data.len()));
+        }
+        Ok(Tensor { shape, data })
+    }
+    /// A rank-0 tensor.
+    pub fn scalar(data: TensorData) -> Result<Tensor, String> {
+        Tensor::new(Vec::new(), data)
+    }
+    pub fn f16(shape: &[usize], v: &[f32]) -> Tensor {
+        Tensor::checked(shape, TensorData::F16(v.iter().map(|&x| f16::from_f32(x)).collect()))
+    }
+    pub fn bf16(shape: &[usize], v: &[f32]) -> Tensor {
+        Tensor::checked(shape, TensorData::BF16(v.iter().map(|&x| bf16::from_f32(x)).collect()))
+    }
+    pub fn f32(shape: &[usize], v: &[f32]) -> Tensor {
+        Tensor::checked(shape, TensorData::F32(v.to_vec()))
+    }
+    pub fn f64(shape: &[usize], v: &[f64]) -> Tensor {
+        Tensor::checked(shape, TensorData::F64(v.to_vec()))
+    }
+    pub fn bool(shape: &[usize], v: &[bool]) -> Tensor {
+        Tensor::checked(shape, TensorData::I1(v.to_vec()))
+    }
+    pub fn i8(shape: &[usize], v: &[i8]) -> Tensor {
+        Tensor::checked(shape, TensorData::I8(v.to_vec()))
+    }
+    pub fn i16(shape: &[usize], v: &[i16]) -> Tensor {
+        Tensor::checked(shape, TensorData::I16(v.to_vec()))
+    }
+    pub fn i32(shape: &[usize], v: &[i32]) -> Tensor {
+        Tensor::checked(shape, TensorData::I32(v.to_vec()))
+    }
+    pub fn i64(shape: &[usize], v: &[i64]) -> Tensor {
+        Tensor::checked(shape, TensorData::I64(v.to_vec()))
+    }
+    pub fn strs(shape: &[usize], v: &[&str]) -> Tensor {
+        Tensor::checked(shape, TensorData::Str(v.iter().map(|s| s.to_string()).collect()))
+    }
+    /// A tensor of `elem` and `shape` whose elements are the `f64` values converted with
+    /// [`TensorData::cast`] rules (handy for tests over every element type).
+    pub fn from_f64s(elem: ElemType, shape: &[usize], v: &[f64]) -> Result<Tensor, String> {
+        let data = TensorData::F64(v.to_vec()).cast(elem)?;
+        Tensor::new(shape.to_vec(), data)
+    }
+    /// The convenience constructors above: a wrong element count is a bug of the caller, so it
+    /// becomes an empty tensor of shape `[0]` rather than a panic.
+    fn checked(shape: &[usize], data: TensorData) -> Tensor {
+        let elem = data.elem();
+        Tensor::new(shape.to_vec(), data).unwrap_or(Tensor { shape: vec![0], data: TensorData::empty(elem) })
+    }
+
+    pub fn elem(&self) -> ElemType {
+        self.data.elem()
+    }
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+    pub fn numel(&self) -> usize {
+        self.data.len()
+    }
+    /// `tensor<2x3xf32>`.
+    pub fn type_string(&self) -> String {
+        if self.shape.is_empty() {
+            format!("tensor<{}>", self.elem())
+        } else {
+            format!("tensor<{}x{}>", shape_string(&self.shape), self.elem())
+        }
+    }
+    /// The IR type of this tensor (static shape).
+    pub fn ir_type(&self, ctx: &Context) -> Type {
+        let shape: Vec<i64> = self.shape.iter().map(|&d| d as i64).collect();
+        ctx.tensor_type(&shape, self.elem().to_type(ctx))
+    }
+
+    /// Gathers elements at linear positions `idx` into a tensor of `shape`.
+    pub fn take(&self, shape: Vec<usize>, idx: &[usize]) -> Tensor {
+        Tensor { shape, data: self.data.take(idx) }
+    }
+
+    /// numpy `broadcast_to`.
+    pub fn broadcast_to(&self, shape: &[usize]) -> Result<Tensor, String> {
+        if self.shape == shape {
+            return Ok(self.clone());
+        }
+        let r = self.shape.len();
+        if r > shape.len() {
+            return Err(format!("shape [{}] cannot be broadcast to [{}]", shape_string(&self.shape), shape_string(shape)));
+        }
+        let off = shape.len() - r;
+        for (i, &d) in self.shape.iter().enumerate() {
+            if d != 1 && d != shape[off + i] {
+                return Err(format!("shape [{}] cannot be broadcast to [{}]", shape_string(&self.shape), shape_string(shape)));
+            }
+        }
+        let st = strides(&self.shape);
+        let mut idx = Vec::with_capacity(numel(shape));
+        for_each_index(shape, |ix| {
+            let mut src = 0;
+            for k in 0..r {
+                if self.shape[k] != 1 {
+                    src += ix[off + k] * st[k];
+                }
+            }
+            idx.push(src);
+        });
+        Ok(self.take(shape.to_vec(), &idx))
+    }
+
+    /// Permutes the dims: result dim `i` is dim `perm[i]` of `self`.
+    pub fn transpose(&self, perm: &[usize]) -> Result<Tensor, String> {
+        let r = self.rank();
+        let mut seen = vec![false; r];
+        if perm.len() != r || perm.iter().any(|&p| p >= r || std::mem::replace(&mut seen[p], true)) {
+            return Err(format!("{perm:?} is not a permutation of the {r} dims of a {}", self.type_string()));
+        }
+        if perm.iter().enumerate().all(|(i, &p)| i == p) {
+            return Ok(self.clone());
+        }
+        let st = strides(&self.shape);
+        let out_shape: Vec<usize> = perm.iter().map(|&p| self.shape[p]).collect();
+        let mut idx = Vec::with_capacity(self.numel());
+        for_each_index(&out_shape, |ix| idx.push(ix.iter().zip(perm).map(|(&i, &p)| i * st[p]).sum()));
+        Ok(self.take(out_shape, &idx))
+    }
+
+    /// Moves dim `from` to position `to` (the others keep their order).
+    pub fn move_axis(&self, from: usize, to: usize) -> Result<Tensor, String> {
+        let mut perm: Vec<usize> = (0..self.rank()).filter(|&d| d != from).collect();
+        if to > perm.len() || from >= self.rank() {
+            return Err(format!("cannot move axis {from} to {to} in a {}", self.type_string()));
+        }
+        perm.insert(to, from);
+        self.transpose(&perm)
+    }
+
+    /// The sub-tensor at index `k` of dim `axis` (that dim removed).
+    pub fn index_axis(&self, axis: usize, k: usize) -> Result<Tensor, String> {
+        if axis >= self.rank() || k >= self.shape[axis] {
+            return Err(format!("index {k} of axis {axis} is out of range for a {}", self.type_string()));
+        }
+        let st = strides(&self.shape);
+        let mut out_shape = self.shape.clone();
+        out_shape.remove(axis);
+        let mut idx = Vec::with_capacity(numel(&out_shape));
+        for_each_index(&out_shape, |ix| {
+            let mut src = k * st[axis];
+            for (d, &i) in ix.iter().enumerate() {
+                let sd = if d < axis { d } else { d + 1 };
+                src += i * st[sd];
+            }
+            idx.push(src);
+        });
+        Ok(self.take(out_shape, &idx))
+    }
+
+    /// Stacks tensors of one shape and element type along a new dim at `axis`
+    /// (`0 <= axis <= rank`), as `np.stack`.
+    pub fn stack(parts: &[Tensor], axis: usize) -> Result<Tensor, String> {
+        let Some(first) = parts.first() else {
+            return Err("cannot stack zero tensors".into());
+        };
+        for p in parts {
+            if p.shape != first.shape || p.elem() != first.elem() {
+                return Err(format!("cannot stack a {} with a {}", first.type_string(), p.type_string()));
+            }
+        }
+        if axis > first.rank() {
+            return Err(format!("stack axis {axis} is out of range for rank {}", first.rank() + 1));
+        }
+        let data = TensorData::concat(first.elem(), &parts.iter().map(|p| &p.data).collect::<Vec<_>>())?;
+        let mut shape = vec![parts.len()];
+        shape.extend(&first.shape);
+        Tensor::new(shape, data)?.move_axis(0, axis)
+    }
+
+    /// Joins tensors along existing dim `axis`, as `np.concatenate`.
+    pub fn concat(parts: &[&Tensor], axis: usize) -> Result<Tensor, String> {
+        let Some(first) = parts.first() else {
+            return Err("cannot concatenate zero tensors".into());
+        };
+        if axis >= first.rank() {
+            return Err(format!("concat axis {axis} is out of range for rank {}", first.rank()));
+        }
+        let mut moved = Vec::with_capacity(parts.len());
+        let mut total = 0;
+        for (i, p) in parts.iter().enumerate() {
+            let same_rest =
+                p.rank() == first.rank() && (0..p.rank()).all(|d| d == axis || p.shape[d] == first.shape[d]);
+            if !same_rest || p.elem() != first.elem() {
+                return Err(format!(
+                    "operand #{i} of type {} does not match operand #0 of type {} outside axis {axis}",
+                    p.type_string(),
+                    first.type_string()
+                ));
+            }
+            total += p.shape[axis];
+            moved.push(p.move_axis(axis, 0)?);
+        }
+        let data = TensorData::concat(first.elem(), &moved.iter().map(|p| &p.data).collect::<Vec<_>>())?;
+        let mut shape: Vec<usize> = first.shape.iter().enumerate().filter(|&(d, _)| d != axis).map(|(_, &s)| s).collect();
+        shape.insert(0, total);
+        Tensor::new(shape, data)?.move_axis(0, axis)
+    }
+
+    /// Converts the elements (see [`TensorData::cast`]).
+    pub fn cast(&self, to: ElemType) -> Result<Tensor, String> {
+        Ok(Tensor { shape: self.shape.clone(), data: self.data.cast(to)? })
+    }
+
+    /// Bitwise equality of shape and elements.
+    pub fn bit_eq(&self, other: &Tensor) -> bool {
+        self.shape == other.shape && self.data.bit_eq(&other.data)
+    }
+
+    /// numpy's `allclose` with `equal_nan=True` (`|a - b| <= atol + rtol * |b|`), for comparing
+    /// runs; integers, i1 and strings must be equal. Returns a description of the first mismatch.
+    pub fn allclose(&self, expected: &Tensor, rtol: f64, atol: f64) -> Result<(), String> {
+        if self.shape != expected.shape || self.elem() != expected.elem() {
+            return Err(format!("got a {}, expected a {}", self.type_string(), expected.type_string()));
+        }
+        if !self.elem().is_float() {
+            if self.data != expected.data {
+                let i = (0..self.numel()).find(|&i| self.data.take(&[i]) != expected.data.take(&[i])).unwrap_or(0);
+                return Err(format!(
+                    "element {i} differs: got {}, expected {}",
+                    crate::interp::format::element_string(&self.data, i),
+                    crate::interp::format::element_string(&expected.data, i)
+                ));
+            }
+            return Ok(());
+        }
+        let (a, b) = (self.data.to_f64s().unwrap_or_default(), expected.data.to_f64s().unwrap_or_default());
+        for (i, (&x, &y)) in a.iter().zip(&b).enumerate() {
+            let ok = (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= atol + rtol * y.abs();
+            if !ok {
+                return Err(format!("element {i} differs: got {x}, expected {y} (rtol {rtol}, atol {atol})"));
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------- attributes
+
+fn le_bytes<const N: usize>(b: &[u8]) -> [u8; N] {
+    let mut a = [0u8; N];
+    a.copy_from_slice(&b[..N]);
+    a
+}
+
+/// Decodes `n` elements of `elem` from dense storage bytes (little-endian, i1 one byte each).
+fn decode_dense(elem: ElemType, bytes: &[u8], n: usize) -> Result<TensorData, String> {
+    let w = match elem {
+        ElemType::I1 | ElemType::I8 => 1,
+        ElemType::F16 | ElemType::BF16 | ElemType::I16 => 2,
+        ElemType::F32 | ElemType::I32 => 4,
+        ElemType::F64 | ElemType::I64 => 8,
+        ElemType::Str => return Err("string elements are not stored as bytes".into()),
+    };
+    if bytes.len() != n * w {
+        return Err(format!("dense storage has {} bytes, but {n} {elem} elements need {}", bytes.len(), n * w));
+    }
+    let ch = bytes.chunks_exact(w.max(1));
+    Ok(match elem {
+        ElemType::F16 => TensorData::F16(ch.map(|c| f16::from_bits(u16::from_le_bytes(le_bytes(c)))).collect()),
+        ElemType::BF16 => TensorData::BF16(ch.map(|c| bf16::from_bits(u16::from_le_bytes(le_bytes(c)))).collect()),
+        ElemType::F32 => TensorData::F32(ch.map(|c| f32::from_le_bytes(le_bytes(c))).collect()),
+        ElemType::F64 => TensorData::F64(ch.map(|c| f64::from_le_bytes(le_bytes(c))).collect()),
+        ElemType::I1 => TensorData::I1(ch.map(|c| c[0] != 0).collect()),
+        ElemType::I8 => TensorData::I8(ch.map(|c| c[0] as i8).collect()),
+        ElemType::I16 => TensorData::I16(ch.map(|c| i16::from_le_bytes(le_bytes(c))).collect()),
+        ElemType::I32 => TensorData::I32(ch.map(|c| i32::from_le_bytes(le_bytes(c))).collect()),
+        ElemType::I64 => TensorData::I64(ch.map(|c| i64::from_le_bytes(le_bytes(c))).collect()),
+        ElemType::Str => TensorData::Str(Vec::new()),
+    })
+}
+
+fn encode_dense(data: &TensorData) -> Vec<u8> {
+    let mut out = Vec::new();
+    match data {
+        TensorData::F16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
+        TensorData::BF16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
+        TensorData::F32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+        TensorData::F64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+        TensorData::I1(v) => v.iter().for_each(|&x| out.push(x as u8)),
+        TensorData::I8(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+        TensorData::I16(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+        TensorData::I32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+        TensorData::I64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+        TensorData::Str(_) => {}
+    }
+    out
+}
+
+/// The static shape and element type of a ranked tensor type.
+pub fn static_tensor_type(ctx: &Context, t: Type) -> Result<(Vec<usize>, ElemType), String> {
+    let TypeKind::RankedTensor { shape, elem, .. } = ctx.type_kind(t) else {
+        return Err(format!("'{}' is not a ranked tensor type", xcs_ir::printer::type_to_string(ctx, t)));
+    };
+    let e = ElemType::from_type(ctx, *elem)
+        .ok_or_else(|| format!("element type '{}' is not supported", xcs_ir::printer::type_to_string(ctx, *elem)))?;
+    let mut s = Vec::with_capacity(shape.len());
+    for &d in shape.iter() {
+        if d == DYNAMIC || d < 0 {
+            return Err(format!("'{}' has a dynamic dimension", xcs_ir::printer::type_to_string(ctx, t)));
+        }
+        s.push(d as usize);
+    }
+    Ok((s, e))
+}
+
+/// The tensor held by a `dense<...>` attribute (a splat is expanded). `dense_resource` blobs are
+/// not supported.
+pub fn tensor_from_attr(ctx: &Context, attr: Attr) -> Result<Tensor, String> {
+    match ctx.attr_kind(attr) {
+        AttrKind::DenseElements { ty, data } => {
+            let (shape, elem) = static_tensor_type(ctx, *ty)?;
+            let n = numel(&shape);
+            let data = match data {
+                DenseData::Splat(bytes) => {
+                    let one = decode_dense(elem, bytes, 1)?;
+                    one.take(&vec![0; n])
+                }
+                DenseData::Elements(bytes) => decode_dense(elem, bytes, n)?,
+                DenseData::Strings(items) => {
+                    if elem != ElemType::Str {
+                        return Err(format!("string elements in a constant of element type {elem}"));
+                    }
+                    let strs: Result<Vec<String>, String> = items
+                        .iter()
+                        .map(|b| String::from_utf8(b.to_vec()).map_err(|_| "a string element is not valid UTF-8".to_string()))
+                        .collect();
+                    let strs = strs?;
+                    if strs.len() == 1 && n != 1 {
+                        TensorData::Str(vec![strs[0].clone(); n])
+                    } else {
+                        TensorData::Str(strs)
+                    }
+                }
+            };
+            Tensor::new(shape, data)
+        }
+        AttrKind::DenseResource { .. } => Err("dense_resource constants are not supported by the interpreter".into()),
+        _ => Err("expected a dense elements attribute".into()),
+    }
+}
+
+/// The `dense<...>` attribute of a tensor. Like MLIR's `DenseElementsAttr::get`, a non-empty
+/// tensor whose elements are all bitwise equal becomes a splat, so equal constants intern equal.
+pub fn tensor_to_attr(ctx: &Context, t: &Tensor) -> Attr {
+    let ty = t.ir_type(ctx);
+    let all_same = t.numel() > 0 && (1..t.numel()).all(|i| t.data.take(&[i]).bit_eq(&t.data.take(&[0])));
+    let data = match &t.data {
+        TensorData::Str(v) => {
+            let items: Vec<Box<[u8]>> = if all_same {
+                vec![v[0].as_bytes().into()]
+            } else {
+                v.iter().map(|s| s.as_bytes().into()).collect()
+            };
+            DenseData::Strings(items.into())
+        }
+        d if all_same => DenseData::Splat(encode_dense(&d.take(&[0])).into()),
+        d => DenseData::Elements(encode_dense(d).into()),
+    };
+    debug_assert!(t.elem() == ElemType::Str || dense_elem_bytes(ctx, t.elem().to_type(ctx)) > 0);
+    ctx.attr(AttrKind::DenseElements { ty, data })
+}
+
+// ---------------------------------------------------------------------------- runtime values
+
+/// An integer scalar of the test dialect (`i1` ... `i64`, any signless width up to 128): the
+/// value is kept sign-extended from `width` bits, as integer attributes are.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Scalar {
+    pub value: i128,
+    pub width: u32,
+}
+
+impl Scalar {
+    /// `value` truncated to `width` bits and sign-extended (wrapping arithmetic).
+    pub fn new(value: i128, width: u32) -> Scalar {
+        let value = if width == 0 || width >= 128 {
+            value
+        } else {
+            let sh = 128 - width;
+            (value << sh) >> sh
+        };
+        Scalar { value, width }
+    }
+}
+
+/// An opaque host value (`!xcs.any`): whatever the embedding program puts in.
+#[derive(Clone)]
+pub struct AnyValue(pub Arc<dyn std::any::Any + Send + Sync>);
+
+impl fmt::Debug for AnyValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<xcs.any>")
+    }
+}
+
+/// A value the interpreter computes with.
+#[derive(Clone, Debug)]
+pub enum RtValue {
+    Tensor(Tensor),
+    /// An `!xcs.str`.
+    Str(String),
+    /// An integer of the test dialect (`i1`..`i64`).
+    Scalar(Scalar),
+    /// An `!xcs.any`.
+    Any(AnyValue),
+}
+
+impl From<Tensor> for RtValue {
+    fn from(t: Tensor) -> Self {
+        RtValue::Tensor(t)
+    }
+}
+impl From<String> for RtValue {
+    fn from(s: String) -> Self {
+        RtValue::Str(s)
+    }
+}
+impl From<&str> for RtValue {
+    fn from(s: &str) -> Self {
+        RtValue::Str(s.to_string())
+    }
+}
+
+impl RtValue {
+    /// An integer scalar of `width` bits.
+    pub fn int(value: i128, width: u32) -> RtValue {
+        RtValue::Scalar(Scalar::new(value, width))
+    }
+    pub fn as_tensor(&self) -> Option<&Tensor> {
+        match self {
+            RtValue::Tensor(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            RtValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_scalar(&self) -> Option<Scalar> {
+        match self {
+            RtValue::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+    /// The type of the value as IR types print (`tensor<2xf32>`, `!xcs.str`, `i32`, `!xcs.any`).
+    pub fn type_string(&self) -> String {
+        match self {
+            RtValue::Tensor(t) => t.type_string(),
+            RtValue::Str(_) => "!xcs.str".into(),
+            RtValue::Scalar(s) => format!("i{}", s.width),
+            RtValue::Any(_) => "!xcs.any".into(),
+        }
+    }
+
+    /// Checks that the value can be a value of IR type `ty`: a tensor of the same element type
+    /// and rank whose size matches every static dim; a string for `!xcs.str`; an integer scalar
+    /// of the same width; anything for `!xcs.any`.
+    pub fn check_type(&self, ctx: &Context, ty: Type) -> Result<(), String> {
+        let mismatch = || {
+            format!("a value of type {} where '{}' is expected", self.type_string(), xcs_ir::printer::type_to_string(ctx, ty))
+        };
+        if ty == crate::xcs::any_type(ctx) {
+            return Ok(());
+        }
+        match (self, ctx.type_kind(ty)) {
+            (RtValue::Tensor(t), TypeKind::RankedTensor { shape, elem, .. }) => {
+                let ok = ElemType::from_type(ctx, *elem) == Some(t.elem())
+                    && shape.len() == t.rank()
+                    && shape.iter().zip(&t.shape).all(|(&d, &s)| d == DYNAMIC || d as usize == s);
+                if ok {
+                    Ok(())
+                } else {
+                    Err(mismatch())
+                }
+            }
+            (RtValue::Tensor(t), TypeKind::UnrankedTensor { elem }) if ElemType::from_type(ctx, *elem) == Some(t.elem()) => {
+                Ok(())
+            }
+            (RtValue::Str(_), _) if ty == crate::xcs::str_type(ctx) => Ok(()),
+            (RtValue::Scalar(s), TypeKind::Integer { width, .. }) if *width == s.width => Ok(()),
+            _ => Err(mismatch()),
+        }
+    }
+
+    /// Compares with an expected value: tensors with [`Tensor::allclose`], everything else
+    /// exactly (`!xcs.any` values by identity).
+    pub fn allclose(&self, expected: &RtValue, rtol: f64, atol: f64) -> Result<(), String> {
+        match (self, expected) {
+            (RtValue::Tensor(a), RtValue::Tensor(b)) => a.allclose(b, rtol, atol),
+            (RtValue::Str(a), RtValue::Str(b)) if a == b => Ok(()),
+            (RtValue::Scalar(a), RtValue::Scalar(b)) if a == b => Ok(()),
+            (RtValue::Any(a), RtValue::Any(b)) if Arc::ptr_eq(&a.0, &b.0) => Ok(()),
+            _ => Err(format!("got {self}, expected {expected}")),
+        }
+    }
+}
+
+impl fmt::Display for RtValue {
+    /// Values print as `xcs.format` prints them (tensors like numpy's `str()`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::interp::format::value_string(self))
+    }
+}
+
+impl fmt::Display for Tensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::interp::format::tensor_string(self))
+    }
+}
