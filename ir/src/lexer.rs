@@ -21,6 +21,8 @@ pub enum LexError {
     UnknownEscape,
     /// `{-#` without a closing `#-}`.
     UnterminatedMetadata,
+    /// A `.` that does not start `...` (points after the first dot).
+    BadEllipsis,
 }
 
 impl LexError {
@@ -36,6 +38,7 @@ impl LexError {
             LexError::UnterminatedString => "expected '\"' in string literal",
             LexError::UnknownEscape => "unknown escape in string literal",
             LexError::UnterminatedMetadata => "expected '#-}' to end file metadata",
+            LexError::BadEllipsis => "expected three consecutive dots for an ellipsis",
         }
     }
 }
@@ -120,6 +123,12 @@ fn err_badatidentifier(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> 
 }
 
 /// `{-# ... #-}` (file metadata): skipped as one token up to the matching `#-}`.
+/// A `.` that is not part of `...` (MLIR's `lexEllipsis` error).
+fn lex_lone_dot(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
+    lex.extras.err_pos = Some(lex.span().end);
+    Err(LexError::BadEllipsis)
+}
+
 fn lex_metadata(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
     let rest = lex.remainder();
     match memchr::memmem::find(rest, b"#-}") {
@@ -221,6 +230,9 @@ pub enum Tok {
     Slash,
     #[token("...")]
     Ellipsis,
+    /// Never produced: a lone `.` is a lexical error.
+    #[token(".", lex_lone_dot)]
+    LoneDot,
     /// `{-# ... #-}` file metadata, consumed whole.
     #[token("{-#", lex_metadata)]
     FileMetadata,
