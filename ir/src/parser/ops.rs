@@ -555,7 +555,7 @@ impl<'s> Parser<'s> {
         // As in mlir-opt, an op's location is that of its name (not of its result list).
         let loc = self.loc_at(self.tok.start);
         let op = match self.tok.kind {
-            Tok::String => self.parse_generic_op(body, loc, start)?,
+            Tok::String => self.parse_generic_op(body, loc)?,
             Tok::BareId => self.parse_custom_op(body, loc, nres)?,
             _ => return Err(self.wrong_token("expected operation name in quotes")),
         };
@@ -593,24 +593,17 @@ impl<'s> Parser<'s> {
     }
 
     /// `"name"(operands)[successors] <{props}> (regions) {attrs} : type`.
-    fn parse_generic_op(&mut self, body: &mut Body, loc: Location, start: u32) -> PResult<Op> {
+    fn parse_generic_op(&mut self, body: &mut Body, loc: Location) -> PResult<Op> {
         let ctx = self.ctx;
         let nt = self.tok;
         let name = self.op_name_of(nt);
         let def = ctx.op_def(name);
         self.bump();
         if def.is_none() {
+            // An unknown op of a registered dialect is the verifier's error (as in MLIR).
             let info = ctx.op_info(name);
-            if !info.dialect.is_empty() && ctx.is_registered_dialect(&info.dialect) {
-                return Err(self.error_at(
-                    start,
-                    format!(
-                        "unregistered operation '{}' found in dialect ('{}') that does not allow unknown operations",
-                        info.name, info.dialect
-                    ),
-                ));
-            }
-            if !self.allow_unregistered {
+            let known_dialect = !info.dialect.is_empty() && ctx.is_registered_dialect(&info.dialect);
+            if !known_dialect && !self.allow_unregistered {
                 return Err(self.error_here(
                     "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used",
                 ));

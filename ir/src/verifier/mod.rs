@@ -329,7 +329,20 @@ impl<'a> BodyVerifier<'a> {
                 return Err(self.op_error(op, "null operand found"));
             }
         }
-        let Some(def) = self.def(op) else { return Ok(()) };
+        let Some(def) = self.def(op) else {
+            // An unknown op of a registered dialect parses (as in MLIR) but does not verify.
+            let info = ctx.op_info(body.op_name(op));
+            if !info.dialect.is_empty() && ctx.is_registered_dialect(&info.dialect) {
+                return Err(self.op_error(
+                    op,
+                    format!(
+                        "unregistered operation '{}' found in dialect ('{}') that does not allow unknown operations",
+                        info.name, info.dialect
+                    ),
+                ));
+            }
+            return Ok(());
+        };
         let view = OpView::new(ctx, body, op);
         verify_op_def(&view, def).map_err(|d| self.hook_error(op, d))?;
         if def.has(Traits::IsolatedFromAbove) && !body.is_isolated(op) && !body.regions(op).is_empty() {
