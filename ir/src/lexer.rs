@@ -190,8 +190,6 @@ pub enum Tok {
     String,
     #[token("->")]
     Arrow,
-    #[token("::")]
-    ColonColon,
     #[token(":")]
     Colon,
     #[token(",")]
@@ -433,7 +431,8 @@ mod tests {
                 Float,
                 Float,
                 Arrow,
-                ColonColon,
+                Colon, // `::` is two colons
+                Colon,
                 Colon,
                 Comma,
                 Equal,
@@ -456,7 +455,7 @@ mod tests {
             ]
         );
         assert_eq!(k[1].1, "%arg-1.x");
-        assert_eq!(k[30].1, "foo.bar$x");
+        assert_eq!(k[31].1, "foo.bar$x");
     }
 
     #[test]

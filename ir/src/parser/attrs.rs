@@ -291,7 +291,10 @@ impl<'s> Parser<'s> {
     fn parse_symbol_ref(&mut self) -> PResult<Attr> {
         let root = self.symbol_name()?;
         let mut nested: SmallVec<[Ident; 2]> = SmallVec::new();
-        while self.is(Tok::ColonColon) {
+        // `::` is two `:` tokens, as MLIR lexes it (so `1 :: i32` is a `:` then a bad type);
+        // a lone `:` after the reference is left alone.
+        while self.is(Tok::Colon) && self.lex.clone().next_token().kind == Tok::Colon {
+            self.bump();
             self.bump();
             if !matches!(self.tok.kind, Tok::AtId | Tok::AtString) {
                 return Err(self.wrong_token("expected nested symbol reference identifier"));
