@@ -94,6 +94,39 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// True if the current token can start an attribute (MLIR's `parseOptionalAttribute`).
+    pub(crate) fn at_attr_start(&self) -> bool {
+        match self.tok.kind {
+            Tok::LBrace
+            | Tok::LSquare
+            | Tok::String
+            | Tok::Integer
+            | Tok::Float
+            | Tok::Minus
+            | Tok::AtId
+            | Tok::AtString
+            | Tok::HashId => true,
+            Tok::BareId => {
+                let s = self.text(self.tok);
+                matches!(
+                    s,
+                    b"true"
+                        | b"false"
+                        | b"unit"
+                        | b"dense"
+                        | b"array"
+                        | b"dense_resource"
+                        | b"distinct"
+                        | b"affine_map"
+                        | b"affine_set"
+                        | b"strided"
+                        | b"loc"
+                ) || self.at_type_start()
+            }
+            _ => self.at_type_start(),
+        }
+    }
+
     /// True if the current token can start a type.
     pub(crate) fn at_type_start(&self) -> bool {
         match self.tok.kind {
@@ -215,7 +248,7 @@ impl<'s> Parser<'s> {
             self.parse_x_in_dimension_list()?;
             let off = self.tok.start;
             let elem = self.parse_type()?;
-            if self.eat(Tok::Comma) {
+            if self.eat(Tok::Comma) && self.at_attr_start() {
                 self.parse_attr()?;
                 self.expect(Tok::Greater, "expected '>' in tensor type")?;
                 // reported at the next token, as MLIR does
@@ -228,7 +261,8 @@ impl<'s> Parser<'s> {
         let shape = self.parse_dimension_list(true)?;
         let off = self.tok.start;
         let elem = self.parse_type()?;
-        let encoding = if self.eat(Tok::Comma) { Some(self.parse_attr()?) } else { None };
+        // `tensor<4xf32, >` has no encoding (MLIR parses an optional attribute here)
+        let encoding = if self.eat(Tok::Comma) && self.at_attr_start() { Some(self.parse_attr()?) } else { None };
         self.expect(Tok::Greater, "expected '>' in tensor type")?;
         self.check_element_type(elem, off, ElementOf::Tensor)?;
         Ok(self.ctx.intern_type(TypeKind::RankedTensor { shape: shape.as_slice().into(), elem, encoding }))
