@@ -556,7 +556,8 @@ impl<'s> Parser<'s> {
         let loc = self.loc_at(self.tok.start);
         let op = match self.tok.kind {
             Tok::String => self.parse_generic_op(body, loc)?,
-            Tok::BareId => self.parse_custom_op(body, loc, nres)?,
+            // MLIR lexes `i32`, `si8`, `ui1` as integer-type tokens, which never name an op.
+            Tok::BareId if !is_int_type_keyword(self.text(self.tok)) => self.parse_custom_op(body, loc, nres)?,
             _ => return Err(self.wrong_token("expected operation name in quotes")),
         };
         if self.is_kw("loc") {
@@ -844,4 +845,10 @@ impl<'s> Parser<'s> {
         self.finish_state(body, &mut state, def, true);
         Ok(body.create_op(state))
     }
+}
+
+/// `i<N>`, `si<N>`, `ui<N>`: MLIR's integer-type token.
+fn is_int_type_keyword(s: &[u8]) -> bool {
+    let digits = s.strip_prefix(b"si").or_else(|| s.strip_prefix(b"ui")).or_else(|| s.strip_prefix(b"i"));
+    digits.is_some_and(|d| !d.is_empty() && d.iter().all(u8::is_ascii_digit))
 }
