@@ -632,14 +632,11 @@ impl<'s> Parser<'s> {
             }
             self.expect(Tok::RSquare, "expected ',' or ']'")?;
         }
+        // Properties are any attribute (unregistered ops keep it as is); a registered op's must
+        // be a dictionary, which is checked, as MLIR does, once the op is parsed.
         let mut props = None;
         if self.eat(Tok::Less) {
-            let off = self.tok.start;
-            let p = self.parse_attr()?;
-            if !matches!(ctx.attr_kind(p), crate::attrs::AttrKind::Dictionary(_)) {
-                return Err(self.error_at(off, "expected dictionary attribute for properties"));
-            }
-            props = Some(p);
+            props = Some(self.parse_attr()?);
             self.expect(Tok::Greater, "expected '>' to close properties")?;
         }
         if self.eat(Tok::LParen) {
@@ -663,6 +660,19 @@ impl<'s> Parser<'s> {
         }
         self.resolve_operands(body, &uses, inputs, &mut state.operands)?;
         state.result_types.extend_from_slice(outputs);
+        if let (Some(d), Some(p)) = (def, props) {
+            let why = if d.attributes.is_empty() {
+                Some("this operation does not support properties")
+            } else if !matches!(ctx.attr_kind(p), crate::attrs::AttrKind::Dictionary(_)) {
+                Some("expected DictionaryAttr to set properties")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let msg = format!("invalid properties {} for op {}: {why}", self.attr_str(p), d.name);
+                return Err(crate::diag::Diagnostic::error(loc, msg));
+            }
+        }
         match def {
             Some(d) => {
                 state.attrs = match (props, attrs) {
