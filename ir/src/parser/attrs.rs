@@ -488,7 +488,8 @@ impl<'s> Parser<'s> {
                     (Tok::Float, None) => {
                         return Err(self.error_at(t.start, "expected integer literal"));
                     }
-                    _ => return Err(self.wrong_token("expected integer or float literal")),
+                    (_, None) => return Err(self.wrong_token("expected integer literal")),
+                    (_, Some(_)) => return Err(self.wrong_token("expected floating point literal")),
                 }
                 if !self.eat(Tok::Comma) {
                     break;
@@ -645,7 +646,7 @@ impl<'s> Parser<'s> {
     fn parse_tensor_leaf(&mut self) -> PResult<Leaf> {
         if self.eat(Tok::LParen) {
             let a = self.parse_tensor_scalar()?;
-            self.expect(Tok::Comma, "expected ',' between complex parts")?;
+            self.expect(Tok::Comma, "expected ',' between complex elements")?;
             let b = self.parse_tensor_scalar()?;
             self.expect(Tok::RParen, "expected ')' after complex elements")?;
             return Ok(Leaf { a, b: Some(b) });
