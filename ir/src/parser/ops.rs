@@ -747,6 +747,8 @@ impl<'s> Parser<'s> {
                     dd => format!("custom op '{s}' is unknown (tried '{dd}.{s}' as well)"),
                 },
             };
+            // MLIR lexes the next token first: a lexical error there is reported instead.
+            self.bump();
             return Err(self.error_at(nt.start, msg));
         };
         self.bump();
