@@ -499,7 +499,7 @@ impl<'s> Parser<'s> {
         let text_s = String::from_utf8_lossy(text).into_owned();
         let Some(d) = self.ctx.dialect(ns) else {
             if self.allow_unregistered {
-                return Ok(text_s);
+                return Ok(canonical_dialect_symbol(ns, &text_s));
             }
             let rest = String::from_utf8_lossy(&text[(ns.len() + 1).min(text.len())..]).into_owned();
             let sym = if is_type {
@@ -651,4 +651,28 @@ enum ElementOf {
     Tensor,
     MemRef,
     Vector,
+}
+
+/// The text of an unregistered dialect symbol (after the sigil) in MLIR's printed form:
+/// `ns.sym` when the symbol is "simple enough" (an identifier, optionally followed by one
+/// `<...>` body), else `ns<sym>`. So `!foo<bar>` is `!foo.bar`, and `!foo..x` is `!foo<.x>`:
+/// the same symbol, however it was written (MLIR's `printDialectSymbol`).
+fn canonical_dialect_symbol(ns: &str, text: &str) -> String {
+    let rest = &text[ns.len().min(text.len())..];
+    let sym = if let Some(r) = rest.strip_prefix('.') {
+        r
+    } else if let Some(r) = rest.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
+        r
+    } else {
+        return text.to_string();
+    };
+    let simple = sym.starts_with(|c: char| c.is_ascii_alphabetic()) && {
+        let tail = sym.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+        tail.is_empty() || (tail.starts_with('<') && tail.ends_with('>'))
+    };
+    if simple {
+        format!("{ns}.{sym}")
+    } else {
+        format!("{ns}<{sym}>")
+    }
 }
