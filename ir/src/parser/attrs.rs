@@ -446,6 +446,9 @@ impl<'s> Parser<'s> {
             let s = self.type_str(elem);
             return Err(self.error_at(toff, format!("expected integer or float type, got: '{s}'")));
         }
+        if ctx.int_width(elem).is_some_and(|w| w != 1 && w % 8 != 0) {
+            return Err(self.error_at(toff, "element type bitwidth must be a multiple of 8"));
+        }
         let nbytes = dense_elem_bytes(ctx, elem);
         let mut data: Vec<u8> = Vec::new();
         if !self.is(Tok::Greater) {

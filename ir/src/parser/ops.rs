@@ -597,6 +597,14 @@ impl<'s> Parser<'s> {
     fn parse_generic_op(&mut self, body: &mut Body, loc: Location) -> PResult<Op> {
         let ctx = self.ctx;
         let nt = self.tok;
+        let quoted = self.text(nt);
+        if quoted.len() <= 2 {
+            return Err(self.error_at(nt.start, "empty operation name is invalid"));
+        }
+        // Only an escape can make a NUL (decode just then: names are looked up by their text).
+        if memchr::memchr(b'\\', quoted).is_some() && self.string_value(nt).contains(&0) {
+            return Err(self.error_at(nt.start, "null character not allowed in operation name"));
+        }
         let name = self.op_name_of(nt);
         let def = ctx.op_def(name);
         self.bump();
