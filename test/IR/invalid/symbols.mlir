@@ -54,3 +54,12 @@ func.func @f(%a: i32) {
 }
 
 // -----
+
+// -----
+
+// Unregistered ops with a `sym_name` (here a property, an unregistered op's inherent
+// attribute) are symbols of the enclosing table too.
+// expected-note@+1 {{see existing symbol definition here}}
+"foo.sym"() <{sym_name = "s"}> : () -> ()
+// expected-error@+1 {{redefinition of symbol named 's'}}
+"foo.sym"() {sym_name = "s"} : () -> ()
