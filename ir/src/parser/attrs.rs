@@ -411,13 +411,9 @@ impl<'s> Parser<'s> {
                 Ok(ctx.attr(AttrKind::Distinct { id, attr }))
             }
             kw @ (b"affine_map" | b"affine_set" | b"strided") => {
-                if self.byte_after(t) != Some(b'<') {
-                    return Err(self.error_at(t.end, "expected '<'"));
-                }
-                let end = self.balanced_body_end(t.end as usize, "attribute", true)?;
-                let text = String::from_utf8_lossy(&self.src[t.start as usize..end]).into_owned();
+                // parsed and kept in MLIR's printed form (see `affine.rs`)
+                let text = self.parse_affine_keyword(kw)?;
                 let keyword = ctx.ident(std::str::from_utf8(kw).unwrap_or(""));
-                self.reset_to(end);
                 Ok(ctx.attr(AttrKind::Keyword { keyword, text: text.into() }))
             }
             b"loc" => {
@@ -491,8 +487,8 @@ impl<'s> Parser<'s> {
                     (Tok::Float, None) => {
                         return Err(self.error_at(t.start, "expected integer literal"));
                     }
-                    (_, None) => return Err(self.wrong_token("expected integer literal")),
-                    (_, Some(_)) => return Err(self.wrong_token("expected floating point literal")),
+                    (_, None) => return Err(self.error_here("expected integer literal")),
+                    (_, Some(_)) => return Err(self.error_here("expected floating point literal")),
                 }
                 if !self.eat(Tok::Comma) {
                     break;
@@ -667,7 +663,7 @@ impl<'s> Parser<'s> {
             _ => false,
         };
         if !ok {
-            return Err(self.wrong_token("expected element literal of primitive type"));
+            return Err(self.error_here("expected element literal of primitive type"));
         }
         self.bump();
         Ok(Elem { neg, tok: t })

@@ -14,6 +14,7 @@
 //! name scopes), `asm.rs` ([`OpAsmParser`]). File metadata `{-# ... #-}` (dialect resources,
 //! reproducer configs) is accepted and skipped: `dense_resource<name>` keeps the handle only.
 
+mod affine;
 mod asm;
 mod attrs;
 mod locations;
