@@ -58,3 +58,13 @@ func.func @f(%c: i1) {
 func.func @f(i32) {
   return
 }
+
+// -----
+
+// expected-error@+1 {{custom op 'func.func' expected valid '@'-identifier for symbol name}}
+func.func f()
+
+// -----
+
+// expected-error@+1 {{expected ')'}}
+func.func private @f(i32 i32)

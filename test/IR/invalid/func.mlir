@@ -46,3 +46,14 @@ func.func @decl()
   // expected-error@+1 {{'func.return' op expects parent op 'func.func'}}
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// Argument and result attributes must be dialect attributes.
+// expected-error@+1 {{'func.func' op arguments may only have dialect attributes}}
+func.func private @f(i32 {nodialect})
+
+// -----
+
+// expected-error@+1 {{'func.func' op results may only have dialect attributes}}
+func.func private @f() -> (i32 {nodialect})
