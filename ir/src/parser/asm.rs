@@ -434,6 +434,7 @@ impl<'a, 's> OpAsmParser<'a, 's> {
             let uses = self.parse_operand_list()?;
             self.p.expect(Tok::Colon, "expected ':'")?;
             let types: SmallVec<[Type; 4]> = self.p.parse_type_list()?;
+            self.p.expect(Tok::RParen, "expected ')'")?;
             if types.len() != uses.len() {
                 return Err(self.emit_error_at(
                     uses.first().map_or(self.name_off, |u| u.off),
@@ -444,7 +445,6 @@ impl<'a, 's> OpAsmParser<'a, 's> {
                     ),
                 ));
             }
-            self.p.expect(Tok::RParen, "expected ')'")?;
             self.p.resolve_operands(self.body, &uses, &types, &mut vals)?;
         }
         Ok((b, vals))
