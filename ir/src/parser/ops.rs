@@ -86,6 +86,18 @@ impl<'s> ValueScope<'s> {
             NameKey::Named(s) => self.named.entry(s).or_default(),
         }
     }
+    /// Where `name` is defined, or first used before its definition, if it is visible here.
+    fn reference_off(&self, name: &'s [u8]) -> Option<u32> {
+        let slot = match self.key(name) {
+            NameKey::Num(n) => self.numeric.get(n as usize),
+            NameKey::Named(s) => self.named.get(s),
+        };
+        match slot? {
+            Slot::Defined { off, .. } => Some(*off),
+            Slot::Forward(v) => v.iter().map(|x| x.off).min(),
+            Slot::Empty => None,
+        }
+    }
     fn first_forward_use(&self) -> Option<u32> {
         let f = |s: &Slot| match s {
             Slot::Forward(v) => v.iter().map(|x| x.off).min(),
@@ -384,6 +396,17 @@ impl<'s> Parser<'s> {
     ) -> PResult<()> {
         self.expect(Tok::LBrace, "expected '{' to begin a region")?;
         self.enter()?;
+        // Named entry arguments may not reuse a name visible here (MLIR checks this before
+        // the region's own scope starts, even for isolated regions).
+        if let Some(scope) = self.scopes.last() {
+            for a in args.iter().filter(|a| !a.name.name.is_empty()) {
+                if let Some(prev) = scope.reference_off(a.name.name) {
+                    let n = String::from_utf8_lossy(a.name.name).into_owned();
+                    let d = self.error_at(a.name.off, format!("region entry argument '{n}' is already in use"));
+                    return Err(self.note_at(d, prev, "previously referenced here"));
+                }
+            }
+        }
         if isolated {
             let lim = self.num_limit();
             self.scopes.push(ValueScope::new(lim));

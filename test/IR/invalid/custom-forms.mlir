@@ -68,3 +68,16 @@ func.func f()
 
 // expected-error@+1 {{expected ')'}}
 func.func private @f(i32 i32)
+
+// -----
+
+// Named region arguments may not reuse a name visible where the op is (checked before the
+// region's own scope starts, so even an isolated region's arguments).
+// expected-note@+1 {{previously referenced here}}
+func.func @outer(%c: i1) {
+  // expected-error@+1 {{region entry argument '%c' is already in use}}
+  func.func @inner(%c: i1) {
+    return
+  }
+  return
+}
