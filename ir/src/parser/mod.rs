@@ -139,6 +139,8 @@ pub(crate) struct Parser<'s> {
     placeholder_name: crate::context::OpName,
     /// Scratch buffer for string literals.
     pub(crate) sbuf: Vec<u8>,
+    /// The first use of a value name that was never defined (reported at the end).
+    pub(crate) undeclared: Option<u32>,
 }
 
 impl<'s> Parser<'s> {
@@ -173,6 +175,7 @@ impl<'s> Parser<'s> {
             default_dialect: vec!["builtin"],
             placeholder_name: ctx.op_name("xcs.parser.forward_ref"),
             sbuf: Vec::new(),
+            undeclared: None,
         })
     }
 
@@ -393,6 +396,9 @@ impl<'s> Parser<'s> {
         }
         self.pop_block_scope()?;
         self.pop_value_scope(&mut module.body)?;
+        if let Some(off) = self.undeclared {
+            return Err(self.error_at(off, "use of undeclared SSA value name"));
+        }
         if !self.deferred_locs.is_empty() {
             self.resolve_deferred_locs(&mut module.body)?;
         }

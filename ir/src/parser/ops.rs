@@ -293,8 +293,10 @@ impl<'s> Parser<'s> {
     pub(crate) fn pop_value_scope(&mut self, _body: &mut Body) -> PResult<()> {
         let scope = self.scopes.pop().expect("no SSA scope");
         if scope.pending > 0 {
+            // Reported once the whole input parsed (MLIR's `finalize`), so that a later syntax
+            // error comes first, as in mlir-opt.
             if let Some(off) = scope.first_forward_use() {
-                return Err(self.error_at(off, "use of undeclared SSA value name"));
+                self.undeclared = Some(self.undeclared.map_or(off, |o| o.min(off)));
             }
         }
         Ok(())
