@@ -370,7 +370,7 @@ impl<'s> Parser<'s> {
         let mut offset = "0".to_string();
         if self.eat(Tok::Comma) {
             if !self.eat_kw("offset") {
-                return Err(self.error_here("expected 'offset' after comma"));
+                return Err(self.wrong_token("expected 'offset' after comma"));
             }
             self.expect(Tok::Colon, "expected ':'")?;
             offset = self.strided_value()?;

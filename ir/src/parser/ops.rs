@@ -740,7 +740,8 @@ impl<'s> Parser<'s> {
         }
         let dd = self.default_dialect.last().copied().unwrap_or("");
         let mut buf = String::with_capacity(s.len() + 8);
-        for prefix in [dd, "builtin", "func"] {
+        // As written, then with the default dialect (`func` inside functions), then `builtin`.
+        for prefix in [dd, "builtin"] {
             if prefix.is_empty() {
                 continue;
             }
@@ -772,7 +773,8 @@ impl<'s> Parser<'s> {
             }
         };
         let Some((name, def)) = found else {
-            let msg = match s.split_once('.') {
+            // (a name ending in '.' counts as having no dialect prefix, as in MLIR)
+            let msg = match s.split_once('.').filter(|_| !s.ends_with('.')) {
                 Some((ns, _)) if ctx.is_registered_dialect(ns) => format!("custom op '{s}' is unknown"),
                 Some((ns, _)) => format!("Dialect `{ns}' not found for custom op '{s}' "),
                 None => match self.default_dialect.last().copied().unwrap_or("") {
