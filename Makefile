@@ -1,6 +1,6 @@
 # XCS: two commands do everything on a fresh Debian machine with the Rust toolchain.
 #   make run    set up, build, run the example pipeline and print the result
-#   make test   set up, build, run every test (cargo tests and the lit suite)
+#   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy)
 # Other targets: make bench (benchmarks), make fuzz (fuzz the parser+verifier), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
@@ -13,7 +13,7 @@ EXAMPLE     ?= examples/pipeline.mlir
 PIPELINE    ?= builtin.module(inline,func.func(canonicalize,cse),symbol-dce)
 FUZZ_SECONDS ?= 600
 
-.PHONY: all deps build build-release run test test-cargo test-lit bench fuzz docs check-docs clean
+.PHONY: all deps build build-release run test test-cargo test-lit test-python bench fuzz docs check-docs clean
 
 all: build
 
@@ -39,13 +39,17 @@ run: build
 	@$(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)'
 
 # ---- every test
-test: test-cargo test-lit
+test: test-cargo test-lit test-python
 
 test-cargo: deps
 	$(CARGO) test --workspace
 
 test-lit: build
 	$(LLVM_BIN)/lit -sv test
+
+# the reference interpreter (xcs-run --interp) against numpy, and the xcs-run command line
+test-python: build
+	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp
 
 bench: build-release
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
@@ -55,9 +59,10 @@ fuzz: deps
 	mkdir -p ir/fuzz/corpus/parse_verify
 	cd ir/fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse_verify corpus/parse_verify seeds -- -max_total_time=$(FUZZ_SECONDS)
 
-# regenerate the dialect reference pages in docs/dialects/ from the op declarations
+# regenerate the reference pages from the op declarations and the pass registry
 docs: build
 	$(XCS_OPT) --gen-dialect-docs=docs/dialects
+	$(XCS_OPT) --gen-pass-docs=docs/passes.md
 
 clean:
 	$(CARGO) clean

@@ -15,6 +15,7 @@ fn main() {
             let po = xcs_ir::printer::PrintOptions {
                 generic: args.iter().any(|a| a == "--generic"),
                 debug_info: args.iter().any(|a| a == "--debuginfo"),
+                ..Default::default()
             };
             print!("{}", xcs_ir::printer::print_module(&ctx, &m, &po));
         }

@@ -3,7 +3,7 @@
 
 use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{DialectDef, OpView, SymbolLookup, Syntax};
-use xcs_ir::{op, Diagnostic, Type};
+use xcs_ir::{op, Body, Builder, Context, Diagnostic, Location, Module, Op, OperationState, Type, Value};
 
 op! {
     /// An operation with a name containing a single SSACFG region: a function. Functions
@@ -69,6 +69,40 @@ external declaration; XCS uses private declarations for the LLM, API and library
     attrs: &[],
     materialize_constant: None,
 };
+
+/// Builds `func.func @name` with arguments of types `inputs` at the end of `module`: `body`
+/// gets a [`Builder`] at the end of the entry block (its location `loc`) and the arguments, and
+/// returns the values to return; the function type is `inputs -> (types of those values)`.
+/// Returns the `func.func` op, or the first error of the build (the module is then unchanged).
+pub fn build_function(
+    ctx: &Context,
+    module: &mut Module,
+    name: &str,
+    inputs: &[Type],
+    loc: Location,
+    body: impl FnOnce(&mut Builder<'_>, &[Value]) -> Result<Vec<Value>, Diagnostic>,
+) -> Result<Op, Diagnostic> {
+    let mut fbody = Body::new(ctx, ctx.op_name("func.func"), loc);
+    let region = fbody.add_root_region();
+    let entry = fbody.create_block(inputs);
+    fbody.append_block(region, entry);
+    let args = fbody.block_args(entry).to_vec();
+    let mut b = Builder::at_end(ctx, &mut fbody, entry);
+    b.set_loc(loc);
+    let results = body(&mut b, &args)?;
+    let result_types: Vec<Type> = results.iter().map(|&v| b.body.value_type(v)).collect();
+    let ft = ctx.type_attr(ctx.function_type(inputs, &result_types));
+    b.body.set_self_attr(ctx, "sym_name", Some(ctx.str_attr(name)));
+    b.body.set_self_attr(ctx, "function_type", Some(ft));
+    b.set_insertion_point_to_end(entry);
+    b.create_with_types("func.return", &results, &[], &[])?;
+    let attrs = fbody.self_attrs();
+    let mut st = OperationState::new(ctx, "func.func", loc);
+    st.attrs = attrs;
+    st.nested = Some(Box::new(fbody));
+    let block = module.block();
+    Ok(Builder::at_end(ctx, &mut module.body, block).create_state(st))
+}
 
 /// The `(inputs, results)` of a `function_type` attribute value.
 pub fn signature(ctx: &xcs_ir::Context, function_type: xcs_ir::Attr) -> Option<(Vec<Type>, Vec<Type>)> {

@@ -2,22 +2,28 @@
 //! has special syntax, a `*_syntax.rs` beside it). `register_all` adds them to a context.
 
 pub mod cf;
+pub mod cost;
 mod cf_patterns;
 mod cf_syntax;
 pub mod func;
 mod func_syntax;
 pub mod interp;
 pub mod shape;
+mod symbol_syntax;
+pub mod symbolic;
 pub mod tensor;
+mod tensor_build;
+mod tensor_fold;
 pub mod test;
 pub mod xcs;
+pub mod xcs_kernel;
 
 use xcs_ir::opdef::DialectDef;
 use xcs_ir::Context;
 
 /// Every dialect XCS provides (builtin is always registered by `Context::new`).
-pub fn all_dialects() -> [&'static DialectDef; 5] {
-    [&func::FUNC_DIALECT, &cf::CF_DIALECT, &tensor::TENSOR_DIALECT, &xcs::XCS_DIALECT, &test::TEST_DIALECT]
+pub fn all_dialects() -> [&'static DialectDef; 6] {
+    [&func::FUNC_DIALECT, &cf::CF_DIALECT, &tensor::TENSOR_DIALECT, &xcs::XCS_DIALECT, &cost::COST_DIALECT, &test::TEST_DIALECT]
 }
 
 /// Registers every XCS dialect in `ctx`.

@@ -9,6 +9,8 @@ use xcs_ir::{op, Attr, AttrKind, Body, Context, Diagnostic, Location, Op, Operat
 
 use crate::shape::{broadcast, broadcastable_to, is_table_elem, norm_axis, num_elements, ranked, shape_str};
 
+pub use crate::tensor_build::*;
+
 type Infer = Result<SmallVec<[Type; 1]>, String>;
 
 // ---------------------------------------------------------------------------- constraints
@@ -62,7 +64,9 @@ pub const EPSILON_ATTR: AttrConstraint = AttrConstraint {
 // ---------------------------------------------------------------------------- ops
 
 op! {
-    /// A constant tensor: the result type is the type of `value`.
+    /// A constant tensor: the result type is the type of `value`. The dialect's constant
+    /// materializer: folded tensor ops become `tensor.constant`s, which `canonicalize` uniques
+    /// and hoists to the entry block.
     pub struct ConstantOp = "tensor.constant" {
         summary: "Constant tensor",
         results: { result: TENSOR },
@@ -73,56 +77,82 @@ op! {
     }
 }
 
+/// The folds every op with `fold: FOLD` has (see `tensor_fold`): constant operands fold.
+const FOLD: xcs_ir::opdef::FoldFn = crate::tensor_fold::fold;
+
 macro_rules! binary_ops {
-    ($($Name:ident = $opname:literal, $summary:literal, [$($trait:ident),*];)*) => {$(
+    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal, $summary:literal, [$($trait:ident),*];)*) => {$(
         op! {
             /// Elementwise binary op with numpy broadcasting of `lhs` and `rhs`; both have the
-            /// same element type, the result has the broadcast shape.
+            /// same element type, the result has the broadcast shape. Folds when both operands
+            /// are constants.
+            $(#[doc = $doc])*
             pub struct $Name = $opname {
                 summary: $summary,
                 operands: { lhs: NUMERIC_TENSOR, rhs: NUMERIC_TENSOR },
                 results: { result: NUMERIC_TENSOR },
                 traits: [Pure, Elementwise, SameOperandsAndResultElementType $(, $trait)*],
+                fold: FOLD,
                 infer: infer_broadcast,
             }
         }
     )*};
 }
 binary_ops! {
+    /// Also folds `x + 0` and `0 + x` to `x` for integers, and `x + -0.0`, `-0.0 + x` for
+    /// floats, when the result has `x`'s type (the constant does not broadcast `x`);
+    /// `x + 0.0` is not `x` for floats (`-0.0 + 0.0 = 0.0`).
     AddOp = "tensor.add", "Elementwise addition", [Commutative];
+    /// Also folds `x - 0` (integer `0`, float `0.0`) to `x` when the result has `x`'s type.
     SubOp = "tensor.sub", "Elementwise subtraction", [];
+    /// Also folds `x * 1` and `1 * x` to `x` when the result has `x`'s type, and for integers
+    /// only `x * 0` and `0 * x` to `0` (for floats it is not `0`: `NaN * 0` and `inf * 0` are
+    /// NaN, `-1.0 * 0.0` is `-0.0`).
     MulOp = "tensor.mul", "Elementwise multiplication", [Commutative];
+    /// Also folds `x / 1` to `x` when the result has `x`'s type. Integer division by a
+    /// constant zero is not folded: it stays a run-time error.
     DivOp = "tensor.div", "Elementwise division (integers: truncates toward zero, like C and StableHLO, not numpy's floor; by zero is a run-time error)", [];
+    /// Floats: a NaN operand gives NaN and -0.0 is below +0.0 (IEEE 754-2019 `maximum`), so the
+    /// operands commute.
     MaxOp = "tensor.max", "Elementwise maximum", [Commutative];
+    /// Floats: a NaN operand gives NaN and -0.0 is below +0.0 (IEEE 754-2019 `minimum`), so the
+    /// operands commute.
     MinOp = "tensor.min", "Elementwise minimum", [Commutative];
+    /// A negative constant integer exponent is not folded (a run-time error).
     PowOp = "tensor.pow", "Elementwise power (integers: a negative exponent is a run-time error)", [];
 }
 
 macro_rules! unary_ops {
-    ($($Name:ident = $opname:literal, $summary:literal, $cons:ident;)*) => {$(
+    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal, $summary:literal, $cons:ident, [$($trait:ident),*];)*) => {$(
         op! {
-            /// Elementwise unary op; the result has the operand's type.
+            /// Elementwise unary op; the result has the operand's type. Folds a constant
+            /// operand.
+            $(#[doc = $doc])*
             pub struct $Name = $opname {
                 summary: $summary,
                 operands: { x: $cons },
                 results: { result: $cons },
-                traits: [Pure, Elementwise, SameOperandsAndResultType],
+                traits: [Pure, Elementwise, SameOperandsAndResultType $(, $trait)*],
+                fold: FOLD,
                 infer: infer_same,
             }
         }
     )*};
 }
 unary_ops! {
-    NegOp = "tensor.neg", "Elementwise negation", NUMERIC_TENSOR;
-    AbsOp = "tensor.abs", "Elementwise absolute value", NUMERIC_TENSOR;
-    ReluOp = "tensor.relu", "Elementwise max(x, 0)", NUMERIC_TENSOR;
-    ExpOp = "tensor.exp", "Elementwise exponential", FLOAT_TENSOR;
-    LogOp = "tensor.log", "Elementwise natural logarithm", FLOAT_TENSOR;
-    TanhOp = "tensor.tanh", "Elementwise hyperbolic tangent", FLOAT_TENSOR;
-    SigmoidOp = "tensor.sigmoid", "Elementwise logistic sigmoid 1/(1+exp(-x))", FLOAT_TENSOR;
-    SiluOp = "tensor.silu", "Elementwise x*sigmoid(x)", FLOAT_TENSOR;
-    SqrtOp = "tensor.sqrt", "Elementwise square root", FLOAT_TENSOR;
-    RsqrtOp = "tensor.rsqrt", "Elementwise reciprocal square root", FLOAT_TENSOR;
+    /// Also folds `neg(neg(x))` to `x` (an involution).
+    NegOp = "tensor.neg", "Elementwise negation", NUMERIC_TENSOR, [Involution];
+    /// Also folds `abs(abs(x))` to `abs(x)` (idempotent).
+    AbsOp = "tensor.abs", "Elementwise absolute value", NUMERIC_TENSOR, [Idempotent];
+    /// Also folds `relu(relu(x))` to `relu(x)` (idempotent).
+    ReluOp = "tensor.relu", "Elementwise max(x, 0)", NUMERIC_TENSOR, [Idempotent];
+    ExpOp = "tensor.exp", "Elementwise exponential", FLOAT_TENSOR, [];
+    LogOp = "tensor.log", "Elementwise natural logarithm", FLOAT_TENSOR, [];
+    TanhOp = "tensor.tanh", "Elementwise hyperbolic tangent", FLOAT_TENSOR, [];
+    SigmoidOp = "tensor.sigmoid", "Elementwise logistic sigmoid 1/(1+exp(-x))", FLOAT_TENSOR, [];
+    SiluOp = "tensor.silu", "Elementwise x*sigmoid(x)", FLOAT_TENSOR, [];
+    SqrtOp = "tensor.sqrt", "Elementwise square root", FLOAT_TENSOR, [];
+    RsqrtOp = "tensor.rsqrt", "Elementwise reciprocal square root", FLOAT_TENSOR, [];
 }
 
 op! {
@@ -134,6 +164,7 @@ op! {
         results: { result: FLOAT_TENSOR },
         attributes: { approximate: APPROXIMATE_ATTR },
         traits: [Pure, Elementwise, SameOperandsAndResultType],
+        fold: FOLD,
         infer: infer_same,
     }
 }
@@ -147,17 +178,21 @@ op! {
         results: { result: BOOL_TENSOR },
         attributes: { predicate: PREDICATE_ATTR },
         traits: [Pure, Elementwise],
+        fold: FOLD,
         infer: infer_cmp,
     }
 }
 
 op! {
-    /// `cond ? a : b` elementwise, with `cond`, `a` and `b` broadcast together.
+    /// `cond ? a : b` elementwise, with `cond`, `a` and `b` broadcast together. Folds constant
+    /// operands, and a splat constant `cond` to `a` (true) or `b` (false) when that operand has
+    /// the result type.
     pub struct SelectOp = "tensor.select" {
         summary: "Elementwise select",
         operands: { cond: BOOL_TENSOR, a: TENSOR, b: TENSOR },
         results: { result: TENSOR },
         traits: [Pure, Elementwise],
+        fold: FOLD,
         infer: infer_select,
     }
 }
@@ -167,12 +202,14 @@ op! {
     /// to nearest-even; float to integer truncates toward zero and saturates at the integer
     /// type's bounds (NaN becomes 0); integer to integer wraps (keeps the low bits); integer to
     /// float rounds to nearest; number to i1 is `x != 0` (NaN is true); i1 to number is 0 or 1.
+    /// Folds a constant operand, and a cast to the operand's own type to the operand.
     pub struct CastOp = "tensor.cast" {
         summary: "Elementwise element-type conversion",
         operands: { x: TENSOR },
         results: { result: TENSOR },
         traits: [Pure, Elementwise],
         verify: verify_cast,
+        fold: FOLD,
     }
 }
 
@@ -184,6 +221,7 @@ op! {
         operands: { lhs: NUMERIC_TENSOR, rhs: NUMERIC_TENSOR },
         results: { result: NUMERIC_TENSOR },
         traits: [Pure, SameOperandsAndResultElementType],
+        fold: FOLD,
         infer: infer_matmul,
     }
 }
@@ -197,6 +235,7 @@ op! {
         results: { result: NUMERIC_TENSOR },
         attributes: { equation: STR_ATTR },
         traits: [Pure, SameOperandsAndResultElementType],
+        fold: FOLD,
         infer: infer_einsum,
     }
 }
@@ -211,6 +250,7 @@ op! {
         results: { result: NUMERIC_TENSOR },
         attributes: { kind: REDUCE_KIND_ATTR, axes: DENSE_I64_ARRAY_ATTR, keepdims: BOOL_ATTR },
         traits: [Pure, SameOperandsAndResultElementType],
+        fold: FOLD,
         infer: infer_reduce,
     }
 }
@@ -223,6 +263,7 @@ op! {
         results: { result: FLOAT_TENSOR },
         attributes: { axis: I64_ATTR },
         traits: [Pure, SameOperandsAndResultType],
+        fold: FOLD,
         infer: infer_softmax,
     }
 }
@@ -236,42 +277,54 @@ op! {
         results: { result: FLOAT_TENSOR },
         attributes: { axis: I64_ATTR, epsilon: EPSILON_ATTR },
         traits: [Pure, SameOperandsAndResultElementType],
+        fold: FOLD,
         infer: infer_layer_norm,
     }
 }
 
 op! {
-    /// Permutes the dims: result dim `i` is operand dim `perm[i]`.
+    /// Permutes the dims: result dim `i` is operand dim `perm[i]`. Folds a constant operand, the
+    /// identity permutation, and `transpose(transpose(x, p1), p2)` to `x` when the permutations
+    /// compose to the identity; otherwise the pattern `tensor-compose-transposes` makes it one
+    /// `transpose(x, q)` with `q[i] = p1[p2[i]]`.
     pub struct TransposeOp = "tensor.transpose" {
         summary: "Dimension permutation",
         operands: { x: TENSOR },
         results: { result: TENSOR },
         attributes: { perm: DENSE_I64_ARRAY_ATTR },
         traits: [Pure],
+        fold: FOLD,
+        patterns: crate::tensor_fold::TRANSPOSE_PATTERNS,
         infer: infer_transpose,
     }
 }
 
 op! {
     /// Reinterprets the elements (row-major) with the result type's shape; the element counts
-    /// must agree.
+    /// must agree. Folds a constant operand and a reshape to the operand's own type; the pattern
+    /// `tensor-combine-reshapes` makes `reshape(reshape(x))` one reshape of `x` (and `x` itself
+    /// when that has the result type).
     pub struct ReshapeOp = "tensor.reshape" {
         summary: "Shape change keeping the elements",
         operands: { x: TENSOR },
         results: { result: TENSOR },
         traits: [Pure, SameOperandsAndResultElementType],
         verify: verify_reshape,
+        fold: FOLD,
+        patterns: crate::tensor_fold::RESHAPE_PATTERNS,
     }
 }
 
 op! {
-    /// Broadcasts `x` (numpy rules) to the result type's shape.
+    /// Broadcasts `x` (numpy rules) to the result type's shape. Folds a constant operand, and a
+    /// broadcast of a value that already has the result type to that value.
     pub struct BroadcastToOp = "tensor.broadcast_to" {
         summary: "Explicit broadcast",
         operands: { x: TENSOR },
         results: { result: TENSOR },
         traits: [Pure, SameOperandsAndResultElementType],
         verify: verify_broadcast_to,
+        fold: FOLD,
     }
 }
 
@@ -283,6 +336,7 @@ op! {
         results: { result: TENSOR },
         attributes: { start: DENSE_I64_ARRAY_ATTR, limit: DENSE_I64_ARRAY_ATTR, stride: DENSE_I64_ARRAY_ATTR },
         traits: [Pure, SameOperandsAndResultElementType],
+        fold: FOLD,
         infer: infer_slice,
     }
 }
@@ -295,6 +349,7 @@ op! {
         results: { result: TENSOR },
         attributes: { axis: I64_ATTR },
         traits: [Pure, SameOperandsAndResultElementType],
+        fold: FOLD,
         infer: infer_concat,
     }
 }
@@ -309,6 +364,7 @@ op! {
         results: { result: TENSOR },
         attributes: { axis: I64_ATTR },
         traits: [Pure],
+        fold: FOLD,
         infer: infer_gather,
     }
 }
@@ -341,7 +397,15 @@ pub static TENSOR_DIALECT: DialectDef = DialectDef {
     summary: "Value-semantics tensor operations",
     description: "Element types: f16, bf16, f32, f64, i1, i8, i16, i32, i64; shapes are static \
 or `?`. Broadcasting follows numpy. Every op infers its result type from its operands and \
-attributes; the verifier rejects a declared result type that disagrees with the inferred one.",
+attributes; the verifier rejects a declared result type that disagrees with the inferred one.\n\n\
+Folding (`canonicalize`): every op but `tensor.fused` and `tensor.yield` folds when all its operands are constants, by \
+evaluating it exactly as the reference interpreter runs it, and becomes a `tensor.constant`. \
+Splat operands of elementwise ops and of `reshape`, `broadcast_to`, `transpose` and `slice` fold \
+to a splat of any size; otherwise a fold may produce at most 4096 elements, expand constant \
+operands of at most 65536 elements and do at most 2^22 units of work (multiply-adds for \
+`matmul`/`einsum`). Results with a `?` dim are not folded, and an op whose evaluation fails \
+(integer division by zero, a negative integer exponent, an out-of-range gather index) is left for \
+run time. The algebraic identities and structural folds are listed with each op.",
     ops: &[
         ConstantOp::DEF,
         AddOp::DEF,
@@ -385,8 +449,9 @@ attributes; the verifier rejects a declared result type that disagrees with the 
 };
 
 fn materialize(ctx: &Context, body: &mut Body, value: Attr, ty: Type, loc: Location) -> Option<Op> {
-    if !matches!(ctx.attr_kind(value), AttrKind::DenseElements { .. }) {
-        return None;
+    match ctx.attr_kind(value) {
+        AttrKind::DenseElements { ty: vt, .. } if *vt == ty => {}
+        _ => return None,
     }
     let st = OperationState::new(ctx, "tensor.constant", loc).results(&[ty]).attr(ctx, "value", value);
     Some(body.create_op(st))

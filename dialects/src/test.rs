@@ -30,7 +30,7 @@ op! {
 }
 
 op! {
-    /// Integer multiplication. Folds constants, `x * 1` to `x` and `x * 0` to `0`; the pattern
+    /// Integer multiplication. Folds constants, `x * 1` to `x` and `x * 0` to the `0` operand; the pattern
     /// `x * 2 -> x + x` shows canonicalization patterns.
     pub struct MulIOp = "test.muli" {
         summary: "Integer multiplication",
@@ -240,7 +240,9 @@ fn fold_muli(v: &OpView, c: &[Option<Attr>]) -> Option<SmallVec<[FoldResult; 1]>
         (Some((a, _)), Some((b, _))) => Some(smallvec![FoldResult::Attr(ctx.int_attr(a.wrapping_mul(b), ty))]),
         (_, Some((1, _))) => Some(smallvec![FoldResult::Value(v.operand(0))]),
         (Some((1, _)), _) => Some(smallvec![FoldResult::Value(v.operand(1))]),
-        (_, Some((0, _))) | (Some((0, _)), _) => Some(smallvec![FoldResult::Attr(ctx.int_attr(0, ty))]),
+        // like arith.muli: the zero operand itself
+        (_, Some((0, _))) => Some(smallvec![FoldResult::Value(v.operand(1))]),
+        (Some((0, _)), _) => Some(smallvec![FoldResult::Value(v.operand(0))]),
         _ => None,
     }
 }

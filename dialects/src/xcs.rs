@@ -1,6 +1,7 @@
 //! The `xcs` dialect: orchestration values and ops (`!xcs.str`, `!xcs.any`, `xcs.llm`,
 //! `xcs.str_const`, `xcs.format`), the batching transforms `xcs.vmap` and `xcs.parallel_map`
-//! with their terminator `xcs.yield`.
+//! with their terminator `xcs.yield`, and the kernel ops of [`crate::xcs_kernel`] (`xcs.kernel`,
+//! `xcs.workload`, `xcs.parallel_for`, `xcs.launch`).
 
 use smallvec::smallvec;
 use xcs_ir::opdef::constraints::*;
@@ -103,8 +104,21 @@ pub static XCS_DIALECT: DialectDef = DialectDef {
     description: "Programs mix tensor math with LLM/API calls. Strings are `!xcs.str`; opaque \
 host values `!xcs.any`. `xcs.vmap` batches a region (prefix semantics: batch dims lead); \
 `classify` and `vmap-batch` turn tensor-only bodies into batched tensor ops and the others into \
-`xcs.parallel_map`.",
-    ops: &[StrConstOp::DEF, FormatOp::DEF, LlmOp::DEF, VmapOp::DEF, ParallelMapOp::DEF, YieldOp::DEF],
+`xcs.parallel_map`. Kernels (seed 002) are `xcs.kernel` symbols with a signature of axis variables, \
+In/Out/InOut tensors and constexprs, launched by `xcs.launch @kernel[%axes](%tensors)` inside \
+`xcs.workload` / `xcs.parallel_for` grids.",
+    ops: &[
+        StrConstOp::DEF,
+        FormatOp::DEF,
+        LlmOp::DEF,
+        VmapOp::DEF,
+        ParallelMapOp::DEF,
+        YieldOp::DEF,
+        crate::xcs_kernel::KernelOp::DEF,
+        crate::xcs_kernel::WorkloadOp::DEF,
+        crate::xcs_kernel::ParallelForOp::DEF,
+        crate::xcs_kernel::LaunchOp::DEF,
+    ],
     types: &[
         TypeDef { mnemonic: "str", summary: "Text", description: "A UTF-8 string value.", params: None },
         TypeDef {

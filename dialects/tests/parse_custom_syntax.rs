@@ -233,13 +233,13 @@ fn print_parse_round_trips() {
 "#
     );
     for generic in [false, true] {
-        let po = xcs_ir::printer::PrintOptions { generic, debug_info: false };
+        let po = xcs_ir::printer::PrintOptions { generic, ..Default::default() };
         let m1 = parse(&ctx, &src);
         let p1 = xcs_ir::printer::print_module(&ctx, &m1, &po);
         let m2 = parse(&ctx, &p1);
         let p2 = xcs_ir::printer::print_module(&ctx, &m2, &po);
         assert_eq!(p1, p2, "generic = {generic}");
-        let po = xcs_ir::printer::PrintOptions { generic, debug_info: true };
+        let po = xcs_ir::printer::PrintOptions { generic, debug_info: true, ..Default::default() };
         let d1 = xcs_ir::printer::print_module(&ctx, &m2, &po);
         let d2 = xcs_ir::printer::print_module(&ctx, &parse(&ctx, &d1), &po);
         assert_eq!(d1, d2, "debuginfo, generic = {generic}");

@@ -219,7 +219,7 @@ fn func_and_cf_generic_forms() {
   }) : () -> ()
 }) {t.a = 1 : i32} : () -> ()
 "#;
-    assert_eq!(print_module(&ctx, &m, &PrintOptions { generic: true, debug_info: false }), expected);
+    assert_eq!(print_module(&ctx, &m, &PrintOptions { generic: true, ..Default::default() }), expected);
 }
 
 /// `c2.mlir`: attribute dictionaries of call, br, cond_br and return; result attributes;
@@ -326,7 +326,7 @@ fn debug_info_on_function_arguments_and_fallback() {
     let _ = r;
     finish(&mut m, s, f);
     // mlir-opt --mlir-print-debuginfo --mlir-print-local-scope (print_isolated: local scope)
-    let debug = PrintOptions { generic: false, debug_info: true };
+    let debug = PrintOptions { debug_info: true, ..Default::default() };
     assert_eq!(
         print_isolated(&ctx, &m.body, &debug),
         "module {\n  func.func @f(%arg0: i32 loc(\"x.py\":1:2), %arg1: i32 loc(unknown)) -> i32 {\n    return %arg0 : i32 loc(\"f.mlir\":3:5)\n  } loc(\"f.mlir\":2:3)\n} loc(unknown)"
@@ -435,7 +435,7 @@ module {
 #loc17 = loc(fused[#loc6, #loc8])
 #loc18 = loc(fused<"meta">[#loc6, #loc7])
 "##;
-    assert_eq!(print_module(&ctx, &m, &PrintOptions { generic: false, debug_info: true }), expected);
+    assert_eq!(print_module(&ctx, &m, &PrintOptions { debug_info: true, ..Default::default() }), expected);
 }
 
 /// The uniform pretty form of XCS ops (the examples of the design brief), inside a function.
@@ -496,7 +496,7 @@ fn pretty_form_of_xcs_ops() {
 }
 "#;
     assert_eq!(print_module(&ctx, &m, &PrintOptions::default()), expected);
-    let g = print_module(&ctx, &m, &PrintOptions { generic: true, debug_info: false });
+    let g = print_module(&ctx, &m, &PrintOptions { generic: true, ..Default::default() });
     assert!(g.contains(
         "%1 = \"tensor.reduce\"(%0) <{axes = array<i64: 1>, keepdims = false, kind = \"sum\"}> : (tensor<4x8xf32>) -> tensor<4xf32>"
     ), "{g}");

@@ -95,11 +95,15 @@ pub fn normalize_int(ctx: &Context, v: i128, ty: Type) -> i128 {
     }
 }
 
-/// Converts a float value to the stored bit pattern of float type `kind`.
+/// Converts a float value to the stored bit pattern of float type `kind`, rounding once to
+/// nearest, ties to even (as APFloat's `convert` does).
 pub fn float_to_bits(kind: FloatKind, v: f64) -> u64 {
+    // `half`'s `from_f64` is not a single rounding: it goes through f32 (with F16C) or drops the
+    // low 32 mantissa bits first, so a value just above a tie can round down. Rounding to the
+    // target's precision here first makes its conversion exact.
     match kind {
-        FloatKind::F16 => half::f16::from_f64(v).to_bits() as u64,
-        FloatKind::BF16 => half::bf16::from_f64(v).to_bits() as u64,
+        FloatKind::F16 => half::f16::from_f64(round_to_precision(v, 11, -24)).to_bits() as u64,
+        FloatKind::BF16 => half::bf16::from_f64(round_to_precision(v, 8, -133)).to_bits() as u64,
         FloatKind::F32 => (v as f32).to_bits() as u64,
         // The others are stored as the f64 of the value rounded to the kind (MLIR converts
         // literals so); f80 and f128 hold every f64 exactly.
@@ -109,6 +113,21 @@ pub fn float_to_bits(kind: FloatKind, v: f64) -> u64 {
             kind_bits_to_f64(kind, f64_to_kind_bits(kind, v)).to_bits()
         }
     }
+}
+
+/// `v` rounded to `p` significant bits, ties to even, on a grid no finer than `2^qmin` (the
+/// smallest subnormal of the target type): the value nearest to `v` in a binary format with that
+/// precision and an unbounded exponent range above; values past the format's largest finite
+/// one are left for the final conversion to turn into infinity.
+pub fn round_to_precision(v: f64, p: i32, qmin: i32) -> f64 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    // 2^k for -1022 <= k <= 1023
+    let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+    let e = ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023; // f64 subnormals: -1023 (they round to 0)
+    let q = (e - (p - 1)).max(qmin);
+    (v * pow2(-q)).round_ties_even() * pow2(q)
 }
 
 /// The value of a stored float bit pattern of type `kind`.
@@ -261,5 +280,42 @@ impl Context {
             }
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod float_rounding_tests {
+    use super::*;
+
+    fn f16(v: f64) -> f64 {
+        half::f16::from_bits(float_to_bits(FloatKind::F16, v) as u16).to_f64()
+    }
+    fn bf16(v: f64) -> f64 {
+        half::bf16::from_bits(float_to_bits(FloatKind::BF16, v) as u16).to_f64()
+    }
+
+    #[test]
+    fn f16_and_bf16_round_once_to_nearest_even() {
+        let p = |k: i32| 2f64.powi(k);
+        // just above a tie (the f32 detour or dropping low bits would make it a tie and round down)
+        assert_eq!(f16(1.0 + p(-11) + p(-40)), 1.0 + p(-10));
+        assert_eq!(bf16(1.0 + p(-8) + p(-40)), 1.0 + p(-7));
+        assert_eq!(bf16(1.0 + p(-8) + p(-23)), 1.0 + p(-7));
+        assert_eq!(bf16(-(1.0 + p(-8) + p(-50))), -(1.0 + p(-7)));
+        // ties go to even
+        assert_eq!(f16(1.0 + p(-11)), 1.0);
+        assert_eq!(f16(1.0 + 3.0 * p(-11)), 1.0 + p(-9));
+        assert_eq!(bf16(1.0 + p(-8)), 1.0);
+        // range ends: the largest finite value, overflow, subnormals, zero signs, NaN
+        assert_eq!(f16(65519.9), 65504.0);
+        assert_eq!(f16(65520.0), f64::INFINITY);
+        assert_eq!(bf16(-f64::MAX), f64::NEG_INFINITY);
+        assert_eq!(f16(p(-25) + p(-60)), p(-24));
+        assert_eq!(f16(p(-25)), 0.0);
+        assert_eq!(bf16(p(-134) * 1.5), p(-133));
+        assert_eq!(bf16(5e-324), 0.0);
+        assert!(f16(-0.0).is_sign_negative());
+        assert!(f16(f64::NAN).is_nan() && bf16(f64::NAN).is_nan());
+        assert_eq!(f16(0.1), half::f16::from_f32(0.1).to_f64());
     }
 }

@@ -332,6 +332,9 @@ impl Body {
             self.ops[op].regions = self.region_lists.alloc(&state.regions);
         }
         if let Some(mut nested) = state.nested {
+            // The nested body is complete once its op is created (the parser and passes build
+            // the contents first): give back the arenas' growth slack.
+            nested.shrink_to_fit();
             nested.name = state.name;
             nested.loc = state.loc;
             nested.attrs = state.attrs;
@@ -984,6 +987,21 @@ impl Body {
         self.for_each_body(&mut |b| n += b.num_ops());
         n
     }
+    /// Gives back the arenas' spare capacity (not of nested bodies). The parser calls it when a
+    /// body is complete: arenas grow by doubling, so a freshly built body holds up to twice
+    /// the memory it needs.
+    pub fn shrink_to_fit(&mut self) {
+        self.ops.shrink_to_fit();
+        self.blocks.shrink_to_fit();
+        self.regions.shrink_to_fit();
+        self.values.shrink_to_fit();
+        self.operands.shrink_to_fit();
+        self.block_lists.shrink_to_fit();
+        self.region_lists.shrink_to_fit();
+        self.value_lists.shrink_to_fit();
+        self.children.shrink_to_fit();
+    }
+
     /// Approximate heap bytes held by this body and its children.
     pub fn memory_bytes(&self) -> usize {
         let mut n = self.ops.memory_bytes()

@@ -79,6 +79,9 @@ pub struct Context {
     files: Mutex<FxHashMap<Ident, u32>>,
     file_list: boxcar::Vec<Ident>,
     dialects: Vec<&'static DialectDef>,
+    /// Set once an attribute the printer would alias (locations as attributes, affine maps and
+    /// sets, distinct attributes) is interned.
+    aliasable_attrs: std::sync::atomic::AtomicBool,
     pub(crate) empty_dict: Attr,
     unit_fn_type: Type,
 }
@@ -101,6 +104,7 @@ impl Context {
             files: Mutex::new(FxHashMap::default()),
             file_list: boxcar::Vec::new(),
             dialects: Vec::new(),
+            aliasable_attrs: std::sync::atomic::AtomicBool::new(false),
             empty_dict: Attr::new(0),
             unit_fn_type: Type::new(0),
         };
@@ -198,11 +202,21 @@ impl Context {
     // ---- attributes
     #[inline]
     pub fn attr(&self, kind: AttrKind) -> Attr {
-        Attr::new(self.attrs.intern_with(&kind, |k| Box::new(k.clone())) as usize)
+        self.attr_ref(&kind)
     }
     #[inline]
     pub fn attr_ref(&self, kind: &AttrKind) -> Attr {
-        Attr::new(self.attrs.intern_with(kind, |k| Box::new(k.clone())) as usize)
+        Attr::new(self.attrs.intern_with(kind, |k| {
+            if matches!(k, AttrKind::Location(_) | AttrKind::Keyword { .. } | AttrKind::Distinct { .. }) {
+                self.aliasable_attrs.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            Box::new(k.clone())
+        }) as usize)
+    }
+    /// True if some interned attribute may be printed through an alias (`#map`, `#loc`,
+    /// `#distinct`); when false, a module can be printed in one streaming pass.
+    pub fn may_need_aliases(&self) -> bool {
+        self.aliasable_attrs.load(std::sync::atomic::Ordering::Relaxed)
     }
     #[inline]
     pub fn attr_kind(&self, a: Attr) -> &AttrKind {

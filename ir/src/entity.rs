@@ -118,6 +118,11 @@ impl<K: EntityRef, V> Slab<K, V> {
     pub fn memory_bytes(&self) -> usize {
         self.items.capacity() * std::mem::size_of::<Option<V>>() + self.free.capacity() * 4
     }
+    /// Gives back spare capacity (after a bulk build such as parsing).
+    pub fn shrink_to_fit(&mut self) {
+        self.items.shrink_to_fit();
+        self.free.shrink_to_fit();
+    }
 }
 
 impl<K: EntityRef + fmt::Debug, V> std::ops::Index<K> for Slab<K, V> {
@@ -300,6 +305,10 @@ impl<T: Copy> ListPool<T> {
     }
     pub fn memory_bytes(&self) -> usize {
         self.data.capacity() * std::mem::size_of::<T>()
+    }
+    /// Gives back spare capacity (after a bulk build such as parsing).
+    pub fn shrink_to_fit(&mut self) {
+        self.data.shrink_to_fit();
     }
 }
 

@@ -9,6 +9,7 @@ pub mod types;
 pub mod attrs;
 pub mod location;
 pub mod body;
+pub mod builder;
 pub mod clone;
 pub mod module;
 pub mod opdef;
@@ -25,6 +26,7 @@ pub mod split;
 pub mod pass;
 
 pub use attrs::AttrKind;
+pub use builder::{Builder, InsertPoint};
 pub use body::{Block, Body, Op, OperationState, Region, Value, ValueDef};
 pub use context::{Attr, Context, Ident, OpName};
 pub use diag::{DiagSink, Diagnostic, Severity};

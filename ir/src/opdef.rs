@@ -265,6 +265,24 @@ impl OpDef {
     }
 }
 
+/// The error of a dialect type's or attribute's parameter hook: a message and, when known, the
+/// byte offset in the parameter text (the text after the mnemonic, from its `<`) that it is
+/// about, so the parser can point at it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamsError {
+    pub message: String,
+    pub offset: Option<usize>,
+}
+
+impl From<String> for ParamsError {
+    fn from(message: String) -> Self {
+        ParamsError { message, offset: None }
+    }
+}
+
+/// Validates and canonicalises the parameter text of a dialect type or attribute.
+pub type ParamsFn = fn(&Context, &str) -> Result<String, ParamsError>;
+
 /// A dialect type the registry knows (e.g. `!xcs.str`).
 pub struct TypeDef {
     pub mnemonic: &'static str,
@@ -272,7 +290,7 @@ pub struct TypeDef {
     pub description: &'static str,
     /// Validates and canonicalises the text after `!dialect.mnemonic` (empty when there are no
     /// parameters); `None` means the type takes no parameters.
-    pub params: Option<fn(&Context, &str) -> Result<String, String>>,
+    pub params: Option<ParamsFn>,
 }
 
 /// A dialect attribute the registry knows (e.g. `#cost.cost<...>`).
@@ -280,7 +298,9 @@ pub struct AttrDef {
     pub mnemonic: &'static str,
     pub summary: &'static str,
     pub description: &'static str,
-    pub params: Option<fn(&Context, &str) -> Result<String, String>>,
+    /// Validates and canonicalises the text after `#dialect.mnemonic` (as for types); the
+    /// parser calls it on every occurrence, so equal attributes are one interned value.
+    pub params: Option<ParamsFn>,
 }
 
 /// A dialect: a namespace with ops, types and attributes.
@@ -375,25 +395,10 @@ pub fn group_range(specs: &[ValueSpec], total: usize, name: &str) -> std::ops::R
 }
 
 fn check_group_counts(v: &OpView, specs: &[ValueSpec], total: usize, what: &str) -> Result<(), Diagnostic> {
-    let singles = specs.iter().filter(|s| s.arity == Arity::Single).count();
-    let optional = specs.iter().filter(|s| s.arity == Arity::Optional).count();
-    let variadic = specs.iter().any(|s| s.arity == Arity::Variadic);
-    let ok = if variadic {
-        total >= singles
-    } else {
-        total >= singles && total <= singles + optional
-    };
-    if !ok {
-        let expect = if variadic {
-            format!("at least {singles}")
-        } else if optional > 0 {
-            format!("{singles} or {}", singles + optional)
-        } else {
-            format!("{singles}")
-        };
-        return Err(v.error(format!("requires {expect} {what}{}, but found {total}", if singles == 1 && !variadic && optional == 0 { "" } else { "s" })));
+    match crate::builder::group_count_error(specs, total, what) {
+        Some(m) => Err(v.error(m)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks what an [`OpDef`] declares: operand/result counts and types, inherent attributes

@@ -52,7 +52,12 @@ impl SourceMap {
 
     /// Adds (or replaces) a file's text.
     pub fn add(&mut self, name: &str, text: &str) {
-        let f = SimpleFile::new(name.to_string(), text.to_string());
+        self.add_owned(name, text.to_string());
+    }
+
+    /// Adds (or replaces) a file's text without copying it.
+    pub fn add_owned(&mut self, name: &str, text: String) {
+        let f = SimpleFile::new(name.to_string(), text);
         match self.by_name.get(name) {
             Some(&i) => self.files[i] = f,
             None => {

@@ -4,8 +4,9 @@
 //! involutions and idempotent ops simplify); else apply its `OpDef.patterns`. Constants are
 //! uniqued per region and hoisted to the entry block of the enclosing isolated region (MLIR's
 //! `OperationFolder`); constants made by folding come from the op's dialect's
-//! `materialize_constant`. After each sweep, regions are simplified (unreachable blocks, dead
-//! ops and block arguments). Sweeps repeat until nothing changes or `max-iterations`.
+//! `materialize_constant`. Unreachable blocks are erased before each sweep; after it, regions
+//! are simplified (unreachable blocks, dead ops and block arguments). Sweeps repeat until
+//! nothing changes or `max-iterations`.
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -81,6 +82,11 @@ static OPTIONS: &[OptionSpec] = &[
 pub const INFO: PassInfo = PassInfo {
     argument: "canonicalize",
     summary: "Canonicalize operations",
+    description: "A greedy worklist driver to a fixed point: ops without side effects and without \
+uses are erased; ops are folded with their `fold` hooks (constant operands are given as \
+attributes; folded constants are created by the dialect's materializer, uniqued and hoisted to the \
+entry block); then the ops' canonicalization patterns are applied. Commutative ops get their \
+constants on the right. Unreachable blocks and unused block arguments are removed.",
     options: OPTIONS,
     factory: |o, _| Ok(Box::new(Canonicalize::from_options(o))),
 };
@@ -205,8 +211,11 @@ pub fn canonicalize_body(ctx: &Context, body: &mut Body, cfg: &Config) -> Outcom
             again = iteration > 1;
             break;
         }
+        // MLIR erases unreachable blocks every sweep, whatever `region-simplify` says (many
+        // patterns are unsafe on unreachable code); before seeding, so no stale op is queued
+        let unreachable = crate::region_simplify::erase_unreachable_blocks(body);
         d.seed(body);
-        again = d.process(body);
+        again = d.process(body) | unreachable;
         if cfg.region_simplify != RegionSimplify::Disabled && crate::region_simplify::simplify_regions(ctx, body) {
             again = true;
         }
@@ -346,8 +355,10 @@ impl Driver<'_> {
         }
     }
 
-    /// MLIR's `OperationFolder::insertKnownConstant`. Returns false if `op` was a duplicate
-    /// and is gone.
+    /// MLIR's `OperationFolder::insertKnownConstant`: the first constant of each value is kept
+    /// and hoisted to the front of the entry block of its insertion region (losing its
+    /// location if it comes from another block), later ones are replaced by it. Returns false
+    /// if `op` was a duplicate and is gone.
     fn insert_known_constant(&mut self, body: &mut Body, op: Op) -> bool {
         let ctx = self.ctx;
         let Some(value) = constant_value(ctx, body, op) else {
@@ -356,24 +367,25 @@ impl Driver<'_> {
         if body.num_results(op) != 1 {
             return true;
         }
+        let Some(block) = body.op_block(op) else {
+            return true;
+        };
+        let after_owned =
+            |body: &Body, folder: &Folder| body.prev_op(op).is_some_and(|p| folder.owned.contains_key(&p));
+        if self.folder.owned.contains_key(&op) {
+            if body.first_op(block) != Some(op) && !after_owned(body, &self.folder) {
+                move_to_front(body, op, block);
+                body.set_op_loc(op, Location::UNKNOWN);
+                self.changed = true;
+            }
+            return true;
+        }
         let Some(region) = insertion_region(body, op) else {
             return true;
         };
         let Some(entry) = body.entry_block(region) else {
             return true;
         };
-        let needs_move = |body: &Body, folder: &Folder| {
-            body.op_block(op) != Some(entry)
-                || (body.first_op(entry) != Some(op)
-                    && !body.prev_op(op).is_some_and(|p| folder.owned.contains_key(&p)))
-        };
-        if self.folder.owned.contains_key(&op) {
-            if needs_move(body, &self.folder) {
-                move_to_front(body, op, entry);
-                self.changed = true;
-            }
-            return true;
-        }
         let ty = body.value_type(body.result(op, 0));
         let key = (region, dialect_name(ctx, body, op), value, ty);
         if let Some(&existing) = self.folder.constants.get(&key) {
@@ -387,47 +399,17 @@ impl Driver<'_> {
                 return false;
             }
         }
-        if needs_move(body, &self.folder) {
+        if block != entry {
+            move_to_front(body, op, entry);
+            body.set_op_loc(op, Location::UNKNOWN);
+            self.changed = true;
+        } else if body.first_op(entry) != Some(op) && !after_owned(body, &self.folder) {
             move_to_front(body, op, entry);
             self.changed = true;
         }
         self.folder.constants.insert(key, op);
         self.folder.owned.insert(op, key);
         true
-    }
-
-    /// MLIR's `OperationFolder::getOrCreateConstant`: the folder's constant for `value`, or
-    /// a new one from the dialect's materializer at the front of the region's entry block.
-    fn get_or_create_constant(
-        &mut self,
-        body: &mut Body,
-        region: Region,
-        dialect: &'static str,
-        value: Attr,
-        ty: Type,
-    ) -> Option<Value> {
-        let ctx = self.ctx;
-        let key = (region, dialect, value, ty);
-        if let Some(&c) = self.folder.constants.get(&key) {
-            if body.contains_op(c) {
-                if !body.op_loc(c).is_unknown() {
-                    body.set_op_loc(c, Location::UNKNOWN);
-                }
-                return Some(body.result(c, 0));
-            }
-        }
-        let materialize = ctx.dialect(dialect)?.materialize_constant?;
-        let c = materialize(ctx, body, value, ty, Location::UNKNOWN)?;
-        if body.num_results(c) != 1 || body.value_type(body.result(c, 0)) != ty {
-            body.erase_op(c);
-            return None;
-        }
-        let entry = body.entry_block(region)?;
-        body.prepend_op(entry, c);
-        self.folder.constants.insert(key, c);
-        self.folder.owned.insert(c, key);
-        self.worklist.push(c);
-        Some(body.result(c, 0))
     }
 
     /// Processes the worklist; returns whether anything changed.
@@ -517,37 +499,45 @@ impl Driver<'_> {
                 TraitFold::Value(v) => SmallVec::from_elem(FoldResult::Value(v), 1),
             },
         };
-        let Some(region) = insertion_region(body, op) else {
-            return false;
-        };
-        let dialect = def.dialect();
+        // As MLIR's greedy driver: constants for attribute results are materialized by the
+        // op's dialect right before the op, with its location; the next sweep's seeding
+        // uniques and hoists them.
+        let materialize = ctx.dialect(def.dialect()).and_then(|d| d.materialize_constant);
+        let loc = body.op_loc(op);
         let mut vals: SmallVec<[Value; 2]> = SmallVec::new();
         let mut created: SmallVec<[Op; 2]> = SmallVec::new();
         for (r, &res) in results.iter().zip(&own) {
-            match *r {
-                FoldResult::Value(v) => vals.push(v),
+            let v = match *r {
+                FoldResult::Value(v) => Some(v),
                 FoldResult::Attr(a) => {
                     let ty = body.value_type(res);
-                    let known = self.folder.constants.contains_key(&(region, dialect, a, ty));
-                    match self.get_or_create_constant(body, region, dialect, a, ty) {
-                        Some(v) => {
-                            if !known {
-                                created.extend(body.defining_op(v));
-                            }
-                            vals.push(v);
+                    match materialize.and_then(|m| m(ctx, body, a, ty, loc)) {
+                        Some(c) if body.num_results(c) == 1 && body.value_type(body.result(c, 0)) == ty => {
+                            body.insert_op_before(op, c);
+                            created.push(c);
+                            Some(body.result(c, 0))
                         }
-                        None => {
-                            // cannot materialize: undo the constants made for this op
-                            for c in created {
-                                if body.results(c).all(|v| !body.has_uses(v)) {
-                                    self.erase(body, c);
-                                }
-                            }
-                            return false;
+                        Some(c) => {
+                            body.erase_op(c);
+                            None
                         }
+                        None => None,
                     }
                 }
+            };
+            match v {
+                Some(v) => vals.push(v),
+                None => {
+                    // cannot materialize: undo the constants made for this op
+                    for c in created {
+                        body.erase_op(c);
+                    }
+                    return false;
+                }
             }
+        }
+        for c in created {
+            self.worklist.push(c);
         }
         self.replace(body, op, &vals);
         true

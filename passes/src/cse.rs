@@ -1,12 +1,13 @@
 //! `cse`: common subexpression elimination, as MLIR's `CSE` pass. Effect-free ops equal in
-//! name, operands, result types, attributes and properties (and, for ops with regions,
-//! equivalent regions) are replaced by the first one that dominates them, using a scoped hash
+//! name, operands (in any order for commutative ops), result types, attributes and properties
+//! (and, for ops with regions, equivalent regions) are replaced by the first one that dominates them, using a scoped hash
 //! table over the dominator tree of each region. Nested regions see the outer scope;
 //! isolated-from-above ops start a fresh one; single-block graph regions are handled,
 //! multi-block graph regions skipped (as MLIR does). Trivially dead ops are erased on the way.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
+use xcs_ir::opdef::Traits;
 use xcs_ir::pass::{for_each_body_mut, Pass, PassInfo, PassResult};
 use xcs_ir::{Attr, Block, Body, Context, DiagSink, Op, OpName, Region, Type, Value};
 
@@ -18,6 +19,11 @@ pub struct Cse;
 pub const INFO: PassInfo = PassInfo {
     argument: "cse",
     summary: "Eliminate common sub-expressions",
+    description: "Replaces an op by an earlier identical one (same name, operands, attributes and \
+result types) that dominates it. Only ops without side effects (`Pure`) are merged; operand order \
+does not matter for `Commutative` ops. Scopes follow the dominator tree of each region; nested \
+regions see the values of enclosing ones, isolated ops (functions) start afresh. Unregistered ops \
+are never merged (their effects are unknown).",
     options: &[],
     factory: |_, _| Ok(Box::new(Cse)),
 };
@@ -46,13 +52,18 @@ struct Key {
     operands: SmallVec<[Value; 4]>,
 }
 
-fn key(body: &Body, op: Op) -> Key {
+fn key(ctx: &Context, body: &Body, op: Op) -> Key {
+    let mut operands = body.operand_vec(op);
+    // MLIR's `OperationEquivalence` compares the operands of commutative ops as a multiset
+    if util::has_trait(ctx, body, op, Traits::Commutative) {
+        operands.sort_unstable();
+    }
     Key {
         name: body.op_name(op),
         attrs: body.attrs(op),
         props: body.props(op),
         results: body.result_types(op),
-        operands: body.operand_vec(op),
+        operands,
     }
 }
 
@@ -178,7 +189,7 @@ impl Driver<'_> {
         if !util::is_memory_effect_free(ctx, body, op) {
             return;
         }
-        let k = key(body, op);
+        let k = key(ctx, body, op);
         let existing = self
             .known
             .map

@@ -16,6 +16,9 @@ pub struct Dce;
 pub const INFO: PassInfo = PassInfo {
     argument: "dce",
     summary: "Remove unused operations without side effects",
+    description: "Erases ops whose results are all unused and that have no side effects (`Pure`, \
+or `RecursiveMemoryEffects` with only such ops inside), repeating until nothing changes, so \
+chains of dead ops disappear. Ops with unknown effects (unregistered ops, calls) stay.",
     options: &[],
     factory: |_, _| Ok(Box::new(Dce)),
 };

@@ -1,17 +1,18 @@
 //! `inline`: MLIR's inliner for `func.call` of `func.func`. The call graph of the module's
-//! functions is split into strongly connected components (petgraph); components are visited
-//! callees first. In each, the `default-pipeline` (canonicalize) simplifies the functions, then
-//! their calls to functions of *other* components are inlined (recursion is never inlined),
-//! repeating up to `max-iterations`. Calls and callees marked `no_inline`, declarations, and
-//! callees holding unregistered ops are skipped. A single-block callee is spliced in; a
-//! multi-block one splits the caller's block and its returns become `cf.br` to the
-//! continuation block, whose arguments replace the call's results. Inlined locations become
-//! `callsite(callee_loc at call_loc)`. As in MLIR, private functions that are unused, or whose
-//! last use was inlined, are erased.
+//! functions is split into strongly connected components (petgraph), visited callees first.
+//! In each, the `default-pipeline` (canonicalize) simplifies the functions, then their calls
+//! are inlined, and the calls that inlining brings in, up to `max-iterations` rounds. As in
+//! MLIR, a callee that calls itself or the caller is never inlined, and an inline history
+//! keeps a cycle from being unrolled forever within a round. Calls and callees marked
+//! `no_inline`, declarations, and callees holding unregistered ops are skipped. A
+//! single-block callee is spliced in; a multi-block one splits the caller's block and its
+//! returns become `cf.br` to the continuation block, whose arguments replace the call's
+//! results. Inlined locations become `callsite(callee_loc at call_loc)`. Functions that are
+//! not public and unused, or whose last use was inlined, are erased.
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 use xcs_ir::clone::Cloner;
 use xcs_ir::opdef::Traits;
@@ -50,6 +51,12 @@ static OPTIONS: &[OptionSpec] = &[
 pub const INFO: PassInfo = PassInfo {
     argument: "inline",
     summary: "Inline function calls",
+    description: "Replaces `func.call`s of functions defined in the module by the callee's body \
+(single-block callees are spliced in; multi-block callees split the caller's block and branch to a \
+continuation block whose arguments are the results). Calls within a cycle of the call graph are \
+not inlined, nor callees or calls marked `no_inline`, nor declarations. Inlined ops get \
+`callsite(callee_loc at call_loc)` locations. As mlir-opt's inliner, each function is first \
+simplified with `default-pipeline`, and private functions left without uses are erased.",
     options: OPTIONS,
     factory: |o, registry| {
         let text = o.str("default-pipeline");
@@ -94,13 +101,21 @@ impl Pass for Inline {
     }
 }
 
+/// The module's functions and the call graph between them (as it was before inlining).
+struct Graph<'a> {
+    nodes: &'a [Node],
+    index: &'a FxHashMap<&'a str, usize>,
+    /// The functions each function calls.
+    edges: &'a [FxHashSet<usize>],
+}
+
 /// A function of the module.
 struct Node {
     op: Op,
     name: String,
     /// Has a body.
     callable: bool,
-    /// Private with a body: erased when unused.
+    /// Not public (private or nested) with a body: erased when unused.
     discardable: bool,
     no_inline: bool,
 }
@@ -122,7 +137,7 @@ impl Inline {
                 op,
                 name: name.to_string(),
                 callable,
-                discardable: callable && util::is_private(ctx, m, op),
+                discardable: callable && !util::is_public(ctx, m, op),
                 no_inline: m.attr(ctx, op, "no_inline").is_some(),
             });
         }
@@ -143,30 +158,34 @@ impl Inline {
         // call graph over callable functions
         let mut g: DiGraph<usize, ()> = DiGraph::new();
         let gi: Vec<_> = (0..nodes.len()).map(|i| g.add_node(i)).collect();
+        let mut edges: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); nodes.len()];
+        let mut ordered: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
         for (i, n) in nodes.iter().enumerate() {
-            if !n.callable {
+            let Some(fb) = m.nested(n.op).filter(|_| n.callable) else {
                 continue;
-            }
-            let fb = m.nested(n.op).expect("function body");
+            };
             for call in calls_in(ctx, fb) {
                 if let Some(&j) = callee_of(ctx, fb, call).and_then(|c| index.get(c)) {
                     g.add_edge(gi[i], gi[j], ());
+                    if edges[i].insert(j) {
+                        ordered[i].push(j);
+                    }
                 }
             }
         }
         let sccs = tarjan_scc(&g); // callees before callers
-        let mut scc_of = vec![0usize; nodes.len()];
-        for (k, scc) in sccs.iter().enumerate() {
-            for &n in scc {
-                scc_of[g[n]] = k;
-            }
-        }
+        let roots = (0..nodes.len())
+            .filter(|&i| !nodes[i].discardable)
+            .chain(0..nodes.len());
+        let discovery = dfs_discovery(&ordered, roots);
 
         let mut changed = false;
         let mut dead: Vec<usize> = Vec::new();
         for scc in &sccs {
             let mut members: Vec<usize> = scc.iter().map(|&n| g[n]).filter(|&i| nodes[i].callable).collect();
-            members.sort_unstable();
+            // in the order LLVM's scc_iterator gives MLIR's inliner: the reverse of the DFS
+            // discovery order from the public functions
+            members.sort_unstable_by_key(|&i| std::cmp::Reverse(discovery[i]));
             members.retain(|&i| {
                 if nodes[i].discardable && uses[i] == 0 {
                     dead.push(i);
@@ -178,14 +197,16 @@ impl Inline {
             let mut iteration = 0;
             loop {
                 for &i in &members {
-                    let fb = m.nested_mut(nodes[i].op).expect("function body");
-                    changed |= self.pipeline.run_on_body(ctx, fb, diags)?;
+                    if let Some(fb) = m.nested_mut(nodes[i].op) {
+                        changed |= self.pipeline.run_on_body(ctx, fb, diags)?;
+                    }
                 }
-                let mut inlined_any = false;
-                for &i in &members {
-                    inlined_any |=
-                        self.inline_calls_in(ctx, m, &nodes, &index, &scc_of, i, &mut uses, &mut dead, diags)?;
-                }
+                let graph = Graph {
+                    nodes: &nodes,
+                    index: &index,
+                    edges: &edges,
+                };
+                let inlined_any = self.inline_calls_in_scc(ctx, m, &graph, &members, &mut uses, &mut dead, diags)?;
                 changed |= inlined_any;
                 iteration += 1;
                 if !inlined_any || iteration >= self.max_iterations {
@@ -204,41 +225,75 @@ impl Inline {
         Ok(changed)
     }
 
-    /// Inlines the eligible calls in function `f`; returns whether any was inlined.
+    /// MLIR's `inlineCallsInSCC`: tries each call in the SCC's functions, in order, and the
+    /// calls that inlining brings in, each remembering which inlined callees produced it (the
+    /// inline history), so that a cycle is not inlined forever. Returns whether any call was
+    /// inlined.
     #[allow(clippy::too_many_arguments)]
-    fn inline_calls_in(
+    fn inline_calls_in_scc(
         &self,
         ctx: &Context,
         m: &mut Body,
-        nodes: &[Node],
-        index: &FxHashMap<&str, usize>,
-        scc_of: &[usize],
-        f: usize,
+        graph: &Graph<'_>,
+        members: &[usize],
         uses: &mut [usize],
         dead: &mut Vec<usize>,
         diags: &mut dyn DiagSink,
     ) -> Result<bool, ()> {
-        let calls = calls_in(ctx, m.nested(nodes[f].op).expect("function body"));
+        let nodes = graph.nodes;
+        // (caller, call, inline history entry that produced the call)
+        let mut calls: Vec<(usize, Op, Option<usize>)> = Vec::new();
+        for &f in members {
+            if dead.contains(&f) {
+                continue;
+            }
+            if let Some(fb) = m.nested(nodes[f].op) {
+                calls.extend(calls_in(ctx, fb).into_iter().map(|c| (f, c, None)));
+            }
+        }
+        // (inlined callee, the history entry of the call it was inlined at)
+        let mut history: Vec<(usize, Option<usize>)> = Vec::new();
+        let in_history = |history: &[(usize, Option<usize>)], callee: usize, mut h: Option<usize>| {
+            while let Some(i) = h {
+                if history[i].0 == callee {
+                    return true;
+                }
+                h = history[i].1;
+            }
+            false
+        };
         let mut any = false;
-        for call in calls {
+        let mut k = 0;
+        while k < calls.len() {
+            let (f, call, hist) = calls[k];
+            k += 1;
+            if dead.contains(&f) {
+                continue;
+            }
             let caller_op = nodes[f].op;
             let callee = {
-                let fb = m.nested(caller_op).expect("function body");
+                let Some(fb) = m.nested(caller_op) else { continue };
                 if !fb.contains_op(call) || fb.attr(ctx, call, "no_inline").is_some() {
                     continue;
                 }
-                match callee_of(ctx, fb, call).and_then(|c| index.get(c)) {
+                match callee_of(ctx, fb, call).and_then(|c| graph.index.get(c)) {
                     Some(&g) => g,
                     None => continue,
                 }
             };
             let gnode = &nodes[callee];
-            if !gnode.callable || gnode.no_inline || scc_of[callee] == scc_of[f] || dead.contains(&callee) {
+            if !gnode.callable || gnode.no_inline || dead.contains(&callee) || in_history(&history, callee, hist) {
+                continue;
+            }
+            // MLIR's `shouldInline`: never a self-recursive callee, nor one calling back into
+            // the caller (A -> B -> A), nor the caller itself (a call that inlining brought in)
+            if callee == f || graph.edges[callee].contains(&callee) || graph.edges[callee].contains(&f) {
                 continue;
             }
             let mut pair = m.nested_many_mut(&[caller_op, gnode.op]);
-            let (_, callee_body) = pair.pop().expect("callee body");
-            let (_, caller_body) = pair.pop().expect("caller body");
+            let (Some((_, callee_body)), Some((_, caller_body))) = (pair.pop(), pair.pop()) else {
+                continue;
+            };
             let callee_body: &Body = callee_body;
             if !self.profitable(caller_body, callee_body) || !legal_to_inline(ctx, caller_body, call, callee_body) {
                 continue;
@@ -247,20 +302,25 @@ impl Inline {
             for op in callee_body.top_ops() {
                 util::nested_symbol_refs(ctx, callee_body, op, &mut added);
             }
-            match inline_call(ctx, caller_body, call, callee_body) {
-                Ok(()) => {}
-                Err(msg) => {
-                    diags.emit(Diagnostic::error(
-                        caller_body.op_loc(call),
-                        format!("failed to inline call: {msg}"),
-                    ));
-                    return Err(());
-                }
+            let before: FxHashSet<Op> = calls_in(ctx, caller_body).into_iter().collect();
+            if let Err(msg) = inline_call(ctx, caller_body, call, callee_body) {
+                diags.emit(Diagnostic::error(
+                    caller_body.op_loc(call),
+                    format!("failed to inline call: {msg}"),
+                ));
+                return Err(());
             }
             any = true;
+            let entry = Some(history.len());
+            history.push((callee, hist));
+            for c in calls_in(ctx, caller_body) {
+                if !before.contains(&c) {
+                    calls.push((f, c, entry));
+                }
+            }
             uses[callee] = uses[callee].saturating_sub(1);
             for (root, _) in added {
-                if let Some(&i) = index.get(ctx.str(root)) {
+                if let Some(&i) = graph.index.get(ctx.str(root)) {
                     uses[i] += 1;
                 }
             }
@@ -278,6 +338,39 @@ impl Inline {
         let (callee_ops, caller_ops) = (callee.total_ops() as f64, caller.total_ops().max(1) as f64);
         callee_ops / caller_ops * 100.0 <= self.threshold as f64
     }
+}
+
+/// The preorder number of each node in a depth-first search from `roots` in order, following
+/// `edges` in order.
+fn dfs_discovery(edges: &[Vec<usize>], roots: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut disc = vec![usize::MAX; edges.len()];
+    let mut next = 0;
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for r in roots {
+        if disc[r] != usize::MAX {
+            continue;
+        }
+        disc[r] = next;
+        next += 1;
+        stack.push((r, 0));
+        while let Some((n, k)) = stack.last_mut() {
+            let n = *n;
+            match edges[n].get(*k) {
+                Some(&c) => {
+                    *k += 1;
+                    if disc[c] == usize::MAX {
+                        disc[c] = next;
+                        next += 1;
+                        stack.push((c, 0));
+                    }
+                }
+                None => {
+                    stack.pop();
+                }
+            }
+        }
+    }
+    disc
 }
 
 /// The call ops of a function body (in its regions, not in nested isolated ops), in order.
@@ -409,6 +502,8 @@ pub fn inline_call(ctx: &Context, caller: &mut Body, call: Op, callee: &Body) ->
     let cont_args: SmallVec<[Value; 2]> = caller.block_args(cont).into();
     for (&r, &a) in results.iter().zip(&cont_args) {
         caller.replace_all_uses(r, a);
+        // the results come out of the call: MLIR locates the new arguments there
+        caller.set_arg_loc(a, call_loc);
     }
     // the entry block's ops join the caller's block; the other blocks go before `cont`
     for op in callee.block_op_vec(entry) {

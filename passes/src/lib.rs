@@ -1,5 +1,6 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
-//! one file per pass, each exposing its pass type and its registry entry `INFO`.
+//! one file per pass, each exposing its pass type and its registry entry `INFO`, and the
+//! `test-*` passes of [`test_passes`] for testing the pass infrastructure.
 //! [`register_all`] adds them to a [`PassRegistry`].
 
 pub mod canonicalize;
@@ -8,6 +9,7 @@ pub mod dce;
 pub mod inline;
 pub mod region_simplify;
 pub mod symbol_dce;
+pub mod test_passes;
 pub mod util;
 
 use xcs_ir::pass::PassRegistry;
@@ -19,6 +21,8 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(dce::INFO);
     registry.register(inline::INFO);
     registry.register(symbol_dce::INFO);
+    registry.register(test_passes::BREAK_IR);
+    registry.register(test_passes::PASS_FAILURE);
 }
 
 /// A registry with every XCS pass.

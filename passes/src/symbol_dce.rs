@@ -1,9 +1,10 @@
-//! `symbol-dce`: MLIR's `SymbolDCE`. Private symbols that nothing live refers to are erased.
-//! Live roots are the non-symbol ops and the non-private symbols of the anchor symbol table;
-//! liveness flows through every symbol reference held in attributes (arrays and dictionaries
-//! included) of a live op and of the ops nested in it (function bodies too), and into nested
-//! symbol tables. References resolve in the symbol table holding the referring op
-//! (`@a::@b` through nested tables); references to unknown symbols are ignored.
+//! `symbol-dce`: MLIR's `SymbolDCE`. Symbols that are not public (private or nested) and
+//! that nothing live refers to are erased. Live roots are the non-symbol ops and the public
+//! symbols of the anchor symbol table; liveness flows through every symbol reference held in
+//! attributes (arrays and dictionaries included) of a live op and of the ops nested in it
+//! (function bodies too), and into nested symbol tables. References resolve in the symbol
+//! table holding the referring op (`@a::@b` through nested tables); references to unknown
+//! symbols are ignored.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use xcs_ir::opdef::Traits;
@@ -18,6 +19,10 @@ pub struct SymbolDce;
 pub const INFO: PassInfo = PassInfo {
     argument: "symbol-dce",
     summary: "Eliminate dead symbols",
+    description: "Erases private (and `nested`) symbols, such as `func.func private` functions, that \
+no public symbol or non-symbol op references, directly or through other live symbols. References \
+are any symbol-reference attribute, including those inside arrays and dictionaries and inside \
+function bodies. Nested symbol tables are handled the same way.",
     options: &[],
     factory: |_, _| Ok(Box::new(SymbolDce)),
 };
@@ -131,7 +136,7 @@ impl<'c, 'b> Analysis<'c, 'b> {
         for op in Self::ops(table) {
             let b = table.body;
             // non-symbols are roots; so are symbols that cannot be discarded (not private)
-            let root = !is_symbol(ctx, b, op) || (!util::is_private(ctx, b, op) && self.live.insert((bid(b), op)));
+            let root = !is_symbol(ctx, b, op) || (util::is_public(ctx, b, op) && self.live.insert((bid(b), op)));
             if root {
                 work.push((b, op, table));
             }

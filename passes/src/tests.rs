@@ -56,7 +56,10 @@ fn list_passes() {
 fn every_pass_builds_with_its_defaults() {
     let r = crate::registry();
     let args: Vec<&str> = r.passes().map(|p| p.argument).collect();
-    assert_eq!(args, ["canonicalize", "cse", "dce", "inline", "symbol-dce"]);
+    assert_eq!(
+        args,
+        ["canonicalize", "cse", "dce", "inline", "symbol-dce", "test-break-ir", "test-pass-failure"]
+    );
     for p in r.passes() {
         let (pass, _) = r.create(p.argument, "").unwrap();
         assert_eq!(pass.argument(), p.argument);

@@ -123,6 +123,15 @@ pub fn is_private(ctx: &Context, body: &Body, op: Op) -> bool {
     body.attr(ctx, op, "sym_visibility").and_then(|a| ctx.as_str(a)) == Some("private")
 }
 
+/// Whether a symbol is public (no `sym_visibility`, or `"public"`). Symbols that are not
+/// (private and nested ones) may be erased once unused, as MLIR's symbol DCE and inliner do.
+pub fn is_public(ctx: &Context, body: &Body, op: Op) -> bool {
+    matches!(
+        body.attr(ctx, op, "sym_visibility").and_then(|a| ctx.as_str(a)),
+        None | Some("public")
+    )
+}
+
 /// Whether the region is a graph region (no dominance): a root region of a body whose op
 /// has the `GraphRegion` trait, or a region of such an op. Unregistered ops' regions are
 /// treated as SSACFG.

@@ -7,10 +7,11 @@
 //! assert!(xcs.print(&module).contains("return %arg0 : i64"));
 //! ```
 //!
-//! [`testing`] helps snapshot a pipeline's output with insta. The tools (`xcs-opt`, ...) are
-//! thin mains over [`opt`].
+//! [`testing`] helps snapshot a pipeline's output with insta. The tools are thin mains over
+//! [`opt`] (`xcs-opt`) and [`run`] (`xcs-run`).
 
 pub mod opt;
+pub mod run;
 pub mod testing;
 
 use std::fmt;
@@ -65,7 +66,9 @@ impl Compiler {
         }
     }
 
-    fn error(&self, diagnostics: Vec<Diagnostic>) -> Error {
+    /// Renders diagnostics (of parsing, a pass, or a run-time error of the interpreter) against
+    /// the sources this compiler has parsed.
+    pub fn error(&self, diagnostics: Vec<Diagnostic>) -> Error {
         let sources = self.sources.lock().unwrap();
         let rendered = diagnostics.iter().map(|d| sources.render(&self.ctx, d)).collect();
         Error { diagnostics, rendered }

@@ -11,9 +11,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use xcs_ir::diag::DiagBuffer;
 use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::pass::{render_timing_report, PassManager, PassRegistry, TimingNode};
-use xcs_ir::printer::{print_module, PrintOptions};
+use xcs_ir::printer::{print_module_to, PrintOptions};
 use xcs_ir::render::{RenderOptions, SourceMap};
-use xcs_ir::split::{join_outputs, near_miss_warning, split_input, DEFAULT_SPLIT_MARKER};
+use xcs_ir::split::{near_miss_warning, split_input, DEFAULT_SPLIT_MARKER};
 use xcs_ir::verifier::{verify_module_with, VerifyOptions};
 use xcs_ir::verify_diagnostics::{DiagnosticVerifier, VerifyLevel};
 use xcs_ir::Context;
@@ -35,7 +35,8 @@ fn normalize_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
             out.push(a);
             continue;
         }
-        if SHORT.contains(&s) {
+        // `-o out`, and `-o=out` as LLVM also accepts it
+        if SHORT.iter().any(|f| s == *f || s.strip_prefix(f).is_some_and(|r| r.starts_with('='))) {
             out.push(a);
             continue;
         }
@@ -63,6 +64,10 @@ fn command(registry: &PassRegistry) -> Command {
         .arg(flag("allow-unregistered-dialect", "Allow operations of dialects that are not registered"))
         .arg(flag("mlir-print-op-generic", "Print the generic op form"))
         .arg(flag("mlir-print-debuginfo", "Print debug info (locations) in MLIR output"))
+        .arg(flag(
+            "mlir-print-local-scope",
+            "Print with local scope: no aliases, locations and attributes inline",
+        ))
         .arg(
             Arg::new("split-input-file")
                 .long("split-input-file")
@@ -122,6 +127,12 @@ fn command(registry: &PassRegistry) -> Command {
                 .long("gen-dialect-docs")
                 .value_name("DIR")
                 .help("Write one Markdown reference page per dialect into DIR, generated from the op declarations"),
+        )
+        .arg(
+            Arg::new("gen-pass-docs")
+                .long("gen-pass-docs")
+                .value_name("FILE")
+                .help("Write the Markdown reference of the registered passes into FILE"),
         )
         .next_help_heading("Passes");
     for p in registry.passes() {
@@ -209,8 +220,14 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         return Ok(0);
     }
     if m.get_flag("show-dialects") {
-        println!("Available Dialects: {}", ctx.dialects().iter().map(|d| d.name).collect::<Vec<_>>().join(", "));
+        // as mlir-opt: sorted, comma-separated
+        let mut names: Vec<&str> = ctx.dialects().iter().map(|d| d.name).collect();
+        names.sort_unstable();
+        println!("Available Dialects: {}", names.join(","));
         return Ok(0);
+    }
+    if let Some(file) = m.get_one::<String>("gen-pass-docs") {
+        return std::fs::write(file, registry.markdown()).map(|_| 0).map_err(|e| format!("cannot write '{file}': {e}"));
     }
     if let Some(dir) = m.get_one::<String>("gen-dialect-docs") {
         return gen_dialect_docs(ctx, dir).map(|_| 0);
@@ -236,7 +253,11 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     o.print_after_change = m.get_flag("mlir-print-ir-after-change");
     o.print_after_failure = m.get_flag("mlir-print-ir-after-failure");
     o.timing = m.get_flag("mlir-timing");
-    let print = PrintOptions { generic: m.get_flag("mlir-print-op-generic"), debug_info: m.get_flag("mlir-print-debuginfo") };
+    let print = PrintOptions {
+        generic: m.get_flag("mlir-print-op-generic"),
+        debug_info: m.get_flag("mlir-print-debuginfo"),
+        local_scope: m.get_flag("mlir-print-local-scope"),
+    };
     o.print_options = print.clone();
     o.validate(registry)?;
     if m.get_flag("dump-pass-pipeline") {
@@ -247,6 +268,12 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     // ---- the input
     let input = m.get_one::<String>("input").map(String::as_str).unwrap_or("-");
     let (file, text) = read_input(input)?;
+    let mut sources = SourceMap::new();
+    // The source map owns the one copy of the text; everything below borrows it.
+    sources.add_owned(&file, text);
+    sources.set_read_files(true);
+    let sources = sources;
+    let text = sources.text(&file).unwrap_or_default();
     let verify_level = m.get_one::<String>("verify-diagnostics").map(|l| match l.as_str() {
         "only-expected" => VerifyLevel::OnlyExpected,
         _ => VerifyLevel::All,
@@ -264,34 +291,32 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         print,
         render: RenderOptions { color },
     };
-    let mut sources = SourceMap::new();
-    sources.add(&file, &text);
-    sources.set_read_files(true);
     let mut verifier = verify_level.map(|l| {
         let mut v = DiagnosticVerifier::new(l);
         v.add_file(&sources, &file);
         v
     });
 
-    // ---- process the chunks
+    // ---- process the chunks, printing each result as it is ready
+    let marker = m.get_one::<String>("output-split-marker").map(String::as_str).unwrap_or(DEFAULT_SPLIT_MARKER);
+    let mut output = Output::open(m.get_one::<String>("output").map(String::as_str).unwrap_or("-"), marker)?;
     let mut phases = Phases::default();
-    let mut outputs = Vec::new();
     let mut failed = false;
     let chunks = match m.get_one::<String>("split-input-file") {
         Some(marker) => {
-            let split = split_input(&text, marker);
+            let split = split_input(text, marker);
             for &off in &split.near_misses {
                 eprint!("{}", near_miss_warning(&sources, &file, off));
             }
             split.chunks
         }
-        None => split_input(&text, "").chunks,
+        None => split_input(text, "").chunks,
     };
     let mut stderr = std::io::stderr().lock();
     for chunk in chunks {
         let mut diags = DiagBuffer::default();
         let parse = ParseOptions { line_offset: chunk.line_offset, ..driver.parse.clone() };
-        let out = driver.process(chunk.text, &file, &parse, &mut diags, &mut stderr, &mut phases);
+        let ok = driver.process(chunk.text, &file, &parse, &mut diags, &mut stderr, &mut phases, &mut output);
         for d in &diags.diags {
             match verifier.as_mut() {
                 Some(v) => v.process(ctx, &sources, d),
@@ -300,8 +325,7 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
                 }
             }
         }
-        failed |= out.is_none() || diags.has_errors();
-        outputs.push(out.unwrap_or_default());
+        failed |= !ok || diags.has_errors();
     }
 
     // ---- the result
@@ -314,9 +338,7 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         code = 1;
     }
     let out_start = Instant::now();
-    let marker = m.get_one::<String>("output-split-marker").map(String::as_str).unwrap_or(DEFAULT_SPLIT_MARKER);
-    let joined = join_outputs(&outputs, marker);
-    write_output(m.get_one::<String>("output").map(String::as_str).unwrap_or("-"), &joined)?;
+    output.finish(code == 0)?;
     phases.output += out_start.elapsed();
     if timing {
         let _ = stderr.write_all(timing_report(&phases, start.elapsed()).as_bytes());
@@ -324,9 +346,81 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     Ok(code)
 }
 
+/// Where results go: stdout, or `-o FILE`. A file is written under a temporary name and
+/// renamed over `FILE` only when the run succeeds, so a failed run never clobbers an
+/// existing file (mlir-opt deletes its output on failure; the old file is kept here).
+struct Output {
+    writer: Option<Box<dyn Write + Send>>,
+    file: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    marker: String,
+    chunks: usize,
+    error: Option<std::io::Error>,
+}
+
+impl Output {
+    fn open(path: &str, marker: &str) -> Result<Output, String> {
+        let (writer, file): (Box<dyn Write + Send>, _) = if path == "-" {
+            (Box::new(std::io::BufWriter::new(std::io::stdout())), None)
+        } else {
+            let target = std::path::PathBuf::from(path);
+            let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let tmp = target.with_file_name(format!(".{name}.xcs-opt-{}", std::process::id()));
+            let f = std::fs::File::create(&tmp)
+                .map_err(|e| format!("cannot write output file '{path}': {}", io_reason(&e)))?;
+            (Box::new(std::io::BufWriter::new(f)), Some((target, tmp)))
+        };
+        Ok(Output { writer: Some(writer), file, marker: marker.to_string(), chunks: 0, error: None })
+    }
+
+    /// Writes one chunk's result (after the split marker if it is not the first).
+    fn chunk(&mut self, write: impl FnOnce(Box<dyn Write + Send>) -> std::io::Result<Box<dyn Write + Send>>) {
+        let Some(mut w) = self.writer.take() else { return };
+        if self.chunks > 0 {
+            if let Err(e) = writeln!(w, "{}", self.marker) {
+                self.error.get_or_insert(e);
+            }
+        }
+        self.chunks += 1;
+        match write(w) {
+            Ok(w) => self.writer = Some(w),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// Flushes, and for a file moves it into place (on success) or removes it.
+    fn finish(mut self, success: bool) -> Result<(), String> {
+        if let Some(mut w) = self.writer.take() {
+            if let Err(e) = w.flush() {
+                self.error.get_or_insert(e);
+            }
+        }
+        match self.file.take() {
+            None => Ok(()), // a closed stdout (e.g. `| head`) is not an error of ours
+            Some((target, tmp)) => {
+                let shown = target.display().to_string();
+                if let Some(e) = self.error.take() {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(format!("cannot write output file '{shown}': {}", io_reason(&e)));
+                }
+                if !success {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Ok(());
+                }
+                std::fs::rename(&tmp, &target).map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    format!("cannot write output file '{shown}': {}", io_reason(&e))
+                })
+            }
+        }
+    }
+}
+
 impl Driver<'_> {
-    /// Parses, verifies, transforms and prints one chunk. `None` if a stage failed (its
-    /// diagnostics are in `diags`).
+    /// Parses, verifies, transforms and prints one chunk; false if a stage failed (its
+    /// diagnostics are in `diags`; the chunk's output is then empty).
+    #[allow(clippy::too_many_arguments)]
     fn process(
         &self,
         text: &str,
@@ -335,7 +429,32 @@ impl Driver<'_> {
         diags: &mut DiagBuffer,
         ir_dumps: &mut dyn Write,
         phases: &mut Phases,
-    ) -> Option<String> {
+        output: &mut Output,
+    ) -> bool {
+        let module = self.transform(text, file, parse, diags, ir_dumps, phases);
+        let t = Instant::now();
+        output.chunk(|w| match &module {
+            Some(m) => {
+                let mut w = print_module_to(self.ctx, m, &self.print, w)?;
+                w.write_all(b"\n")?;
+                Ok(w)
+            }
+            None => Ok(w),
+        });
+        phases.output += t.elapsed();
+        module.is_some()
+    }
+
+    /// Parses, verifies and runs the pipeline on one chunk.
+    fn transform(
+        &self,
+        text: &str,
+        file: &str,
+        parse: &ParseOptions,
+        diags: &mut DiagBuffer,
+        ir_dumps: &mut dyn Write,
+        phases: &mut Phases,
+    ) -> Option<xcs_ir::Module> {
         let t = Instant::now();
         let parsed = parse_module(self.ctx, text, file, parse);
         phases.parse += t.elapsed();
@@ -359,11 +478,7 @@ impl Driver<'_> {
         if ran.is_err() {
             return None;
         }
-        let t = Instant::now();
-        let mut out = print_module(self.ctx, &module, &self.print);
-        out.push('\n');
-        phases.output += t.elapsed();
-        Some(out)
+        Some(module)
     }
 }
 
@@ -383,12 +498,12 @@ fn timing_report(p: &Phases, total: Duration) -> String {
     let mut nodes = vec![TimingNode::new("Parser", p.parse), TimingNode::new("Verifier", p.verify)];
     nodes.extend(p.passes.iter().cloned());
     nodes.push(TimingNode::new("Output", p.output));
-    let accounted: Duration = nodes.iter().map(|n| n.wall).sum();
-    nodes.push(TimingNode::new("Rest", total.saturating_sub(accounted)));
+    // the report adds `Rest` (the time not accounted for) and `Total`
     render_timing_report(&nodes, total)
 }
 
-fn read_input(input: &str) -> Result<(String, String), String> {
+/// Reads the input file (`-`: standard input); returns its name for diagnostics and its text.
+pub(crate) fn read_input(input: &str) -> Result<(String, String), String> {
     let bytes = if input == "-" {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b).map_err(|e| format!("cannot read standard input: {e}"))?;
@@ -414,22 +529,12 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-fn write_output(path: &str, text: &str) -> Result<(), String> {
-    if path == "-" {
-        let mut out = std::io::stdout().lock();
-        // A closed pipe (e.g. `| head`) is not an error of ours.
-        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-        return Ok(());
-    }
-    std::fs::write(path, text).map_err(|e| format!("cannot write output file '{path}': {}", io_reason(&e)))
-}
-
-/// `--gen-dialect-docs=DIR`: one page per registered dialect (builtin excluded), generated
-/// from the op declarations.
+/// `--gen-dialect-docs=DIR`: one page per registered dialect, generated from the op
+/// declarations (`builtin.module` and `func.*` included; the internal `test` dialect not).
 fn gen_dialect_docs(ctx: &Context, dir: &str) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
     for d in ctx.dialects() {
-        if d.name == "builtin" || d.name == "test" {
+        if d.name == "test" {
             continue;
         }
         let path = std::path::Path::new(dir).join(format!("{}.md", d.name));
@@ -445,14 +550,14 @@ mod tests {
     #[test]
     fn single_dash_long_flags() {
         let args: Vec<OsString> =
-            ["xcs-opt", "-split-input-file", "-o", "out", "-p", "x", "-", "--cse", "-verify-diagnostics", "-ofile"]
+            ["xcs-opt", "-split-input-file", "-o", "out", "-p", "x", "-", "--cse", "-verify-diagnostics", "-ofile", "-o=f"]
                 .iter()
                 .map(OsString::from)
                 .collect();
         let got: Vec<String> = normalize_args(args).into_iter().map(|a| a.into_string().unwrap()).collect();
         assert_eq!(
             got,
-            ["xcs-opt", "--split-input-file", "-o", "out", "-p", "x", "-", "--cse", "--verify-diagnostics", "--ofile"]
+            ["xcs-opt", "--split-input-file", "-o", "out", "-p", "x", "-", "--cse", "--verify-diagnostics", "--ofile", "-o=f"]
         );
     }
 }

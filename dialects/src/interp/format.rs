@@ -14,7 +14,7 @@
 
 use half::{bf16, f16};
 
-use super::value::{numel, strides, RtValue, Tensor, TensorData};
+use super::value::{bf16_from_f64, f16_from_f64, numel, strides, RtValue, Tensor, TensorData};
 
 const PRECISION: usize = 8;
 const LINE_WIDTH: usize = 75;
@@ -245,8 +245,8 @@ impl FloatVal {
                     let s = format!("{x:.p$e}");
                     let back: f64 = s.parse().unwrap_or(f64::NAN);
                     let same = match self {
-                        FloatVal::F16(_) => f16::from_f64(back).to_bits() == f16::from_f64(x).to_bits(),
-                        _ => bf16::from_f64(back).to_bits() == bf16::from_f64(x).to_bits(),
+                        FloatVal::F16(_) => f16_from_f64(back).to_bits() == f16_from_f64(x).to_bits(),
+                        _ => bf16_from_f64(back).to_bits() == bf16_from_f64(x).to_bits(),
                     };
                     if same {
                         found = s;

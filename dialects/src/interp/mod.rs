@@ -5,7 +5,8 @@
 //! through an [`LlmProvider`], `xcs.vmap`, `xcs.parallel_map` on a thread pool) and the `test`
 //! dialect's integer ops. Every run-time error is an [`InterpError`] located at the op.
 //!
-//! Entry points: [`run_function`], [`Interpreter::call`]; values: [`RtValue`], [`Tensor`];
+//! Entry points: [`run_function`], [`Interpreter::call`], [`eval_tensor_op`] (one op on
+//! constants, for folding); values: [`RtValue`], [`Tensor`];
 //! files: [`read_npy`], [`write_npy`]; inputs: [`random_input`].
 //!
 //! # Semantics (numpy's unless said otherwise)
@@ -14,7 +15,9 @@
 //!   arguments and results against the function type.
 //! - Elementwise float ops compute in f32 for f16, bf16 and f32 (f16/bf16 results rounded to
 //!   nearest-even, as numpy does for float16) and in f64 for f64; IEEE throughout (`x/0` is
-//!   `inf`/`nan`, `max`/`min` propagate NaN). Reductions, `softmax`, `layer_norm` (two-pass,
+//!   `inf`/`nan`, `max`/`min` propagate NaN and order -0.0 below +0.0, as IEEE 754-2019
+//!   `maximum`/`minimum` and LLVM's `llvm.maximum` do, so they are commutative; numpy returns the
+//!   first operand of -0.0 and +0.0). Reductions, `softmax`, `layer_norm` (two-pass,
 //!   epsilon inside the square root), `matmul` and `einsum` accumulate floats in f64 and round
 //!   once, so compare other implementations with a tolerance.
 //! - Integers wrap (two's complement). `tensor.div` truncates toward zero (C, LLVM `sdiv`,
@@ -54,7 +57,7 @@ use xcs_ir::{Body, Context, Diagnostic, Location, Module, Op, Region, Type, Valu
 pub use npy::{read_npy, read_npy_bytes, write_npy, write_npy_bytes};
 pub use provider::{EchoProvider, LlmProvider, ProviderRegistry};
 pub use random::{random_input, random_tensor};
-pub use value::{tensor_from_attr, tensor_to_attr, AnyValue, ElemType, RtValue, Scalar, Tensor, TensorData};
+pub use value::{splat_from_attr, splat_to_attr, tensor_from_attr, tensor_to_attr, AnyValue, ElemType, RtValue, Scalar, Tensor, TensorData};
 
 /// A run-time error: where it happened (the op's location), the message (`'tensor.div' op
 /// integer division by zero`, worded as MLIR words op errors) and notes (call sites, batch
@@ -107,6 +110,43 @@ impl std::error::Error for InterpError {}
 /// Runs function `name` of `module` on `inputs` with the default settings (built-in providers).
 pub fn run_function(ctx: &Context, module: &Module, name: &str, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
     Interpreter::new(ctx, module).call(name, inputs)
+}
+
+/// Evaluates one `tensor` op (any but `tensor.fused`) on constant operands, exactly as the
+/// interpreter runs it: `attrs` is the op's attribute dictionary and `result_types` its declared
+/// result types, which the results are checked against. This is the constant folders' entry
+/// point (`tensor_fold`), so a folded constant is bit-for-bit what the program would compute;
+/// any run-time error (integer division by zero, an out-of-range gather index, ...) is an `Err`
+/// and the op is left alone.
+pub fn eval_tensor_op(
+    ctx: &Context,
+    name: &str,
+    attrs: xcs_ir::Attr,
+    result_types: &[Type],
+    operands: Vec<Tensor>,
+) -> Result<Vec<Tensor>, String> {
+    if name == "tensor.fused" || !name.starts_with("tensor.") {
+        return Err(format!("'{name}' cannot be evaluated on its own"));
+    }
+    let args: Vec<RtValue> = operands.into_iter().map(RtValue::Tensor).collect();
+    let refs: Vec<&RtValue> = args.iter().collect();
+    let info = tensor_ops::OpInfo { ctx, attrs, result_types: result_types.to_vec() };
+    let results = tensor_ops::exec(name, &info, &refs)?;
+    if results.len() != result_types.len() {
+        return Err(format!("produced {} values for {} results", results.len(), result_types.len()));
+    }
+    results
+        .into_iter()
+        .zip(result_types)
+        .enumerate()
+        .map(|(i, (v, &t))| {
+            v.check_type(ctx, t).map_err(|e| format!("result #{i}: produced {e}"))?;
+            match v {
+                RtValue::Tensor(t) => Ok(t),
+                other => Err(format!("result #{i} is a {}, not a tensor", other.type_string())),
+            }
+        })
+        .collect()
 }
 
 /// The values of one region execution, falling back to the enclosing region's values (a

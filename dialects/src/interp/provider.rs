@@ -33,10 +33,11 @@ where
     }
 }
 
-/// Providers by name.
+/// Providers by name, and optionally a fallback for every name that is not registered.
 #[derive(Clone)]
 pub struct ProviderRegistry {
     providers: BTreeMap<String, Arc<dyn LlmProvider>>,
+    fallback: Option<Arc<dyn LlmProvider>>,
 }
 
 impl Default for ProviderRegistry {
@@ -51,14 +52,20 @@ impl Default for ProviderRegistry {
 impl ProviderRegistry {
     /// A registry without any provider.
     pub fn empty() -> Self {
-        ProviderRegistry { providers: BTreeMap::new() }
+        ProviderRegistry { providers: BTreeMap::new(), fallback: None }
     }
     /// Adds (or replaces) the provider called `name`.
     pub fn register(&mut self, name: &str, provider: Arc<dyn LlmProvider>) {
         self.providers.insert(name.to_string(), provider);
     }
+    /// Answers the calls whose provider is not registered with `provider` (with an empty
+    /// registry: every call; `xcs-run --provider echo` runs any program on the echo provider).
+    pub fn set_fallback(&mut self, provider: Arc<dyn LlmProvider>) {
+        self.fallback = Some(provider);
+    }
+    /// The provider called `name`, else the fallback.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn LlmProvider>> {
-        self.providers.get(name)
+        self.providers.get(name).or(self.fallback.as_ref())
     }
     /// The registered names, sorted.
     pub fn names(&self) -> Vec<&str> {

@@ -199,6 +199,7 @@ pub(crate) trait Real:
     fn powf(self, y: Self) -> Self;
     fn abs(self) -> Self;
     fn is_nan(self) -> bool;
+    fn is_sign_negative(self) -> bool;
 }
 
 macro_rules! impl_real {
@@ -231,6 +232,9 @@ macro_rules! impl_real {
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
             }
+            fn is_sign_negative(self) -> bool {
+                <$t>::is_sign_negative(self)
+            }
         }
     };
 }
@@ -248,20 +252,24 @@ enum Bin {
     Pow,
 }
 
-/// numpy's `maximum`/`minimum`: a NaN operand gives NaN.
+/// IEEE 754-2019 `maximum` (LLVM's `llvm.maximum`): a NaN operand gives NaN, and -0.0 is below
+/// +0.0. Unlike numpy's `maximum`, which returns the first operand of `-0.0` and `+0.0`, this is
+/// commutative, as the op's `Commutative` trait (and `canonicalize`, which moves constants to
+/// the right) requires.
 fn fmax<T: Real>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         T::c(f64::NAN)
-    } else if x >= y {
+    } else if x > y || (x == y && !x.is_sign_negative()) {
         x
     } else {
         y
     }
 }
+/// IEEE 754-2019 `minimum` (LLVM's `llvm.minimum`): NaN propagates, -0.0 is below +0.0.
 fn fmin<T: Real>(x: T, y: T) -> T {
     if x.is_nan() || y.is_nan() {
         T::c(f64::NAN)
-    } else if x <= y {
+    } else if x < y || (x == y && x.is_sign_negative()) {
         x
     } else {
         y

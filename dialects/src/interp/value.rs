@@ -340,8 +340,8 @@ impl TensorData {
         if self.elem().is_float() {
             let x = self.to_f64s().unwrap_or_default();
             return Ok(match to {
-                ElemType::F16 => TensorData::F16(x.iter().map(|&x| f16::from_f64(x)).collect()),
-                ElemType::BF16 => TensorData::BF16(x.iter().map(|&x| bf16::from_f64(x)).collect()),
+                ElemType::F16 => TensorData::F16(x.iter().map(|&x| f16_from_f64(x)).collect()),
+                ElemType::BF16 => TensorData::BF16(x.iter().map(|&x| bf16_from_f64(x)).collect()),
                 ElemType::F32 => TensorData::F32(x.iter().map(|&x| x as f32).collect()),
                 ElemType::F64 => TensorData::F64(x),
                 ElemType::I1 => TensorData::I1(x.iter().map(|&x| x != 0.0).collect()),
@@ -354,8 +354,8 @@ impl TensorData {
         }
         if let Some(x) = self.to_i64s() {
             return Ok(match to {
-                ElemType::F16 => TensorData::F16(x.iter().map(|&x| f16::from_f64(x as f64)).collect()),
-                ElemType::BF16 => TensorData::BF16(x.iter().map(|&x| bf16::from_f64(x as f64)).collect()),
+                ElemType::F16 => TensorData::F16(x.iter().map(|&x| f16_from_f64(int_to_f64_odd(x))).collect()),
+                ElemType::BF16 => TensorData::BF16(x.iter().map(|&x| bf16_from_f64(int_to_f64_odd(x))).collect()),
                 ElemType::F32 => TensorData::F32(x.iter().map(|&x| x as f32).collect()),
                 ElemType::F64 => TensorData::F64(x.iter().map(|&x| x as f64).collect()),
                 ElemType::I1 => TensorData::I1(x.iter().map(|&x| x != 0).collect()),
@@ -367,6 +367,36 @@ impl TensorData {
             });
         }
         Err(format!("cannot cast {} elements to {}", self.elem(), to))
+    }
+}
+
+/// `x` rounded once to the nearest f16, ties to even (`half::f16::from_f64` is not: it goes
+/// through f32 or drops low bits, so values just above a tie round down).
+pub fn f16_from_f64(x: f64) -> f16 {
+    f16::from_bits(xcs_ir::attrs::float_to_bits(FloatKind::F16, x) as u16)
+}
+
+/// `x` rounded once to the nearest bf16, ties to even (see [`f16_from_f64`]).
+pub fn bf16_from_f64(x: f64) -> bf16 {
+    bf16::from_bits(xcs_ir::attrs::float_to_bits(FloatKind::BF16, x) as u16)
+}
+
+/// An integer as an `f64` from which f16 and bf16 round as from the integer itself: exact up to
+/// 2^53; beyond, rounded to odd at 53 bits (a later rounding to at most 51 bits is then correct,
+/// where rounding to nearest first could make a tie that was not there).
+fn int_to_f64_odd(x: i64) -> f64 {
+    let m = x.unsigned_abs();
+    let bits = 64 - m.leading_zeros();
+    if bits <= 53 {
+        return x as f64;
+    }
+    let shift = bits - 53;
+    let hi = (m >> shift) | ((m & ((1u64 << shift) - 1)) != 0) as u64;
+    let v = hi as f64 * (1u64 << shift) as f64;
+    if x < 0 {
+        -v
+    } else {
+        v
     }
 }
 
@@ -822,6 +852,36 @@ pub fn tensor_to_attr(ctx: &Context, t: &Tensor) -> Attr {
     };
     debug_assert!(t.elem() == ElemType::Str || dense_elem_bytes(ctx, t.elem().to_type(ctx)) > 0);
     ctx.attr(AttrKind::DenseElements { ty, data })
+}
+
+/// The element of a splat `dense<...>` attribute as a rank-0 tensor, without expanding the
+/// splat (`None` if the attribute is not a splat of a supported element type).
+pub fn splat_from_attr(ctx: &Context, attr: Attr) -> Option<Tensor> {
+    let AttrKind::DenseElements { ty, data } = ctx.attr_kind(attr) else { return None };
+    let TypeKind::RankedTensor { elem, .. } = ctx.type_kind(*ty) else { return None };
+    let elem = ElemType::from_type(ctx, *elem)?;
+    let data = match data {
+        DenseData::Splat(bytes) => decode_dense(elem, bytes, 1).ok()?,
+        DenseData::Strings(items) if items.len() == 1 && elem == ElemType::Str => {
+            TensorData::Str(vec![String::from_utf8(items[0].to_vec()).ok()?])
+        }
+        _ => return None,
+    };
+    Tensor::new(Vec::new(), data).ok()
+}
+
+/// The splat `dense<...>` attribute of type `ty` (a static ranked tensor type) whose every
+/// element is the single element of `t`.
+pub fn splat_to_attr(ctx: &Context, t: &Tensor, ty: Type) -> Result<Attr, String> {
+    let (_, elem) = static_tensor_type(ctx, ty)?;
+    if t.numel() != 1 || t.elem() != elem {
+        return Err(format!("a {} is not one element of '{}'", t.type_string(), xcs_ir::printer::type_to_string(ctx, ty)));
+    }
+    let data = match &t.data {
+        TensorData::Str(v) => DenseData::Strings(vec![v[0].as_bytes().into()].into()),
+        d => DenseData::Splat(encode_dense(d).into()),
+    };
+    Ok(ctx.attr(AttrKind::DenseElements { ty, data }))
 }
 
 // ---------------------------------------------------------------------------- runtime values

@@ -409,6 +409,7 @@ impl<'s> Parser<'s> {
                 return Ok(Module { body: *inner });
             }
         }
+        module.body.shrink_to_fit();
         Ok(module)
     }
 

@@ -5,12 +5,11 @@ use smallvec::SmallVec;
 
 use super::{PResult, Parser};
 use crate::lexer::Tok;
+use crate::opdef::ParamsFn;
 use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
 
 /// The inputs and results of a function type.
 type Signature = (SmallVec<[Type; 4]>, SmallVec<[Type; 2]>);
-/// A dialect type's or attribute's parameter checker (see `TypeDef::params`).
-type ParamsFn = fn(&crate::Context, &str) -> Result<String, String>;
 
 /// MLIR's `IntegerType::kMaxWidth`.
 const MAX_INT_WIDTH: u64 = 16_777_215;
@@ -537,7 +536,11 @@ impl<'s> Parser<'s> {
             None => Ok(text_s),
             Some(f) => match f(self.ctx, &params) {
                 Ok(p) => Ok(format!("{ns}.{mn}{p}")),
-                Err(m) => Err(self.error_at(t.end, m)),
+                Err(e) => {
+                    let base = t.start as usize + 1 + ident.len();
+                    let at = e.offset.map_or(t.end, |o| (base + o.min(params.len())) as u32);
+                    Err(self.error_at(at, e.message))
+                }
             },
         }
     }

@@ -28,7 +28,9 @@ pub fn dump_header(when: DumpWhen, name: &str, argument: &str) -> String {
 pub(crate) fn write_dump(out: &mut String, when: DumpWhen, name: &str, argument: &str, ir: &str) {
     out.push_str(&dump_header(when, name, argument));
     out.push('\n');
-    out.push_str(ir.trim_end_matches('\n'));
+    // as mlir-opt: the printed op, then a blank line (a top-level module prints its own
+    // trailing newline, as `Operation::print` does)
+    out.push_str(ir);
     out.push_str("\n\n");
 }
 

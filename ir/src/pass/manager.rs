@@ -24,6 +24,9 @@ use crate::printer::PrintOptions;
 /// Prints the isolated op owning a body for IR dumps (default
 /// [`crate::printer::print_isolated`]).
 pub type PrintIrFn = fn(&Context, &Body, &PrintOptions) -> String;
+/// Prints the top-level module for IR dumps of module passes (default
+/// [`crate::printer::print_module`]: with its aliases and trailing newline, as mlir-opt).
+pub type PrintModuleFn = fn(&Context, &Module, &PrintOptions) -> String;
 /// Verifies a whole module (default [`crate::verifier::verify_module`]).
 pub type VerifyModuleFn = fn(&Context, &Module, bool) -> Result<(), Vec<Diagnostic>>;
 /// Verifies one isolated op's body (default [`crate::verifier::verify_isolated`]).
@@ -51,6 +54,8 @@ pub struct PassManagerOptions {
     /// Printer settings for IR dumps.
     pub print_options: PrintOptions,
     pub printer: PrintIrFn,
+    /// Prints the top-level op (`None`: `printer` prints it too).
+    pub module_printer: Option<PrintModuleFn>,
     pub verify_module: VerifyModuleFn,
     pub verify_isolated: VerifyIsolatedFn,
 }
@@ -69,6 +74,7 @@ impl Default for PassManagerOptions {
             timing: false,
             print_options: PrintOptions::default(),
             printer: crate::printer::print_isolated,
+            module_printer: Some(crate::printer::print_module),
             verify_module: crate::verifier::verify_module,
             verify_isolated: crate::verifier::verify_isolated,
         }
@@ -365,8 +371,22 @@ impl Runner<'_> {
         Ok(())
     }
 
-    fn print(&self, body: &Body) -> String {
-        (self.opts.printer)(self.ctx, body, &self.opts.print_options)
+    fn print(&self, body: &mut Body, top: bool) -> String {
+        match self.opts.module_printer {
+            Some(print) if top => self.with_module(body, |m| print(self.ctx, m, &self.opts.print_options)),
+            _ => (self.opts.printer)(self.ctx, body, &self.opts.print_options),
+        }
+    }
+
+    /// Lends `body` (the top-level module's) to `f` as a [`Module`].
+    fn with_module<R>(&self, body: &mut Body, f: impl FnOnce(&Module) -> R) -> R {
+        let placeholder = Body::new(self.ctx, body.name(), body.loc());
+        let m = Module {
+            body: std::mem::replace(body, placeholder),
+        };
+        let r = f(&m);
+        *body = m.body;
+        r
     }
 
     fn run_pass(
@@ -380,7 +400,7 @@ impl Runner<'_> {
     ) -> Result<(), ()> {
         let (name, arg) = (p.pass.name(), p.pass.argument());
         if self.opts.dump_before(arg) {
-            let ir = self.print(body);
+            let ir = self.print(body, top);
             write_dump(&mut out.dump, DumpWhen::Before, name, arg, &ir);
         }
         let start = Instant::now();
@@ -408,14 +428,14 @@ impl Runner<'_> {
         }
         if failed {
             if self.opts.dump_after(arg) {
-                let ir = self.print(body);
+                let ir = self.print(body, top);
                 write_dump(&mut out.dump, DumpWhen::AfterFailed, name, arg, &ir);
             }
             return Err(());
         }
         let changed = result.map(|r| r.changed()).unwrap_or(true);
         if !self.opts.print_after_failure && self.opts.dump_after(arg) && (changed || !self.opts.print_after_change) {
-            let ir = self.print(body);
+            let ir = self.print(body, top);
             write_dump(&mut out.dump, DumpWhen::After, name, arg, &ir);
         }
         Ok(())
@@ -426,13 +446,7 @@ impl Runner<'_> {
             return (self.opts.verify_isolated)(self.ctx, body, scope);
         }
         // The module verifier takes a `Module`: lend it the body for the call.
-        let placeholder = Body::new(self.ctx, body.name(), body.loc());
-        let m = Module {
-            body: std::mem::replace(body, placeholder),
-        };
-        let r = (self.opts.verify_module)(self.ctx, &m, self.opts.threading);
-        *body = m.body;
-        r
+        self.with_module(body, |m| (self.opts.verify_module)(self.ctx, m, self.opts.threading))
     }
 
     fn run_nested(

@@ -18,7 +18,9 @@ pub mod pipeline;
 pub mod registry;
 
 pub use instrument::{render_timing_report, TimingNode};
-pub use manager::{PassManager, PassManagerOptions, PrintIrFn, SymbolScope, VerifyIsolatedFn, VerifyModuleFn};
+pub use manager::{
+    PassManager, PassManagerOptions, PrintIrFn, PrintModuleFn, SymbolScope, VerifyIsolatedFn, VerifyModuleFn,
+};
 pub use options::{EnumValue, IntKind, OptionKind, OptionSpec, OptionValue, PassOptions};
 pub use pipeline::{OpPassManager, PassEntry, PipelineElement, PipelineError};
 pub use registry::{PassFactory, PassInfo, PassRegistry};

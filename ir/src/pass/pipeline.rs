@@ -39,7 +39,8 @@ impl PipelineError {
         }
     }
     /// The error as mlir-opt prints it: with a position, `MLIR Textual PassPipeline
-    /// Parser:1:COL: error: MESSAGE`, the pipeline line and a caret; else the message alone.
+    /// Parser:1:COL: error: MESSAGE`, the pipeline line and a caret; else
+    /// `<unknown>:0: error: MESSAGE`.
     pub fn render(&self) -> String {
         match self.offset {
             Some(off) => {
@@ -53,7 +54,7 @@ impl PipelineError {
                     " ".repeat(col)
                 )
             }
-            None => self.message.clone(),
+            None => format!("<unknown>:0: error: {}", self.message),
         }
     }
 }

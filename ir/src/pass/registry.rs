@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::options::{help_lines, option_help_text, OptionSpec, PassOptions};
+use super::options::{help_lines, option_help_text, OptionKind, OptionSpec, PassOptions};
 use super::Pass;
 
 /// Builds a pass from its parsed options. The registry is there for passes that run a nested
@@ -16,6 +16,8 @@ pub type PassFactory = fn(&PassOptions, &PassRegistry) -> Result<Box<dyn Pass>, 
 pub struct PassInfo {
     pub argument: &'static str,
     pub summary: &'static str,
+    /// What the pass does, for `docs/passes.md` (a paragraph of Markdown).
+    pub description: &'static str,
     pub options: &'static [OptionSpec],
     pub factory: PassFactory,
 }
@@ -104,6 +106,43 @@ impl PassRegistry {
         let opts = PassOptions::parse(info.options, options).map_err(fail)?;
         let pass = (info.factory)(&opts, self).map_err(fail)?;
         Ok((pass, opts))
+    }
+
+    /// The pass reference page (`docs/passes.md`): each pass with its summary, description
+    /// and options, generated from the registry (`xcs-opt --gen-pass-docs=docs/passes.md`).
+    /// Passes whose argument starts with `test-` are left out.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        out.push_str("<!-- Generated from the pass registry by `xcs-opt --gen-pass-docs=docs/passes.md`; do not edit. -->\n\n");
+        out.push_str("# Passes\n\nRun them with `xcs-opt --pass-pipeline='builtin.module(...)'` (MLIR's textual pipeline \
+syntax), with one flag per pass (`xcs-opt --cse --canonicalize`), or from Rust with \
+`xcs::Compiler::run`. Options go in braces: `canonicalize{max-iterations=3 top-down=false}`.\n\n");
+        for p in self.passes().filter(|p| !p.argument.starts_with("test-")) {
+            let _ = write!(out, "## `{}`\n\n_{}_\n\n", p.argument, p.summary);
+            if !p.description.is_empty() {
+                let _ = write!(out, "{}\n\n", p.description);
+            }
+            if !p.options.is_empty() {
+                out.push_str("| Option | Type | Default | Description |\n| --- | --- | --- | --- |\n");
+                let mut opts: Vec<&OptionSpec> = p.options.iter().collect();
+                opts.sort_by_key(|o| o.name);
+                for o in opts {
+                    let default = if o.default.is_empty() { "(empty)".to_string() } else { format!("`{}`", o.default) };
+                    let ty = match o.kind {
+                        OptionKind::Bool => "bool".to_string(),
+                        OptionKind::Enum(values) => values.iter().map(|v| format!("`{}`", v.name)).collect::<Vec<_>>().join(" \\| "),
+                        OptionKind::StrList | OptionKind::IntList(_) => format!("list of {}", o.kind.value_name()),
+                        _ => o.kind.value_name().to_string(),
+                    };
+                    let _ = writeln!(out, "| `{}` | {} | {} | {} |", o.name, ty, default, o.description.replace('|', "\\|"));
+                }
+                out.push('\n');
+            }
+        }
+        for p in self.pipelines() {
+            let _ = write!(out, "## `{}` (pipeline)\n\n_{}_\n\nRuns `{}`.\n\n", p.argument, p.summary, p.elements);
+        }
+        out
     }
 
     /// The `--list-passes` text: `Passes:` then each pass with its summary and options (with

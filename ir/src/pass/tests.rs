@@ -152,6 +152,7 @@ fn registry() -> PassRegistry {
     r.register(PassInfo {
         argument: "test-mark",
         summary: "Mark the anchor",
+        description: "",
         options: MARK_OPTIONS,
         factory: |o, _| {
             if o.int("count") < 0 {
@@ -165,24 +166,28 @@ fn registry() -> PassRegistry {
     r.register(PassInfo {
         argument: "test-noop",
         summary: "Nothing",
+        description: "",
         options: &[],
         factory: |_, _| Ok(Box::new(Noop)),
     });
     r.register(PassInfo {
         argument: "test-fail",
         summary: "Fail on @bad*",
+        description: "",
         options: &[],
         factory: |_, _| Ok(Box::new(Fail)),
     });
     r.register(PassInfo {
         argument: "test-break",
         summary: "Break the IR",
+        description: "",
         options: &[],
         factory: |_, _| Ok(Box::new(Break)),
     });
     r.register(PassInfo {
         argument: "test-func-only",
         summary: "Only on functions",
+        description: "",
         options: &[],
         factory: |_, _| Ok(Box::new(FuncOnly)),
     });
@@ -205,7 +210,7 @@ fn mock_print(ctx: &Context, body: &Body, _: &PrintOptions) -> String {
         .and_then(|a| ctx.as_str(a))
         .unwrap_or("")
         .to_string();
-    format!("{} @{} marks={marks}\n", ctx.op_name_str(body.name()), sym(ctx, body))
+    format!("{} @{} marks={marks}", ctx.op_name_str(body.name()), sym(ctx, body))
 }
 
 fn broken(ctx: &Context, body: &Body) -> Option<Diagnostic> {
@@ -235,6 +240,7 @@ fn mock_verify_isolated(ctx: &Context, body: &Body, outer: &dyn SymbolLookup) ->
 fn options() -> PassManagerOptions {
     PassManagerOptions {
         printer: mock_print,
+        module_printer: None,
         verify_module: mock_verify_module,
         verify_isolated: mock_verify_isolated,
         ..PassManagerOptions::default()
@@ -441,12 +447,14 @@ fn list_passes_layout() {
     r.register(PassInfo {
         argument: "b-pass",
         summary: "Second",
+        description: "",
         options: &[],
         factory: |_, _| Ok(Box::new(Noop)),
     });
     r.register(PassInfo {
         argument: "a-pass",
         summary: "First",
+        description: "",
         options: MARK_OPTIONS,
         factory: |_, _| Ok(Box::new(Noop)),
     });

@@ -37,9 +37,12 @@ pub type CustomPrintFn = fn(&mut OpAsmPrinter<'_>);
 pub struct PrintOptions {
     /// Print every op in the generic form (`--mlir-print-op-generic`).
     pub generic: bool,
-    /// Print locations (`--mlir-print-debuginfo`). Locations print inline, as
-    /// `--mlir-print-debuginfo --mlir-print-local-scope` prints them.
+    /// Print locations (`--mlir-print-debuginfo`): as `loc(#locN)` aliases defined after the
+    /// module, as mlir-opt prints them, or inline with `local_scope`.
     pub debug_info: bool,
+    /// `--mlir-print-local-scope`: no aliases (`#loc`, `#map`, ...); every location,
+    /// type and attribute prints inline, and the module is not followed by a blank line.
+    pub local_scope: bool,
 }
 
 /// Prints a module (the top-level `builtin.module` and everything in it) as mlir-opt does:
@@ -49,12 +52,16 @@ pub struct PrintOptions {
 pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
     let body = &m.body;
     let mut names = names::number(Root::Body(body), opts.generic);
-    if !opts.debug_info {
+    if !opts.debug_info || opts.local_scope {
         // Most IR has nothing to alias: print once, and only redo it when something was.
         let mut st = PrintState::new(opts, names);
-        st.out.reserve(body.total_ops().saturating_mul(90));
+        st.out.reserve(body.total_ops().saturating_mul(if opts.debug_info { 110 } else { 90 }));
         let root = OpRef::isolated_root(body, &st.names);
         OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
+        if opts.local_scope {
+            // mlir-opt prints the op alone (`Operation::print` with local scope)
+            return st.out;
+        }
         if !st.saw_aliasable {
             st.out.push('\n');
             return st.out;
@@ -91,6 +98,36 @@ pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
     st.out
 }
 
+/// Prints a module to `w` like [`print_module`], without holding the whole text in memory when
+/// it can: the text is written out between top-level ops. (A module that needs aliases —
+/// locations with `debug_info`, affine maps, distinct attributes — is printed whole first,
+/// since its aliases are only known at the end.) Returns the writer.
+pub fn print_module_to(
+    ctx: &Context,
+    m: &Module,
+    opts: &PrintOptions,
+    mut w: Box<dyn std::io::Write + Send>,
+) -> std::io::Result<Box<dyn std::io::Write + Send>> {
+    if opts.debug_info || opts.local_scope || ctx.may_need_aliases() {
+        w.write_all(print_module(ctx, m, opts).as_bytes())?;
+        return Ok(w);
+    }
+    let body = &m.body;
+    let names = names::number(Root::Body(body), opts.generic);
+    let mut st = PrintState::new(opts, names);
+    st.out.reserve(1 << 21);
+    st.sink = Some(w);
+    let root = OpRef::isolated_root(body, &st.names);
+    OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
+    st.out.push('\n');
+    let mut w = st.sink.take().expect("the sink stays set while printing");
+    if let Some(e) = st.sink_error.take() {
+        return Err(e);
+    }
+    w.write_all(st.out.as_bytes())?;
+    Ok(w)
+}
+
 /// Prints the isolated op that owns `body` (e.g. one `func.func`), as in IR dumps of a
 /// function pass (MLIR's `op->print()` with local scope: names start at `%0` in it). No
 /// trailing newline.
@@ -114,7 +151,7 @@ pub fn print_op_generic(ctx: &Context, body: &Body, op: Op) -> String {
     }
     let root = if body.is_isolated(op) { Root::Op(body, op) } else { Root::Body(body) };
     let names = names::number(root, true);
-    let opts = PrintOptions { generic: true, debug_info: false };
+    let opts = PrintOptions { generic: true, ..Default::default() };
     let mut st = PrintState::new(&opts, names);
     st.elide_limit = Some(16);
     let cur = OpRef::in_body(body, op, &st.names);
@@ -174,6 +211,9 @@ pub(crate) struct PrintState {
     collect: Option<Box<alias::Collector>>,
     /// Something that would get an alias was printed.
     pub(crate) saw_aliasable: bool,
+    /// Where `out` is flushed between top-level ops when streaming (see [`print_module_to`]).
+    sink: Option<Box<dyn std::io::Write + Send>>,
+    sink_error: Option<std::io::Error>,
 }
 
 impl PrintState {
@@ -195,6 +235,21 @@ impl PrintState {
             aliases: alias::Aliases::default(),
             collect: None,
             saw_aliasable: false,
+            sink: None,
+            sink_error: None,
+        }
+    }
+    /// Writes `out` to the sink once it holds enough text (streaming prints only).
+    fn maybe_flush(&mut self) {
+        const CHUNK: usize = 1 << 20;
+        if self.out.len() < CHUNK || self.sink_error.is_some() {
+            return;
+        }
+        if let Some(w) = self.sink.as_mut() {
+            if let Err(e) = w.write_all(self.out.as_bytes()) {
+                self.sink_error = Some(e);
+            }
+            self.out.clear();
         }
     }
     /// `#name = value` and a newline.
@@ -868,6 +923,9 @@ impl<'a> OpAsmPrinter<'a> {
             }
             self.nested(op).print_full_op();
             self.st.out.push('\n');
+            if self.st.indent <= 2 {
+                self.st.maybe_flush();
+            }
         }
         self.st.indent -= 2;
     }

@@ -12,7 +12,7 @@ use crate::types::{FloatKind, Signedness, TypeKind, DYNAMIC};
 // ------------------------------------------------------------------------------ helpers
 
 fn generic() -> PrintOptions {
-    PrintOptions { generic: true, debug_info: false }
+    PrintOptions { generic: true, ..Default::default() }
 }
 fn custom() -> PrintOptions {
     PrintOptions::default()
@@ -567,7 +567,7 @@ fn locations_inline() {
     put(&mut m.body, mb, st);
     // print_isolated prints with local scope: locations inline, as
     // `mlir-opt --mlir-print-debuginfo --mlir-print-local-scope` does
-    let s = print_isolated(&ctx, &m.body, &PrintOptions { generic: false, debug_info: true });
+    let s = print_isolated(&ctx, &m.body, &PrintOptions { debug_info: true, ..Default::default() });
     assert!(
         s.starts_with("module {\n  \"t.b\"() : () -> () loc(\"f.mlir\":3:5)\n  \"t.b\"() : () -> () loc(\"name\")\n"),
         "{s}"
@@ -577,7 +577,7 @@ fn locations_inline() {
     ), "{s}");
     assert!(s.ends_with("} loc(unknown)"), "{s}");
     // print_module uses #loc aliases, and mlir-minimal-opt prints it back identically
-    let s = print_module(&ctx, &m, &PrintOptions { generic: true, debug_info: true });
+    let s = print_module(&ctx, &m, &PrintOptions { generic: true, debug_info: true, ..Default::default() });
     assert!(
         s.starts_with(
             "#loc = loc(unknown)\n#loc10 = loc(\"y\":2:2)\n#loc11 = loc(\"q\":1:1)\n\"builtin.module\"() ({\n"
@@ -1086,7 +1086,7 @@ fn debug_info_output_reprints_identically_with_local_scope() {
     for (line, op) in (1..).zip(ops) {
         m2.body.set_op_loc(op, ctx.file_loc("f.mlir", line, 3));
     }
-    let opts = PrintOptions { generic: true, debug_info: true };
+    let opts = PrintOptions { generic: true, debug_info: true, ..Default::default() };
     let ours = print_isolated(&ctx, &m2.body, &opts);
     let Some(theirs) = mlir_reprint(&ours, &["--mlir-print-debuginfo", "--mlir-print-local-scope"]) else { return };
     // with local scope mlir-opt prints the op without its top-level newline, then `\n`
@@ -1182,9 +1182,9 @@ fn aliases_like_mlir() {
 #loc4 = loc("z")
 #loc7 = loc(callsite(#loc4 at #loc1))
 "#;
-    assert_eq!(print_module(&ctx, &m, &PrintOptions { generic: true, debug_info: true }), expected);
+    assert_eq!(print_module(&ctx, &m, &PrintOptions { generic: true, debug_info: true, ..Default::default() }), expected);
     // the same module round-trips through mlir-minimal-opt
-    for opts in [generic(), PrintOptions { generic: true, debug_info: true }] {
+    for opts in [generic(), PrintOptions { generic: true, debug_info: true, ..Default::default() }] {
         let ours = print_module(&ctx, &m, &opts);
         let extra: &[&str] = if opts.debug_info { &["--mlir-print-debuginfo"] } else { &[] };
         if let Some(theirs) = mlir_reprint(&ours, extra) {

@@ -115,6 +115,16 @@ fn max_min_propagate_nan() {
     assert_eq!(v[1], 1.0);
 }
 
+/// -0.0 is below +0.0 in either operand order (IEEE 754-2019 maximum/minimum), so max and min
+/// commute, as their `Commutative` trait says (numpy returns the first operand here).
+#[test]
+fn max_min_order_signed_zeros() {
+    let (a, b) = (Tensor::f32(&[2], &[-0.0, 0.0]), Tensor::f32(&[2], &[0.0, -0.0]));
+    let signs = |t: Tensor| t.data.to_f64s().unwrap().iter().map(|x| x.is_sign_negative()).collect::<Vec<_>>();
+    assert_eq!(signs(bin("tensor.max", &a, &b, &[2]).unwrap()), vec![false, false]);
+    assert_eq!(signs(bin("tensor.min", &a, &b, &[2]).unwrap()), vec![true, true]);
+}
+
 #[test]
 fn binary_shape_errors() {
     let err = bin_raw("tensor.add", &Tensor::f32(&[2], &[1., 2.]), &Tensor::f32(&[3], &[1., 2., 3.]), &[-1]).unwrap_err();

@@ -247,3 +247,21 @@ fn tensor_helpers() {
     assert!(Tensor::new(vec![2], TensorData::I8(vec![1])).is_err());
 }
 
+
+#[test]
+fn casts_to_f16_and_bf16_round_once() {
+    // values just above a tie of the target type: rounding through f32 (or dropping the low
+    // mantissa bits, as `half`'s from_f64 does), or through f64 for big integers, makes them a
+    // tie that rounds to even, i.e. down
+    let p = |k: i32| 2f64.powi(k);
+    let up = |from: &TensorData, to: ElemType| from.cast(to).unwrap().to_f64s().unwrap();
+    assert_eq!(up(&TensorData::F64(vec![1.0 + p(-11) + p(-40)]), F16), vec![1.0 + p(-10)]);
+    assert_eq!(up(&TensorData::F64(vec![-(1.0 + p(-8) + p(-40))]), BF16), vec![-(1.0 + p(-7))]);
+    assert_eq!(up(&TensorData::F32(vec![(1.0 + p(-8) + p(-23)) as f32]), BF16), vec![1.0 + p(-7)]);
+    assert_eq!(up(&TensorData::I64(vec![(1 << 60) + (1 << 52) + 1]), BF16), vec![p(60) + p(53)]);
+    assert_eq!(up(&TensorData::I64(vec![-(1 << 62) - (1 << 54) - 3]), BF16), vec![-(p(62) + p(55))]);
+    assert_eq!(up(&TensorData::I32(vec![(1 << 30) + (1 << 22) + 1]), BF16), vec![p(30) + p(23)]);
+    assert_eq!(up(&TensorData::I64(vec![i64::MIN, 4097, 65520]), F16), vec![-f64::INFINITY, 4096.0, f64::INFINITY]);
+    // ties still go to even
+    assert_eq!(up(&TensorData::I64(vec![(1 << 60) + (1 << 52)]), BF16), vec![p(60)]);
+}

@@ -1,0 +1,686 @@
+//! The kernel ops of the `xcs` dialect (seed 002: `@kernel` / KernelRef, no string task
+//! names): `xcs.kernel @name` declarations with a signature of axis variables and
+//! In/Out/InOut tensors plus constexpr parameters, the `xcs.workload` and `xcs.parallel_for`
+//! regions that form a launch grid, and `xcs.launch @name[%b, %h](%Q, %K, %V, %O)` tasks that
+//! reference the kernel symbol. The interpreter does not run them (yet).
+
+use xcs_ir::lexer::Tok;
+use xcs_ir::opdef::constraints::*;
+use xcs_ir::opdef::{AttrConstraint, OpView, SymbolLookup, Syntax};
+use xcs_ir::parser::{OpAsmParser, PResult};
+use xcs_ir::printer::OpAsmPrinter;
+use xcs_ir::{op, Attr, AttrKind, Body, Context, Diagnostic, Op, OperationState, Type, Value, ValueDef};
+
+/// What a kernel parameter is (`arg_kinds`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// An axis variable: the index of an enclosing `xcs.parallel_for` (type `index`).
+    Axis,
+    /// A tensor the kernel reads.
+    In,
+    /// A tensor the kernel writes (its previous contents are not read).
+    Out,
+    /// A tensor the kernel reads and writes.
+    InOut,
+}
+
+impl ArgKind {
+    pub fn parse(s: &str) -> Option<ArgKind> {
+        Some(match s {
+            "axis" => ArgKind::Axis,
+            "in" => ArgKind::In,
+            "out" => ArgKind::Out,
+            "inout" => ArgKind::InOut,
+            _ => return None,
+        })
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArgKind::Axis => "axis",
+            ArgKind::In => "in",
+            ArgKind::Out => "out",
+            ArgKind::InOut => "inout",
+        }
+    }
+    /// The kernel reads the tensor.
+    pub fn reads(self) -> bool {
+        matches!(self, ArgKind::In | ArgKind::InOut)
+    }
+    /// The kernel writes the tensor.
+    pub fn writes(self) -> bool {
+        matches!(self, ArgKind::Out | ArgKind::InOut)
+    }
+}
+
+/// One positional kernel parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelParam {
+    /// From `arg_names` when given.
+    pub name: Option<String>,
+    pub kind: ArgKind,
+    pub ty: Type,
+}
+
+/// A compile-time parameter: a default value, or only its type (then every launch gives it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constexpr {
+    pub name: String,
+    /// The default (an integer, float or bool attribute); `None` when there is none.
+    pub default: Option<Attr>,
+    pub ty: Type,
+}
+
+/// A kernel's signature, read from its attributes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelSignature {
+    pub params: Vec<KernelParam>,
+    pub constexprs: Vec<Constexpr>,
+}
+
+impl KernelSignature {
+    /// Reads and checks `function_type`, `arg_kinds`, `arg_names` and `constexprs`.
+    pub fn from_attrs(ctx: &Context, attrs: Attr) -> Result<KernelSignature, String> {
+        let ft = ctx.dict_get(attrs, "function_type").and_then(|a| ctx.as_type(a));
+        let Some((inputs, results)) = ft.and_then(|t| ctx.function_signature(t)) else {
+            return Err("requires a 'function_type' attribute of function type".into());
+        };
+        if !results.is_empty() {
+            return Err(
+                "has results in its function_type; a kernel returns nothing, it writes its out and inout tensors"
+                    .into(),
+            );
+        }
+        let kinds: Vec<&str> = ctx
+            .dict_get(attrs, "arg_kinds")
+            .and_then(|a| ctx.as_array(a))
+            .map(|v| v.iter().filter_map(|&e| ctx.as_str(e)).collect())
+            .unwrap_or_default();
+        if kinds.len() != inputs.len() {
+            return Err(format!(
+                "has {} arg_kinds for {} parameters; each parameter has one kind",
+                kinds.len(),
+                inputs.len()
+            ));
+        }
+        let names: Option<Vec<&str>> = ctx.dict_get(attrs, "arg_names").map(|a| {
+            ctx.as_array(a)
+                .map(|v| v.iter().filter_map(|&e| ctx.as_str(e)).collect())
+                .unwrap_or_default()
+        });
+        if let Some(n) = &names {
+            if n.len() != inputs.len() {
+                return Err(format!("has {} arg_names for {} parameters", n.len(), inputs.len()));
+            }
+            for (i, a) in n.iter().enumerate() {
+                if !is_identifier(a) {
+                    return Err(format!("arg_names entry '{a}' is not an identifier"));
+                }
+                if n[..i].contains(a) {
+                    return Err(format!("parameter name '{a}' appears twice in arg_names"));
+                }
+            }
+        }
+        let mut params = Vec::with_capacity(inputs.len());
+        for (i, (&k, &ty)) in kinds.iter().zip(inputs).enumerate() {
+            let Some(kind) = ArgKind::parse(k) else {
+                return Err(format!(
+                    "parameter #{i} has kind '{k}'; a kind is \"axis\", \"in\", \"out\" or \"inout\""
+                ));
+            };
+            let p = param_label(i, names.as_ref().map(|n| n[i]));
+            match kind {
+                ArgKind::Axis if ty != ctx.index_type() => {
+                    return Err(format!(
+                        "axis parameter {p} has type '{}'; axis variables are 'index'",
+                        type_str(ctx, ty)
+                    ));
+                }
+                ArgKind::In | ArgKind::Out | ArgKind::InOut if !ctx.is_ranked_tensor(ty) => {
+                    return Err(format!(
+                        "{} parameter {p} has type '{}'; tensor parameters are ranked tensors",
+                        kind.as_str(),
+                        type_str(ctx, ty)
+                    ));
+                }
+                _ => {}
+            }
+            params.push(KernelParam {
+                name: names.as_ref().map(|n| n[i].to_string()),
+                kind,
+                ty,
+            });
+        }
+        if !params.iter().any(|p| p.kind.writes()) {
+            return Err("has no out or inout parameter; a kernel's results are the tensors it writes".into());
+        }
+        let mut constexprs = Vec::new();
+        if let Some(d) = ctx.dict_get(attrs, "constexprs") {
+            for &(k, v) in ctx.dict_entries(d) {
+                let name = ctx.str(k).to_string();
+                if !is_identifier(&name) {
+                    return Err(format!("constexpr name '{name}' is not an identifier"));
+                }
+                if names.as_ref().is_some_and(|n| n.contains(&name.as_str())) {
+                    return Err(format!("constexpr '{name}' has the name of a parameter"));
+                }
+                let (default, ty) = match ctx.attr_kind(v) {
+                    AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => (Some(v), *ty),
+                    AttrKind::Type(t) if ctx.is_integer(*t) || ctx.is_float(*t) => (None, *t),
+                    _ => {
+                        return Err(format!(
+                            "constexpr '{name}' must be an integer, float or bool default value, or an integer or float type (no default)"
+                        ))
+                    }
+                };
+                constexprs.push(Constexpr { name, default, ty });
+            }
+        }
+        Ok(KernelSignature { params, constexprs })
+    }
+
+    /// The parameters of one kind group: axis variables, or tensors (in, out, inout).
+    pub fn axes(&self) -> impl Iterator<Item = (usize, &KernelParam)> {
+        self.params.iter().enumerate().filter(|(_, p)| p.kind == ArgKind::Axis)
+    }
+    pub fn tensors(&self) -> impl Iterator<Item = (usize, &KernelParam)> {
+        self.params.iter().enumerate().filter(|(_, p)| p.kind != ArgKind::Axis)
+    }
+}
+
+/// `'Q'` for a named parameter, `#2` otherwise.
+fn param_label(i: usize, name: Option<&str>) -> String {
+    name.map_or_else(|| format!("#{i}"), |n| format!("'{n}'"))
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|f| f.is_ascii_alphabetic() || f == '_') && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+fn type_str(ctx: &Context, t: Type) -> String {
+    xcs_ir::printer::type_to_string(ctx, t)
+}
+
+pub const ARG_KINDS_ATTR: AttrConstraint = AttrConstraint {
+    desc: "array of \"axis\", \"in\", \"out\", \"inout\" strings",
+    check: |c, a| {
+        c.as_array(a)
+            .is_some_and(|v| v.iter().all(|&e| c.as_str(e).and_then(ArgKind::parse).is_some()))
+    },
+};
+pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    desc: "array of string attributes",
+    check: |c, a| c.as_array(a).is_some_and(|v| v.iter().all(|&e| c.as_str(e).is_some())),
+};
+
+op! {
+    /// A kernel declaration (seed 002's `@kernel`): a symbol with a signature of positional
+    /// parameters (`function_type` inputs, no results) whose `arg_kinds` say what each is:
+    /// `"axis"` (an `index` from an enclosing `xcs.parallel_for`), `"in"` (a tensor read),
+    /// `"out"` (a tensor written) or `"inout"` (both); optional `arg_names`; and `constexprs`,
+    /// compile-time parameters with a default value (`BLOCK_M = 128 : i64`) or only a type
+    /// (`SCALE = f32`: every launch must give it). The optional body region, whose entry
+    /// block takes the parameters, is the kernel's implementation for lowering.
+    ///
+    /// ```mlir
+    /// xcs.kernel @flash_attn {arg_kinds = ["axis", "axis", "in", "in", "in", "out"], arg_names = ["b", "h", "Q", "K", "V", "O"], constexprs = {BLOCK_M = 128 : i64, BLOCK_N = 64 : i64}, function_type = (index, index, tensor<2x4x128x64xf16>, tensor<2x128x64xf16>, tensor<2x128x64xf16>, tensor<2x4x128x64xf16>) -> ()}
+    /// ```
+    pub struct KernelOp = "xcs.kernel" {
+        summary: "Kernel declaration: axis variables, In/Out/InOut tensors, constexprs",
+        attributes: {
+            sym_name: SYMBOL_NAME_ATTR,
+            function_type: FUNCTION_TYPE_ATTR,
+            arg_kinds: ARG_KINDS_ATTR,
+            #[optional] arg_names: STR_ARRAY_ATTR,
+            #[optional] constexprs: DICT_ATTR,
+            #[optional] sym_visibility: STR_ATTR,
+        },
+        regions: { body: 1 },
+        traits: [IsolatedFromAbove, Symbol, NoTerminator, SingleBlock],
+        verify: verify_kernel,
+        syntax: Syntax::Custom { parse: crate::symbol_syntax::parse_symbol_op, print: print_kernel },
+    }
+}
+
+op! {
+    /// A workload: the region in which kernel launches are issued (seed 002's
+    /// `with workload():`). Its body holds `xcs.parallel_for` grids and `xcs.launch` tasks
+    /// (and any ops computing their operands); it needs no terminator.
+    ///
+    /// ```mlir
+    /// xcs.workload : () -> () {
+    ///   xcs.parallel_for %batch : index { ... }
+    /// }
+    /// ```
+    pub struct WorkloadOp = "xcs.workload" {
+        summary: "Region of kernel launches",
+        regions: { body: 1 },
+        traits: [NoTerminator, SingleBlock, RecursiveMemoryEffects],
+    }
+}
+
+op! {
+    /// A parallel loop over `0 .. %extent` (an `index`): its block argument is the axis
+    /// variable. Nested `xcs.parallel_for` ops form a grid; every iteration may run in
+    /// parallel. Must be inside an `xcs.workload`.
+    ///
+    /// ```mlir
+    /// xcs.parallel_for %heads : index {
+    /// ^bb0(%h: index):
+    ///   xcs.launch @flash_attn[%b, %h](%Q, %K, %V, %O) : ...
+    /// }
+    /// ```
+    pub struct ParallelForOp = "xcs.parallel_for" {
+        summary: "Parallel loop binding an axis variable",
+        operands: { extent: INDEX },
+        regions: { body: 1 },
+        traits: [NoTerminator, SingleBlock, RecursiveMemoryEffects],
+        verify: verify_parallel_for,
+    }
+}
+
+op! {
+    /// Launches kernel `@name` (a symbol reference, no string task names) at the grid point
+    /// given by its axis operands, with its tensor operands. The axis operands are the block
+    /// arguments of enclosing `xcs.parallel_for` ops, one per `"axis"` parameter of the
+    /// kernel; the tensor operands match its tensor parameters in order and type. The kernel
+    /// reads its `in` and `inout` operands and writes its `out` and `inout` operands (so a
+    /// written operand may not also be passed as another operand). `constexprs` overrides
+    /// defaults and must give every constexpr that has none. Stored as one operand list
+    /// split by `operandSegmentSizes = array<i32: axes, tensors>`.
+    ///
+    /// ```mlir
+    /// xcs.launch @flash_attn[%b, %h](%Q, %K, %V, %O) {constexprs = {BLOCK_M = 64 : i64}} : tensor<...>, tensor<...>, tensor<...>, tensor<...>
+    /// ```
+    pub struct LaunchOp = "xcs.launch" {
+        summary: "Kernel launch at a grid point",
+        operands: { #[variadic] operands: ANY_TYPE },
+        attributes: { kernel: FLAT_SYMBOL_REF_ATTR, operandSegmentSizes: DENSE_I32_ARRAY_ATTR, #[optional] constexprs: DICT_ATTR },
+        verify: verify_launch,
+        verify_symbol_uses: verify_launch_uses,
+        syntax: Syntax::Custom { parse: parse_launch, print: print_launch },
+    }
+}
+
+// ------------------------------------------------------------------------------ verifiers
+
+fn verify_kernel(v: &OpView) -> Result<(), Diagnostic> {
+    let sig = KernelSignature::from_attrs(v.ctx, v.attrs()).map_err(|e| v.error(e))?;
+    let Some(body) = v.body.nested(v.op) else { return Ok(()) };
+    let Some(entry) = body.root_regions().first().and_then(|&r| body.entry_block(r)) else {
+        return Ok(());
+    };
+    let args = body.block_args(entry);
+    if args.len() != sig.params.len() {
+        return Err(v.error(format!(
+            "body has {} entry block arguments for {} parameters; the body takes the kernel's parameters",
+            args.len(),
+            sig.params.len()
+        )));
+    }
+    for (i, (&a, p)) in args.iter().zip(&sig.params).enumerate() {
+        let t = body.value_type(a);
+        if t != p.ty {
+            return Err(v.error(format!(
+                "body argument #{i} has type '{}', but the parameter is '{}'",
+                v.ty(t),
+                v.ty(p.ty)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The nearest enclosing op named `name` (in the same body).
+fn enclosing(ctx: &Context, body: &Body, op: Op, name: &str) -> Option<Op> {
+    let mut cur = body.parent_op(op);
+    while let Some(p) = cur {
+        if ctx.op_name_str(body.op_name(p)) == name {
+            return Some(p);
+        }
+        cur = body.parent_op(p);
+    }
+    None
+}
+
+fn verify_parallel_for(v: &OpView) -> Result<(), Diagnostic> {
+    if enclosing(v.ctx, v.body, v.op, "xcs.workload").is_none() {
+        return Err(v.error("must be inside an 'xcs.workload'"));
+    }
+    let r = v.body.regions(v.op)[0];
+    let ok = v.body.entry_block(r).is_some_and(|b| {
+        let a = v.body.block_args(b);
+        a.len() == 1 && v.body.value_type(a[0]) == v.ctx.index_type()
+    });
+    if !ok {
+        return Err(v.error("body must have one block with one 'index' argument (the axis variable)"));
+    }
+    Ok(())
+}
+
+/// The `[axes, tensors]` split of a launch's operands.
+pub fn launch_segments(ctx: &Context, body: &Body, op: Op) -> Option<(usize, usize)> {
+    let s = body.attr(ctx, op, "operandSegmentSizes")?;
+    match ctx.as_dense_ints(s)?.as_slice() {
+        &[a, t] if a >= 0 && t >= 0 && (a + t) as usize == body.num_operands(op) => Some((a as usize, t as usize)),
+        _ => None,
+    }
+}
+
+/// The axis operands and the tensor operands of a launch.
+pub fn launch_operands(ctx: &Context, body: &Body, op: Op) -> Option<(Vec<Value>, Vec<Value>)> {
+    let (a, _) = launch_segments(ctx, body, op)?;
+    let all = body.operand_vec(op);
+    Some((all[..a].to_vec(), all[a..].to_vec()))
+}
+
+/// The tensors a launch reads and writes, given its kernel's signature: `(operand, kind)` of
+/// every tensor operand.
+pub fn launch_effects(ctx: &Context, body: &Body, op: Op, sig: &KernelSignature) -> Vec<(Value, ArgKind)> {
+    let Some((_, tensors)) = launch_operands(ctx, body, op) else {
+        return Vec::new();
+    };
+    tensors.into_iter().zip(sig.tensors().map(|(_, p)| p.kind)).collect()
+}
+
+fn verify_launch(v: &OpView) -> Result<(), Diagnostic> {
+    let ctx = v.ctx;
+    let Some((axes, _)) = launch_operands(ctx, v.body, v.op) else {
+        return Err(v.error(
+            "operandSegmentSizes must be array<i32: axes, tensors> with non-negative sizes adding up to the number of operands",
+        ));
+    };
+    if enclosing(ctx, v.body, v.op, "xcs.workload").is_none() {
+        return Err(v.error("must be inside an 'xcs.workload'"));
+    }
+    for (i, &a) in axes.iter().enumerate() {
+        let is_axis = match v.body.value_def(a) {
+            ValueDef::Arg { block, index: 0 } => v.body.block_parent_op(block).is_some_and(|p| {
+                ctx.op_name_str(v.body.op_name(p)) == "xcs.parallel_for" && v.body.is_ancestor(p, v.op)
+            }),
+            _ => false,
+        };
+        if !is_axis {
+            return Err(v.error(format!(
+                "axis operand #{i} is not the axis variable of an enclosing 'xcs.parallel_for'"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic> {
+    let ctx = v.ctx;
+    let Some(name) = v.attr("kernel").and_then(|a| ctx.as_symbol(a)) else {
+        return Ok(());
+    };
+    let Some(target) = symbols
+        .lookup(name)
+        .filter(|s| ctx.op_name_str(s.op_name) == "xcs.kernel")
+    else {
+        return Err(v.error(format!("'@{name}' does not reference an 'xcs.kernel'")));
+    };
+    let Ok(sig) = KernelSignature::from_attrs(ctx, target.attrs) else {
+        return Ok(()); // the kernel's own verifier reports it
+    };
+    let Some((axes, tensors)) = launch_operands(ctx, v.body, v.op) else {
+        return Ok(());
+    };
+    let n_axes = sig.axes().count();
+    if axes.len() != n_axes {
+        return Err(v.error(format!(
+            "gives {} axis operands, but @{name} has {n_axes} axis parameters",
+            axes.len()
+        )));
+    }
+    let params: Vec<(usize, &KernelParam)> = sig.tensors().collect();
+    if tensors.len() != params.len() {
+        return Err(v.error(format!(
+            "gives {} tensor operands, but @{name} has {} tensor parameters",
+            tensors.len(),
+            params.len()
+        )));
+    }
+    for (j, (&t, &(i, p))) in tensors.iter().zip(&params).enumerate() {
+        let ty = v.body.value_type(t);
+        if !crate::shape::types_compatible(ctx, ty, p.ty) {
+            return Err(v.error(format!(
+                "tensor operand #{j} has type '{}', but {} parameter {} of @{name} is '{}'",
+                v.ty(ty),
+                p.kind.as_str(),
+                param_label(i, p.name.as_deref()),
+                v.ty(p.ty)
+            )));
+        }
+    }
+    for (j, (&t, &(i, p))) in tensors.iter().zip(&params).enumerate() {
+        if !p.kind.writes() {
+            continue;
+        }
+        if let Some(k) = tensors.iter().enumerate().position(|(k, &o)| k != j && o == t) {
+            return Err(v.error(format!(
+                "tensor operand #{j} is written by @{name} ({} parameter {}) and also passed as tensor operand #{k}; a written tensor may not alias another operand",
+                p.kind.as_str(),
+                param_label(i, p.name.as_deref())
+            )));
+        }
+    }
+    let given = v
+        .attr("constexprs")
+        .map(|d| ctx.dict_entries(d).to_vec())
+        .unwrap_or_default();
+    for &(k, val) in &given {
+        let key = ctx.str(k);
+        let Some(c) = sig.constexprs.iter().find(|c| c.name == key) else {
+            let known: Vec<&str> = sig.constexprs.iter().map(|c| c.name.as_str()).collect();
+            let list = if known.is_empty() {
+                "it has none".to_string()
+            } else {
+                format!("it has {}", known.join(", "))
+            };
+            return Err(v.error(format!(
+                "sets constexpr '{key}', which @{name} does not declare ({list})"
+            )));
+        };
+        let vty = match ctx.attr_kind(val) {
+            AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => Some(*ty),
+            _ => None,
+        };
+        if vty != Some(c.ty) {
+            return Err(v.error(format!(
+                "constexpr '{key}' of @{name} is of type '{}'; the launch gives {}",
+                v.ty(c.ty),
+                xcs_ir::printer::attr_to_string(ctx, val)
+            )));
+        }
+    }
+    for c in &sig.constexprs {
+        if c.default.is_none() && !given.iter().any(|&(k, _)| ctx.str(k) == c.name) {
+            return Err(v.error(format!(
+                "does not set constexpr '{}' of @{name}, which has no default",
+                c.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------------------ syntax
+
+fn print_kernel(p: &mut OpAsmPrinter<'_>) {
+    crate::symbol_syntax::print_symbol_op(p, true)
+}
+
+/// `@kernel [axes] (tensors) attr-dict (: tensor-types)?`
+fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
+    let ctx = p.ctx();
+    let kernel = p.parse_symbol_ident()?;
+    p.set_attr(st, "kernel", ctx.symbol_ref(ctx.str(kernel)));
+    p.parse_lsquare()?;
+    let axes = if p.parse_optional_rsquare() {
+        Vec::new()
+    } else {
+        let a = p.parse_operand_list()?;
+        p.parse_rsquare()?;
+        a
+    };
+    let tensors = p.parse_paren_operand_list()?;
+    p.parse_optional_attr_dict(st)?;
+    let types: Vec<Type> = if p.peek(Tok::Colon) {
+        p.parse_colon_type_list()?.to_vec()
+    } else {
+        Vec::new()
+    };
+    let index = vec![ctx.index_type(); axes.len()];
+    p.resolve_operands(&axes, &index, st)?;
+    p.resolve_operands(&tensors, &types, st)?;
+    let seg: Vec<u8> = [axes.len() as i32, tensors.len() as i32]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    p.set_attr(
+        st,
+        "operandSegmentSizes",
+        ctx.attr(AttrKind::DenseArray {
+            elem: ctx.i32_type(),
+            data: seg.into(),
+        }),
+    );
+    Ok(())
+}
+
+/// ` @kernel[%b, %h](%Q, %O) {constexprs = {...}} : tensor<...>, tensor<...>`.
+fn print_launch(p: &mut OpAsmPrinter<'_>) {
+    let ctx = p.ctx();
+    let kernel = p.attr("kernel").filter(|&a| ctx.as_symbol(a).is_some());
+    let operands = p.operands();
+    let (Some(kernel), Some(seg)) = (kernel, p.attr("operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a))) else {
+        return p.fallback_to_generic();
+    };
+    let [a, t] = seg.as_slice() else {
+        return p.fallback_to_generic();
+    };
+    if *a < 0 || *t < 0 || (*a + *t) as usize != operands.len() {
+        return p.fallback_to_generic();
+    }
+    let a = *a as usize;
+    let types = p.operand_types();
+    if types[..a].iter().any(|&t| t != ctx.index_type()) {
+        return p.fallback_to_generic();
+    }
+    p.write_str(" ");
+    p.print_attribute(kernel);
+    p.write_str("[");
+    p.print_operands(&operands[..a]);
+    p.write_str("](");
+    p.print_operands(&operands[a..]);
+    p.write_str(")");
+    let attrs = p.attrs();
+    p.print_optional_attr_dict(attrs, &["kernel", "operandSegmentSizes"]);
+    if operands.len() > a {
+        p.write_str(" : ");
+        p.print_types(&types[a..]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xcs_ir::parser::{parse_module, ParseOptions};
+    use xcs_ir::verifier::verify_module;
+
+    const PROGRAM: &str = r#"
+xcs.kernel @flash_attn {function_type = (index, index, tensor<2x4x8xf32>, tensor<2x8xf32>, tensor<2x4x8xf32>) -> (),
+  arg_kinds = ["axis", "axis", "in", "inout", "out"], arg_names = ["b", "h", "Q", "S", "O"],
+  constexprs = {BLOCK = 128 : i64, SCALE = f32}}
+func.func @main(%q: tensor<2x4x8xf32>, %s: tensor<2x8xf32>, %o: tensor<2x4x8xf32>, %n: index) {
+  xcs.workload : () -> () {
+    xcs.parallel_for %n : index {
+    ^bb0(%b: index):
+      xcs.parallel_for %n : index {
+      ^bb0(%h: index):
+        xcs.launch @flash_attn[%b, %h](%q, %s, %o) {constexprs = {SCALE = 0.5 : f32}} : tensor<2x4x8xf32>, tensor<2x8xf32>, tensor<2x4x8xf32>
+      }
+    }
+  }
+  return
+}
+func.func @empty() {
+  xcs.workload : () -> () {
+  }
+  return
+}
+"#;
+
+    #[test]
+    fn signature_and_effects() {
+        let ctx = crate::context();
+        let m = parse_module(&ctx, PROGRAM, "k.mlir", &ParseOptions::default()).unwrap();
+        verify_module(&ctx, &m, false).map_err(|d| format!("{d:?}")).unwrap();
+        let k = m.lookup_symbol(&ctx, "flash_attn").unwrap();
+        let sig = KernelSignature::from_attrs(&ctx, m.body.attrs(k)).unwrap();
+        let kinds: Vec<ArgKind> = sig.params.iter().map(|p| p.kind).collect();
+        assert_eq!(
+            kinds,
+            [ArgKind::Axis, ArgKind::Axis, ArgKind::In, ArgKind::InOut, ArgKind::Out]
+        );
+        assert_eq!(sig.axes().count(), 2);
+        assert_eq!(sig.tensors().map(|(i, _)| i).collect::<Vec<_>>(), [2, 3, 4]);
+        assert_eq!(sig.params[2].name.as_deref(), Some("Q"));
+        assert_eq!(sig.constexprs.len(), 2);
+        assert_eq!(
+            sig.constexprs[0],
+            Constexpr {
+                name: "BLOCK".into(),
+                default: Some(ctx.i64_attr(128)),
+                ty: ctx.i64_type()
+            }
+        );
+        assert_eq!(sig.constexprs[1].default, None);
+        assert!(ArgKind::InOut.reads() && ArgKind::InOut.writes() && ArgKind::In.reads() && !ArgKind::Out.reads());
+
+        // The launch, deep in the function's body.
+        let f = m.lookup_symbol(&ctx, "main").unwrap();
+        let fb = m.body.nested(f).unwrap();
+        let launch = fb
+            .walk_ops()
+            .into_iter()
+            .find(|&op| LaunchOp::cast(&ctx, fb, op).is_some())
+            .unwrap();
+        let (axes, tensors) = launch_operands(&ctx, fb, launch).unwrap();
+        assert_eq!((axes.len(), tensors.len()), (2, 3));
+        let effects = launch_effects(&ctx, fb, launch, &sig);
+        let entry = fb.entry_block(fb.root_regions()[0]).unwrap();
+        let args = fb.block_args(entry);
+        assert_eq!(
+            effects,
+            vec![
+                (args[0], ArgKind::In),
+                (args[1], ArgKind::InOut),
+                (args[2], ArgKind::Out)
+            ]
+        );
+
+        // The interpreter reports kernel ops as unsupported (an error, not a panic).
+        let e = crate::interp::run_function(&ctx, &m, "empty", vec![]).unwrap_err();
+        assert!(
+            e.to_diagnostic().message.contains("'xcs.workload' op is not supported"),
+            "{}",
+            e.to_diagnostic().message
+        );
+    }
+
+    #[test]
+    fn signature_errors() {
+        let ctx = crate::context();
+        let attrs = |s: &str| xcs_ir::parser::parse_attr(&ctx, s).unwrap();
+        let e = KernelSignature::from_attrs(&ctx, attrs("{arg_kinds = []}")).unwrap_err();
+        assert!(e.contains("function_type"), "{e}");
+        let e = KernelSignature::from_attrs(
+            &ctx,
+            attrs(r#"{function_type = (tensor<4xf32>) -> (), arg_kinds = ["in"]}"#),
+        )
+        .unwrap_err();
+        assert!(e.contains("no out or inout parameter"), "{e}");
+    }
+}

@@ -1,0 +1,73 @@
+//! Passes for testing the pass infrastructure, like MLIR's `test-*` passes: `test-break-ir`
+//! leaves invalid IR behind (for `--verify-each`), `test-pass-failure` fails (for
+//! `--mlir-print-ir-after-failure` and error handling). Not meant for real pipelines.
+
+use xcs_ir::pass::{for_each_body_mut, Pass, PassInfo, PassResult};
+use xcs_ir::{Body, Context, DiagSink, Diagnostic};
+
+use crate::util;
+
+/// Erases the terminator of the entry block of the anchor's body and of every isolated op in
+/// it (e.g. each function's `return`), which the verifier rejects.
+pub struct TestBreakIr;
+
+pub const BREAK_IR: PassInfo = PassInfo {
+    argument: "test-break-ir",
+    summary: "Test only: erase the terminator of each function's entry block, leaving invalid IR",
+    description: "For testing `--verify-each`: produces IR the verifier rejects.",
+    options: &[],
+    factory: |_, _| Ok(Box::new(TestBreakIr)),
+};
+
+impl Pass for TestBreakIr {
+    fn argument(&self) -> &'static str {
+        "test-break-ir"
+    }
+    fn name(&self) -> &'static str {
+        "TestBreakIR"
+    }
+    fn run(&self, ctx: &Context, body: &mut Body, _diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
+        let mut changed = false;
+        for_each_body_mut(body, &mut |b| {
+            let Some(entry) = b.root_regions().first().and_then(|&r| b.entry_block(r)) else {
+                return;
+            };
+            if let Some(t) = b
+                .last_op(entry)
+                .filter(|&t| util::is_terminator(ctx, b, t) && b.num_results(t) == 0)
+            {
+                b.erase_op(t);
+                changed = true;
+            }
+        });
+        Ok(PassResult::from_changed(changed))
+    }
+}
+
+/// Fails with an error at the anchor op.
+pub struct TestPassFailure;
+
+pub const PASS_FAILURE: PassInfo = PassInfo {
+    argument: "test-pass-failure",
+    summary: "Test only: fail with an error",
+    description: "For testing how a failing pass is reported.",
+    options: &[],
+    factory: |_, _| Ok(Box::new(TestPassFailure)),
+};
+
+impl Pass for TestPassFailure {
+    fn argument(&self) -> &'static str {
+        "test-pass-failure"
+    }
+    fn name(&self) -> &'static str {
+        "TestPassFailure"
+    }
+    fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
+        let name = ctx.op_name_str(body.name());
+        diags.emit(Diagnostic::error(
+            body.loc(),
+            format!("'{name}' op test-pass-failure: failing as asked"),
+        ));
+        Err(())
+    }
+}

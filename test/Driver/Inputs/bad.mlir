@@ -1,0 +1,4 @@
+func.func @g() {
+  nosuch.op
+  return
+}

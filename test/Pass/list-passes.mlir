@@ -1,0 +1,27 @@
+// --list-passes: every registered pass with its summary and options, in mlir-opt's layout.
+// RUN: xcs-opt --list-passes | FileCheck %s
+// RUN: xcs-opt --list-passes %s | FileCheck %s
+
+// CHECK:      Passes:
+// CHECK-NEXT:   --canonicalize{{ +}}-   Canonicalize operations
+// CHECK-NEXT:     --disable-patterns=<string>{{ +}}- Labels of patterns that should be filtered out during application
+// CHECK-NEXT:     --enable-patterns=<string>{{ +}}- Labels of patterns that should be used during application, all other patterns are filtered out
+// CHECK-NEXT:     --max-iterations=<long>{{ +}}- Max. iterations between applying patterns / simplifying regions (default: 10)
+// CHECK-NEXT:     --max-num-rewrites=<long>{{ +}}- Max. number of pattern rewrites within an iteration (default: -1)
+// CHECK-NEXT:     --region-simplify=<value>{{ +}}- Perform control flow optimizations to the region tree (default: normal)
+// CHECK-NEXT:     =disabled{{ +}}-   Don't run any control-flow simplification.
+// CHECK-NEXT:     =normal{{ +}}-   Perform simple control-flow simplifications (e.g. dead args elimination).
+// CHECK-NEXT:     =aggressive{{ +}}-   Perform aggressive control-flow simplification (e.g. block merging).
+// CHECK-NEXT:     --test-convergence{{ +}}- Test only: Fail pass on non-convergence to detect cyclic pattern (default: false)
+// CHECK-NEXT:     --top-down{{ +}}- Seed the worklist in general top-down order (default: true)
+// CHECK-NEXT:   --cse{{ +}}-   Eliminate common sub-expressions
+// CHECK-NEXT:   --dce{{ +}}-   Remove unused operations without side effects
+// CHECK-NEXT:   --inline{{ +}}-   Inline function calls
+// CHECK-NEXT:     --default-pipeline=<string>{{ +}}- The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline in opPipelineList (default: canonicalize)
+// CHECK-NEXT:     --inlining-threshold=<uint>{{ +}}- If the ratio
+// CHECK-NEXT:     --max-iterations=<uint>{{ +}}- Maximum number of iterations when inlining within an SCC (default: 4)
+// CHECK-NEXT:     --op-pipelines=<string>{{ +}}- Callable operation specific optimizer pipelines
+// CHECK-NEXT:   --symbol-dce{{ +}}-   Eliminate dead symbols
+// CHECK-NEXT:   --test-break-ir{{ +}}-   Test only: erase the terminator
+// CHECK-NEXT:   --test-pass-failure{{ +}}-   Test only: fail with an error
+// CHECK-NOT:  {{.}}

@@ -1,0 +1,614 @@
+//! The `xcs-run` driver: parse and verify a module (through [`crate::Compiler`], so diagnostics
+//! look like `xcs-opt`'s), optionally run a pass pipeline, call one function with inputs from
+//! `.npy` files, literals or a seeded generator, and write its results as `.npy` files or print
+//! them as numpy does. The backend is the reference interpreter (`--interp`, `--backend=interp`);
+//! `--backend=llvm`, the later default, is reported as not built yet. See `docs/xcs-run.md`.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use xcs_dialects::interp::{
+    random_input, read_npy, tensor_from_attr, write_npy, ElemType, Interpreter, ProviderRegistry, RtValue, Scalar,
+    Tensor, TensorData,
+};
+use xcs_ir::printer::type_to_string;
+use xcs_ir::{AttrKind, Context, Module, Type, TypeKind};
+
+use crate::Compiler;
+
+/// The attribute that names an argument (in `arg_attrs`) or a result (in `res_attrs`) for
+/// `--input NAME=...` and the output file names: `%x: tensor<4xf32> {xcs.name = "x"}`.
+pub const NAME_ATTR: &str = "xcs.name";
+
+/// Where the value of one input comes from (the part after `=` of `--input NAME=SPEC`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputSource {
+    /// `PATH.npy` or `npy:PATH`: a numpy file.
+    Npy(PathBuf),
+    /// `random:SEED`: a deterministic random value of the argument's type
+    /// ([`xcs_dialects::interp::random_input`]).
+    Random(u64),
+    /// `str:TEXT`: an `!xcs.str` holding TEXT verbatim.
+    Text(String),
+    /// Anything else: an MLIR attribute literal read with the argument's type: `3`, `true`,
+    /// `"text"`, `2.5` (a splat for a tensor), `[[1, 2], [3, 4]]`, `dense<...>`.
+    Literal(String),
+}
+
+impl InputSource {
+    /// Reads a SPEC.
+    pub fn parse(spec: &str) -> Result<InputSource, String> {
+        if let Some(seed) = spec.strip_prefix("random:") {
+            let seed = seed.trim();
+            let parsed = match seed.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => seed.parse::<u64>(),
+            };
+            return parsed
+                .map(InputSource::Random)
+                .map_err(|_| format!("'random:{seed}': the seed must be an unsigned 64-bit integer"));
+        }
+        if let Some(path) = spec.strip_prefix("npy:") {
+            return Ok(InputSource::Npy(PathBuf::from(path)));
+        }
+        if let Some(text) = spec.strip_prefix("str:") {
+            return Ok(InputSource::Text(text.to_string()));
+        }
+        if spec.ends_with(".npy") {
+            return Ok(InputSource::Npy(PathBuf::from(spec)));
+        }
+        if spec.is_empty() {
+            return Err("the value is empty (give FILE.npy, random:SEED, str:TEXT or a literal)".into());
+        }
+        Ok(InputSource::Literal(spec.to_string()))
+    }
+}
+
+/// One argument or result of the entry function.
+#[derive(Clone, Debug)]
+pub struct Port {
+    pub ty: Type,
+    /// Its `xcs.name`, if the function gives one.
+    pub name: Option<String>,
+}
+
+/// The entry function's arguments and results.
+#[derive(Clone, Debug)]
+pub struct EntrySignature {
+    pub args: Vec<Port>,
+    pub results: Vec<Port>,
+}
+
+impl EntrySignature {
+    /// Reads function `name` of `module`: its type and the `xcs.name`s of `arg_attrs`/`res_attrs`.
+    pub fn of(ctx: &Context, module: &Module, name: &str) -> Result<EntrySignature, String> {
+        let mut names = Vec::new();
+        for op in module.ops() {
+            if ctx.op_name_str(module.body.op_name(op)) != "func.func" {
+                continue;
+            }
+            let Some(sym) = module.body.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) else { continue };
+            if sym != name {
+                names.push(sym.to_string());
+                continue;
+            }
+            let (inputs, results) = module
+                .body
+                .attr(ctx, op, "function_type")
+                .and_then(|a| xcs_dialects::func::signature(ctx, a))
+                .ok_or_else(|| format!("@{name} has no valid function_type"))?;
+            let is_decl = module.body.nested(op).is_none_or(|b| b.root_regions().iter().all(|&r| b.region_is_empty(r)));
+            if is_decl {
+                return Err(format!("@{name} is an external declaration without a body; there is nothing to run"));
+            }
+            let ports = |key: &str, types: &[Type]| -> Vec<Port> {
+                let dicts = module.body.attr(ctx, op, key).and_then(|a| ctx.as_array(a)).unwrap_or(&[]);
+                types
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &ty)| Port {
+                        ty,
+                        name: dicts
+                            .get(i)
+                            .and_then(|&d| ctx.dict_get(d, NAME_ATTR))
+                            .and_then(|a| ctx.as_str(a))
+                            .map(str::to_string),
+                    })
+                    .collect()
+            };
+            return Ok(EntrySignature { args: ports("arg_attrs", &inputs), results: ports("res_attrs", &results) });
+        }
+        names.sort();
+        let list = if names.is_empty() { "it has none".to_string() } else { format!("it has @{}", names.join(", @")) };
+        Err(format!("no function @{name} in the module ({list}); choose one with --entry"))
+    }
+
+    /// The names argument `i` answers to: `argI`, `I` and its `xcs.name`.
+    pub fn arg_names(&self, i: usize) -> Vec<String> {
+        let mut v = vec![format!("arg{i}"), i.to_string()];
+        if let Some(n) = &self.args[i].name {
+            if !v.contains(n) {
+                v.push(n.clone());
+            }
+        }
+        v
+    }
+
+    /// The index of the argument called `name`.
+    pub fn find_arg(&self, name: &str) -> Result<usize, String> {
+        let hits: Vec<usize> = (0..self.args.len()).filter(|&i| self.arg_names(i).iter().any(|n| n == name)).collect();
+        match hits.as_slice() {
+            [i] => Ok(*i),
+            [] => Err(format!("no argument is called '{name}' (arguments: {})", self.describe_args())),
+            _ => Err(format!("the input name '{name}' is ambiguous: it names arguments #{} and #{}", hits[0], hits[1])),
+        }
+    }
+
+    /// `arg0 (x): tensor<4xf32>, arg1: !xcs.str`.
+    fn describe_args(&self) -> String {
+        if self.args.is_empty() {
+            return "none".into();
+        }
+        (0..self.args.len()).map(|i| self.describe_arg(i)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn describe_arg(&self, i: usize) -> String {
+        self.args[i].describe(&format!("arg{i}"))
+    }
+
+    /// The output name of result `j`: its `xcs.name`, else `resultJ`.
+    pub fn result_name(&self, j: usize) -> String {
+        self.results[j].name.clone().unwrap_or_else(|| format!("result{j}"))
+    }
+}
+
+impl Port {
+    /// `arg0 (x)`: the positional name and the `xcs.name`, if it differs.
+    fn describe(&self, positional: &str) -> String {
+        match &self.name {
+            Some(n) if n != positional => format!("{positional} ({n})"),
+            _ => positional.to_string(),
+        }
+    }
+}
+
+/// Makes the value of an argument of type `ty` from `source`, checked against the type.
+pub fn make_input(ctx: &Context, ty: Type, source: &InputSource) -> Result<RtValue, String> {
+    let ty_s = type_to_string(ctx, ty);
+    let str_ty = xcs_dialects::xcs::str_type(ctx);
+    let value = match source {
+        InputSource::Random(seed) => random_input(ctx, ty, *seed)?,
+        InputSource::Text(s) => {
+            if ty != str_ty {
+                return Err(format!("'str:' gives an !xcs.str, but the argument has type '{ty_s}'"));
+            }
+            RtValue::Str(s.clone())
+        }
+        InputSource::Npy(path) => {
+            let t = read_npy(path)?;
+            from_tensor(ctx, ty, t).map_err(|e| format!("'{}' {e}", path.display()))?
+        }
+        InputSource::Literal(text) => literal(ctx, ty, text)?,
+    };
+    value
+        .check_type(ctx, ty)
+        .map_err(|_| format!("the value is a {}, but the argument has type '{ty_s}'", value.type_string()))?;
+    Ok(value)
+}
+
+/// A `.npy` tensor as a value of type `ty`: a rank-0 string tensor is an `!xcs.str`, a rank-0
+/// integer or bool tensor an integer scalar of the same width; tensors stay tensors.
+fn from_tensor(ctx: &Context, ty: Type, t: Tensor) -> Result<RtValue, String> {
+    if ty == xcs_dialects::xcs::str_type(ctx) {
+        return match t.data {
+            TensorData::Str(mut v) if t.shape.is_empty() => Ok(RtValue::Str(v.pop().unwrap_or_default())),
+            _ => Err(format!("holds a {}, but the argument is an !xcs.str (save a 0-d string array)", t.type_string())),
+        };
+    }
+    if let TypeKind::Integer { width, .. } = ctx.type_kind(ty) {
+        let ints = t.data.to_i64s().filter(|_| t.shape.is_empty() && int_width(t.elem()) == Some(*width));
+        return match ints.as_deref() {
+            Some([v]) => Ok(RtValue::Scalar(Scalar::new(*v as i128, *width))),
+            _ => Err(format!("holds a {}, but the argument is an i{width} scalar (save a 0-d array)", t.type_string())),
+        };
+    }
+    Ok(RtValue::Tensor(t))
+}
+
+fn int_width(e: ElemType) -> Option<u32> {
+    Some(match e {
+        ElemType::I1 => 1,
+        ElemType::I8 => 8,
+        ElemType::I16 => 16,
+        ElemType::I32 => 32,
+        ElemType::I64 => 64,
+        _ => return None,
+    })
+}
+
+/// An attribute literal read with the argument's type.
+fn literal(ctx: &Context, ty: Type, text: &str) -> Result<RtValue, String> {
+    let ty_s = type_to_string(ctx, ty);
+    let parse = |t: &str| {
+        xcs_ir::parser::parse_attr(ctx, t).map_err(|d| format!("cannot read '{text}' as a '{ty_s}': {}", d.message))
+    };
+    if ty == xcs_dialects::xcs::str_type(ctx) {
+        let a = parse(text)?;
+        return match ctx.attr_kind(a) {
+            AttrKind::String { .. } => Ok(RtValue::Str(
+                ctx.as_str(a).ok_or_else(|| format!("the string '{text}' is not valid UTF-8"))?.to_string(),
+            )),
+            _ => Err(format!("'{text}' is not a string literal; quote it (\"...\") or give str:TEXT")),
+        };
+    }
+    match ctx.type_kind(ty) {
+        TypeKind::Integer { width, .. } => {
+            let a = parse(&format!("{text} : {ty_s}")).or_else(|e| if *width == 1 { parse(text) } else { Err(e) })?;
+            match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => Ok(RtValue::Scalar(Scalar::new(*value, *width))),
+                _ => match ctx.as_bool(a) {
+                    Some(b) if *width == 1 => Ok(RtValue::Scalar(Scalar::new(b as i128, 1))),
+                    _ => Err(format!("'{text}' is not an integer literal")),
+                },
+            }
+        }
+        TypeKind::RankedTensor { shape, .. } => {
+            if shape.contains(&xcs_ir::DYNAMIC) {
+                return Err(format!(
+                    "a literal cannot give a value of type '{ty_s}', which has dynamic dims (give a .npy file)"
+                ));
+            }
+            let dense_of = |t: &str| {
+                if t.starts_with("dense<") {
+                    parse(t).or_else(|_| parse(&format!("{t} : {ty_s}")))
+                } else {
+                    parse(&format!("dense<{t}> : {ty_s}"))
+                }
+            };
+            // MLIR wants float literals for float elements (`1.0`); on the command line `1` is
+            // fine too.
+            let is_float = matches!(ctx.type_kind(ty), TypeKind::RankedTensor { elem, .. } if ctx.is_float(*elem));
+            let dense =
+                dense_of(text).or_else(|e| if is_float { dense_of(&floatify(text)).map_err(|_| e) } else { Err(e) })?;
+            Ok(RtValue::Tensor(tensor_from_attr(ctx, dense).map_err(|e| format!("cannot read '{text}': {e}"))?))
+        }
+        _ => Err(format!("no literal gives a value of type '{ty_s}'")),
+    }
+}
+
+/// `text` with every integer literal written as a float (`[1, -2]` -> `[1.0, -2.0]`); words
+/// with letters or dots (`1.5`, `1e3`, `0x7F`, `true`, `dense`) stay as they are.
+fn floatify(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(word);
+        if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(".0");
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// A result as a tensor to save: tensors as they are, an `!xcs.str` as a 0-d string array, an
+/// integer scalar as a 0-d array of its width.
+pub fn output_tensor(v: &RtValue) -> Result<Tensor, String> {
+    let scalar = |d: TensorData| Tensor::scalar(d);
+    match v {
+        RtValue::Tensor(t) => Ok(t.clone()),
+        RtValue::Str(s) => scalar(TensorData::Str(vec![s.clone()])),
+        RtValue::Scalar(Scalar { value, width }) => match width {
+            1 => scalar(TensorData::I1(vec![*value != 0])),
+            8 => scalar(TensorData::I8(vec![*value as i8])),
+            16 => scalar(TensorData::I16(vec![*value as i16])),
+            32 => scalar(TensorData::I32(vec![*value as i32])),
+            64 => scalar(TensorData::I64(vec![*value as i64])),
+            w => Err(format!("an i{w} value has no .npy dtype")),
+        },
+        RtValue::Any(_) => Err("an !xcs.any value cannot be saved".into()),
+    }
+}
+
+/// The text `--print` shows for one result: `NAME: TYPE` and the value as numpy prints it.
+pub fn print_result(name: &str, v: &RtValue) -> String {
+    format!("{name}: {}\n{v}\n", v.type_string())
+}
+
+// ---------------------------------------------------------------------------- command line
+
+fn command() -> Command {
+    Command::new("xcs-run")
+        .about("Run a function of an XCS module")
+        .version(env!("CARGO_PKG_VERSION"))
+        .after_help(
+            "INPUT SPECS (--input NAME=SPEC; NAME is argN, N, or the argument's xcs.name):\n  \
+             FILE.npy | npy:FILE  a numpy file (dtype and shape must fit the argument type)\n  \
+             random:SEED          deterministic random values of the argument type (static shapes)\n  \
+             str:TEXT             an !xcs.str holding TEXT\n  \
+             LITERAL              an MLIR literal of the argument type: 3, true, \"text\", 1.5 (splat), [[1, 2]]\n\n\
+             Results go to DIR/NAME.npy with --output-dir (NAME: the result's xcs.name, else resultN)\n\
+             and are printed as numpy prints them with --print (the default without --output-dir).",
+        )
+        .arg(Arg::new("input-file").default_value("-").help("Input file ('-' for stdin)"))
+        .arg(Arg::new("entry").long("entry").short('e').default_value("main").help("The function to run"))
+        .arg(
+            Arg::new("interp")
+                .long("interp")
+                .action(ArgAction::SetTrue)
+                .help("Run on the reference interpreter (same as --backend=interp)"),
+        )
+        .arg(
+            Arg::new("backend")
+                .long("backend")
+                .value_parser(["llvm", "interp"])
+                .help("Execution backend [default: llvm; only 'interp' is built yet]"),
+        )
+        .arg(
+            Arg::new("input")
+                .long("input")
+                .short('i')
+                .value_name("NAME=SPEC")
+                .action(ArgAction::Append)
+                .help("The value of one argument (see INPUT SPECS)"),
+        )
+        .arg(
+            Arg::new("output-dir")
+                .long("output-dir")
+                .short('o')
+                .value_name("DIR")
+                .help("Write each result to DIR/NAME.npy"),
+        )
+        .arg(
+            Arg::new("print")
+                .long("print")
+                .action(ArgAction::SetTrue)
+                .help("Print the results (default without --output-dir)"),
+        )
+        .arg(
+            Arg::new("provider")
+                .long("provider")
+                .value_name("NAME")
+                .help("Answer every xcs.llm call with the built-in provider NAME (echo), whatever provider it names"),
+        )
+        .arg(
+            Arg::new("pass-pipeline")
+                .long("pass-pipeline")
+                .short('p')
+                .help("A pass pipeline to run before executing, e.g. 'builtin.module(inline,func.func(canonicalize))'"),
+        )
+        .arg(
+            Arg::new("allow-unregistered-dialect")
+                .long("allow-unregistered-dialect")
+                .action(ArgAction::SetTrue)
+                .help("Allow operations of dialects that are not registered (they fail if they run)"),
+        )
+}
+
+/// Runs xcs-run with `args` (including the program name); returns the exit code.
+pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let matches = match command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 1 } else { 0 };
+        }
+    };
+    match run(&matches) {
+        Ok(()) => 0,
+        Err(msg) => {
+            let msg = msg.trim_end();
+            if !msg.is_empty() {
+                eprintln!("{msg}");
+            }
+            1
+        }
+    }
+}
+
+/// `NAME=SPEC` of one `--input`.
+fn split_input(arg: &str) -> Result<(&str, InputSource), String> {
+    let (name, spec) = arg.split_once('=').ok_or_else(|| format!("--input '{arg}': expected NAME=SPEC"))?;
+    if name.is_empty() {
+        return Err(format!("--input '{arg}': the argument name is empty"));
+    }
+    Ok((name, InputSource::parse(spec).map_err(|e| format!("--input {name}: {e}"))?))
+}
+
+fn run(m: &ArgMatches) -> Result<(), String> {
+    let backend = match (m.get_flag("interp"), m.get_one::<String>("backend").map(String::as_str)) {
+        (true, Some("llvm")) => return Err("error: --interp and --backend=llvm contradict each other".into()),
+        (true, _) | (false, Some("interp")) => "interp",
+        _ => "llvm",
+    };
+    if backend == "llvm" {
+        return Err("error: the LLVM backend is not built yet; use --interp (or --backend=interp)".into());
+    }
+    let inputs: Vec<(&str, InputSource)> = m
+        .get_many::<String>("input")
+        .into_iter()
+        .flatten()
+        .map(|a| split_input(a))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("error: {e}"))?;
+    let providers = match m.get_one::<String>("provider") {
+        None => ProviderRegistry::default(),
+        Some(name) => {
+            let builtin = ProviderRegistry::default();
+            let p = builtin.get(name).ok_or_else(|| {
+                format!("error: --provider: no built-in provider '{name}' (built-in: {})", builtin.names().join(", "))
+            })?;
+            let mut r = ProviderRegistry::empty();
+            r.set_fallback(Arc::clone(p));
+            r
+        }
+    };
+
+    // ---- parse, verify, transform (the diagnostics are xcs-opt's)
+    let mut xcs = Compiler::new();
+    xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
+    let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
+    let (file, text) = crate::opt::read_input(input)?;
+    let mut module = xcs.parse_named(&file, &text).map_err(|e| e.to_string())?;
+    if let Some(p) = m.get_one::<String>("pass-pipeline") {
+        xcs.run(&mut module, p).map_err(|e| e.to_string())?;
+    }
+
+    // ---- the inputs, by argument
+    let entry = m.get_one::<String>("entry").map(String::as_str).unwrap_or("main");
+    let sig = EntrySignature::of(&xcs.ctx, &module, entry).map_err(|e| format!("error: {e}"))?;
+    let args = bind_inputs(&xcs.ctx, &sig, &inputs).map_err(|e| format!("error: {e}"))?;
+
+    // ---- run
+    let interp = Interpreter::new(&xcs.ctx, &module).with_providers(providers);
+    let results = interp.call(entry, args).map_err(|e| xcs.error(vec![e.to_diagnostic()]).to_string())?;
+
+    // ---- the results
+    let names: Vec<String> = (0..results.len()).map(|j| sig.result_name(j)).collect();
+    let mut seen = BTreeSet::new();
+    for n in &names {
+        if !seen.insert(n) {
+            return Err(format!("error: two results are called '{n}' (give them distinct xcs.name attributes)"));
+        }
+    }
+    if let Some(dir) = m.get_one::<String>("output-dir") {
+        write_results(Path::new(dir), &names, &results).map_err(|e| format!("error: {e}"))?;
+    }
+    if m.get_flag("print") || m.get_one::<String>("output-dir").is_none() {
+        let mut out = std::io::stdout().lock();
+        for (n, v) in names.iter().zip(&results) {
+            // A closed pipe (`| head`) is not an error of ours.
+            let _ = out.write_all(print_result(n, v).as_bytes());
+        }
+        let _ = out.flush();
+    }
+    Ok(())
+}
+
+/// Orders the inputs by argument and makes their values; every argument needs exactly one.
+pub fn bind_inputs(
+    ctx: &Context,
+    sig: &EntrySignature,
+    inputs: &[(&str, InputSource)],
+) -> Result<Vec<RtValue>, String> {
+    let mut slots: Vec<Option<(&str, &InputSource)>> = vec![None; sig.args.len()];
+    for (name, src) in inputs {
+        let i = sig.find_arg(name).map_err(|e| format!("--input {name}: {e}"))?;
+        if let Some((prev, _)) = slots[i] {
+            return Err(format!("--input {name}: argument #{i} already has a value (from --input {prev})"));
+        }
+        slots[i] = Some((name, src));
+    }
+    let missing: Vec<String> = (0..sig.args.len())
+        .filter(|&i| slots[i].is_none())
+        .map(|i| format!("{}: {}", sig.describe_arg(i), type_to_string(ctx, sig.args[i].ty)))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "missing input for {} {} (give --input NAME=FILE.npy or NAME=random:SEED)",
+            if missing.len() == 1 { "argument" } else { "arguments" },
+            missing.join(", ")
+        ));
+    }
+    let mut values = Vec::with_capacity(slots.len());
+    for (i, slot) in slots.into_iter().enumerate() {
+        let (name, src) = slot.expect("checked above");
+        let v = make_input(ctx, sig.args[i].ty, src).map_err(|e| format!("--input {name} (argument #{i}): {e}"))?;
+        values.push(v);
+    }
+    Ok(values)
+}
+
+fn write_results(dir: &Path, names: &[String], results: &[RtValue]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the output directory '{}': {e}", dir.display()))?;
+    for (n, v) in names.iter().zip(results) {
+        if n.is_empty() || n.contains(['/', '\\']) || n == "." || n == ".." {
+            return Err(format!("the result name '{n}' is not a valid file name"));
+        }
+        let t = output_tensor(v).map_err(|e| format!("result '{n}': {e}"))?;
+        write_npy(dir.join(format!("{n}.npy")), &t)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_specs() {
+        assert_eq!(InputSource::parse("a.npy").unwrap(), InputSource::Npy("a.npy".into()));
+        assert_eq!(InputSource::parse("npy:data/x").unwrap(), InputSource::Npy("data/x".into()));
+        assert_eq!(InputSource::parse("random:42").unwrap(), InputSource::Random(42));
+        assert_eq!(InputSource::parse("random:0x10").unwrap(), InputSource::Random(16));
+        assert!(InputSource::parse("random:-1").unwrap_err().contains("unsigned 64-bit"));
+        assert_eq!(InputSource::parse("str:a=b").unwrap(), InputSource::Text("a=b".into()));
+        assert_eq!(InputSource::parse("[1, 2]").unwrap(), InputSource::Literal("[1, 2]".into()));
+        assert!(InputSource::parse("").is_err());
+        assert_eq!(split_input("x=str:a=b").unwrap(), ("x", InputSource::Text("a=b".into())));
+        assert!(split_input("x").unwrap_err().contains("NAME=SPEC"));
+    }
+
+    fn sig(xcs: &Compiler, src: &str) -> (Module, EntrySignature) {
+        let m = xcs.parse(src).unwrap();
+        let s = EntrySignature::of(&xcs.ctx, &m, "f").unwrap();
+        (m, s)
+    }
+
+    #[test]
+    fn names_and_literals() {
+        let xcs = Compiler::new();
+        let (_m, s) = sig(
+            &xcs,
+            r#"func.func @f(%a: tensor<2xf32> {xcs.name = "x"}, %b: !xcs.str, %c: tensor<2x2xi32>) -> (tensor<2xf32> {xcs.name = "y"}, !xcs.str) {
+                 return %a, %b : tensor<2xf32>, !xcs.str
+               }"#,
+        );
+        assert_eq!(s.find_arg("x").unwrap(), 0);
+        assert_eq!(s.find_arg("arg0").unwrap(), 0);
+        assert_eq!(s.find_arg("1").unwrap(), 1);
+        assert!(s.find_arg("z").unwrap_err().contains("arg0 (x), arg1, arg2"));
+        assert_eq!(s.result_name(0), "y");
+        assert_eq!(s.result_name(1), "result1");
+        let ctx = &xcs.ctx;
+        let v = make_input(ctx, s.args[0].ty, &InputSource::Literal("1.5".into())).unwrap();
+        assert_eq!(v.as_tensor().unwrap(), &Tensor::f32(&[2], &[1.5, 1.5]));
+        let v = make_input(ctx, s.args[2].ty, &InputSource::Literal("[[1, 2], [3, 4]]".into())).unwrap();
+        assert_eq!(v.as_tensor().unwrap(), &Tensor::i32(&[2, 2], &[1, 2, 3, 4]));
+        let v = make_input(ctx, s.args[1].ty, &InputSource::Literal("\"hi\\n\"".into())).unwrap();
+        assert_eq!(v.as_str(), Some("hi\n"));
+        assert!(make_input(ctx, s.args[1].ty, &InputSource::Literal("hi".into())).is_err());
+        assert!(make_input(ctx, s.args[0].ty, &InputSource::Literal("[1.0]".into())).is_err());
+        let v = make_input(ctx, s.args[0].ty, &InputSource::Literal("[1, -2.5e1]".into())).unwrap();
+        assert_eq!(v.as_tensor().unwrap(), &Tensor::f32(&[2], &[1.0, -25.0]));
+        assert_eq!(floatify("dense<[[1, -2], [0x7F, 1e3, 2.]]>"), "dense<[[1.0, -2.0], [0x7F, 1e3, 2.]]>");
+        assert!(make_input(ctx, s.args[0].ty, &InputSource::Text("hi".into())).unwrap_err().contains("'str:' gives"));
+        let err = bind_inputs(ctx, &s, &[("x", InputSource::Random(1))]).unwrap_err();
+        assert!(err.contains("missing input for arguments arg1: !xcs.str, arg2: tensor<2x2xi32>"), "{err}");
+        let err = bind_inputs(ctx, &s, &[("x", InputSource::Random(1)), ("0", InputSource::Random(2))]).unwrap_err();
+        assert!(err.contains("already has a value (from --input x)"), "{err}");
+    }
+
+    #[test]
+    fn missing_entry() {
+        let xcs = Compiler::new();
+        let m = xcs.parse("func.func @g() { return }\nfunc.func private @d()").unwrap();
+        let e = EntrySignature::of(&xcs.ctx, &m, "main").unwrap_err();
+        assert!(e.contains("no function @main in the module (it has @d, @g)"), "{e}");
+        let e = EntrySignature::of(&xcs.ctx, &m, "d").unwrap_err();
+        assert!(e.contains("external declaration"), "{e}");
+    }
+}
