@@ -132,7 +132,9 @@ fn add(l: Expr, r: Expr) -> Expr {
     if let Bin(_, rl, rr) = &r {
         if rr.konst() == Some(-1) {
             if let Bin(Kind::Mul, a, q) = &**rl {
-                let Bin(Kind::FloorDiv, e, q2) = &**a else { return bin(Kind::Add, l, r) };
+                let Bin(Kind::FloorDiv, e, q2) = &**a else {
+                    return bin(Kind::Add, l, r);
+                };
                 if q == q2 && **e == l {
                     let q = (**q).clone();
                     return modulo_expr(l, q);
@@ -179,7 +181,9 @@ fn mul(l: Expr, r: Expr) -> Expr {
 }
 
 fn floordiv_expr(l: Expr, r: Expr) -> Expr {
-    let Some(c) = r.konst().filter(|&c| c >= 1) else { return bin(Kind::FloorDiv, l, r) };
+    let Some(c) = r.konst().filter(|&c| c >= 1) else {
+        return bin(Kind::FloorDiv, l, r);
+    };
     if let Some(a) = l.konst() {
         return Const(floor_div(a, c));
     }
@@ -195,14 +199,19 @@ fn floordiv_expr(l: Expr, r: Expr) -> Expr {
     }
     if let Bin(Kind::Add, ll, lr) = &l {
         if ll.largest_known_divisor() % c == 0 || lr.largest_known_divisor() % c == 0 {
-            return add(floordiv_expr((**ll).clone(), Const(c)), floordiv_expr((**lr).clone(), Const(c)));
+            return add(
+                floordiv_expr((**ll).clone(), Const(c)),
+                floordiv_expr((**lr).clone(), Const(c)),
+            );
         }
     }
     bin(Kind::FloorDiv, l, r)
 }
 
 fn ceildiv_expr(l: Expr, r: Expr) -> Expr {
-    let Some(c) = r.konst().filter(|&c| c >= 1) else { return bin(Kind::CeilDiv, l, r) };
+    let Some(c) = r.konst().filter(|&c| c >= 1) else {
+        return bin(Kind::CeilDiv, l, r);
+    };
     if let Some(a) = l.konst() {
         return Const(ceil_div(a, c));
     }
@@ -220,7 +229,9 @@ fn ceildiv_expr(l: Expr, r: Expr) -> Expr {
 }
 
 fn modulo_expr(l: Expr, r: Expr) -> Expr {
-    let Some(c) = r.konst().filter(|&c| c >= 1) else { return bin(Kind::Mod, l, r) };
+    let Some(c) = r.konst().filter(|&c| c >= 1) else {
+        return bin(Kind::Mod, l, r);
+    };
     if let Some(a) = l.konst() {
         return Const(modulo(a, c));
     }
@@ -403,7 +414,13 @@ impl<'s> Parser<'s> {
     /// whether it was a map.
     fn parse_map_or_set(&mut self) -> PResult<(String, bool)> {
         let mut ids: Vec<(&'s [u8], Expr)> = Vec::new();
-        let ndims = self.affine_id_list(&mut ids, Tok::LParen, Tok::RParen, " in dimensional identifier list", false)?;
+        let ndims = self.affine_id_list(
+            &mut ids,
+            Tok::LParen,
+            Tok::RParen,
+            " in dimensional identifier list",
+            false,
+        )?;
         let nsyms = if self.is(Tok::LSquare) {
             self.affine_id_list(&mut ids, Tok::LSquare, Tok::RSquare, " in symbol list", true)?
         } else {
@@ -653,7 +670,9 @@ impl<'s> Parser<'s> {
             Tok::Integer => {
                 let t = self.tok;
                 let v = super::attrs::parse_uint(self.text(t)).filter(|&v| v <= i64::MAX as u128);
-                let Some(v) = v else { return Err(self.error_here("constant too large for index")) };
+                let Some(v) = v else {
+                    return Err(self.error_here("constant too large for index"));
+                };
                 self.bump();
                 Ok(Const(v as i64))
             }
@@ -715,9 +734,15 @@ mod tests {
         assert_eq!(p(&mul(modulo_expr(d0.clone(), Const(3)), Const(2))), "(d0 mod 3) * 2");
         assert_eq!(p(&mul(Const(-1), add(d0.clone(), d1.clone()))), "-(d0 + d1)");
         assert_eq!(p(&sub(d0.clone(), sub(d1.clone(), Const(1)))), "d0 - (d1 - 1)");
-        assert_eq!(p(&add(add(s1.clone(), mul(d0.clone(), Const(4))), s0.clone())), "d0 * 4 + s1 + s0");
+        assert_eq!(
+            p(&add(add(s1.clone(), mul(d0.clone(), Const(4))), s0.clone())),
+            "d0 * 4 + s1 + s0"
+        );
         assert_eq!(p(&sub(Const(2), d0.clone())), "-d0 + 2");
-        assert_eq!(p(&floordiv_expr(add(d0.clone(), Const(1)), Const(2))), "(d0 + 1) floordiv 2");
+        assert_eq!(
+            p(&floordiv_expr(add(d0.clone(), Const(1)), Const(2))),
+            "(d0 + 1) floordiv 2"
+        );
         assert_eq!(p(&sub(Const(5), d0)), "-d0 + 5");
     }
 }
