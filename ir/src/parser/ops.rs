@@ -419,8 +419,13 @@ impl<'s> Parser<'s> {
         if !(args.is_empty() && self.is(Tok::RBrace)) {
             self.parse_region_body(body, region, args)?;
         }
-        self.expect(Tok::RBrace, "expected '}' to end region")?;
+        if !self.is(Tok::RBrace) {
+            return Err(self.wrong_token("expected '}' to end region"));
+        }
+        // The region's blocks are checked before the `}` is consumed (and the token after it
+        // lexed), as in MLIR.
         self.pop_block_scope()?;
+        self.bump();
         if isolated {
             self.pop_value_scope(body)?;
         } else {
