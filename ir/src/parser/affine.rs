@@ -535,22 +535,17 @@ impl<'s> Parser<'s> {
 
     fn affine_constraint(&mut self, ids: &[(&'s [u8], Expr)]) -> PResult<(Expr, bool)> {
         let lhs = self.affine_expr(ids)?;
-        let two = |p: &mut Self, a: Tok| p.is(a) && p.lex.clone().next_token().kind == Tok::Equal;
-        if two(self, Tok::Greater) {
-            self.bump();
-            self.bump();
+        // `>=`, `<=` and `==` are two tokens each, consumed one at a time as MLIR does (so a
+        // lone `>` is consumed before the error).
+        if self.eat(Tok::Greater) && self.eat(Tok::Equal) {
             let rhs = self.affine_expr(ids)?;
             return Ok((sub(lhs, rhs), false));
         }
-        if two(self, Tok::Less) {
-            self.bump();
-            self.bump();
+        if self.eat(Tok::Less) && self.eat(Tok::Equal) {
             let rhs = self.affine_expr(ids)?;
             return Ok((sub(rhs, lhs), false));
         }
-        if two(self, Tok::Equal) {
-            self.bump();
-            self.bump();
+        if self.eat(Tok::Equal) && self.eat(Tok::Equal) {
             let rhs = self.affine_expr(ids)?;
             return Ok((sub(lhs, rhs), true));
         }

@@ -455,7 +455,7 @@ impl<'a, 's> OpAsmParser<'a, 's> {
     /// isolated-from-above op the region goes into `state.nested` with a fresh SSA name
     /// scope, else it is a detached region of the enclosing body in `state.regions`.
     pub fn parse_region(&mut self, state: &mut OperationState, args: &[Argument<'s>]) -> PResult<()> {
-        self.p.parse_op_region(self.body, state, Some(self.def), args)
+        self.p.parse_op_region(self.body, state, Some(self.def), args, true)
     }
     /// A region if `{` follows; returns whether one was parsed.
     pub fn parse_optional_region(&mut self, state: &mut OperationState, args: &[Argument<'s>]) -> PResult<bool> {

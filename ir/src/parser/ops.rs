@@ -513,8 +513,16 @@ impl<'s> Parser<'s> {
         state: &mut OperationState,
         def: Option<&'static OpDef>,
         args: &[Argument<'s>],
+        custom: bool,
     ) -> PResult<()> {
-        self.push_default_dialect(def);
+        // Only custom forms set a default dialect for their regions (as MLIR's custom op
+        // parser does through OpAsmOpInterface); generic ones inherit the enclosing one.
+        if custom {
+            self.push_default_dialect(def);
+        } else {
+            let d = self.default_dialect.last().copied().unwrap_or("");
+            self.default_dialect.push(d);
+        }
         let r = if def.is_some_and(|d| d.has(Traits::IsolatedFromAbove)) {
             let ctx = self.ctx;
             let nested = state.nested.get_or_insert_with(|| Box::new(Body::new(ctx, state.name, state.loc)));
@@ -679,7 +687,7 @@ impl<'s> Parser<'s> {
         }
         if self.eat(Tok::LParen) {
             loop {
-                self.parse_op_region(body, &mut state, def, &[])?;
+                self.parse_op_region(body, &mut state, def, &[], false)?;
                 if !self.eat(Tok::Comma) {
                     break;
                 }
@@ -778,8 +786,8 @@ impl<'s> Parser<'s> {
             }
         };
         let Some((name, def)) = found else {
-            // (a name ending in '.' counts as having no dialect prefix, as in MLIR)
-            let msg = match s.split_once('.').filter(|_| !s.ends_with('.')) {
+            // (`ns.` with nothing after the dot counts as having no dialect prefix, as in MLIR)
+            let msg = match s.split_once('.').filter(|(_, rest)| !rest.is_empty()) {
                 Some((ns, _)) if ctx.is_registered_dialect(ns) => format!("custom op '{s}' is unknown"),
                 Some((ns, _)) => format!("Dialect `{ns}' not found for custom op '{s}' "),
                 None => match self.default_dialect.last().copied().unwrap_or("") {
@@ -889,7 +897,7 @@ impl<'s> Parser<'s> {
                 state.result_types.extend(std::iter::repeat_n(ty, nres as usize));
             }
             while self.is(Tok::LBrace) {
-                self.parse_op_region(body, &mut state, Some(def), &[])?;
+                self.parse_op_region(body, &mut state, Some(def), &[], true)?;
             }
         } else if !uses.is_empty() || nres > 0 {
             return Err(self.wrong_token("expected ':' followed by the operand and result types"));
