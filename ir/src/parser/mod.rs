@@ -51,6 +51,9 @@ pub struct ParseOptions {
     /// Lines before `src` in its file (for `--split-input-file` chunks), so locations and
     /// diagnostics name the line of the whole file.
     pub line_offset: u32,
+    /// Bytes before `src` on its first line (a chunk that starts after a split marker on the
+    /// marker's line), added to the columns of that line.
+    pub col_offset: u32,
 }
 
 /// Parses a whole file: top-level ops (wrapped in an implicit `builtin.module` unless the file
@@ -69,7 +72,7 @@ pub fn parse_module_bytes(ctx: &Context, src: &[u8], file: &str, opts: &ParseOpt
 /// Parses one type from `text` (e.g. `tensor<4x?xf32>`); unregistered dialect types are
 /// accepted.
 pub fn parse_type(ctx: &Context, text: &str) -> PResult<Type> {
-    let opts = ParseOptions { allow_unregistered: true, line_offset: 0 };
+    let opts = ParseOptions { allow_unregistered: true, ..Default::default() };
     let mut p = Parser::new(ctx, text.as_bytes(), "<type>", &opts)?;
     let t = p.parse_type()?;
     p.expect_eof()?;
@@ -79,7 +82,7 @@ pub fn parse_type(ctx: &Context, text: &str) -> PResult<Type> {
 /// Parses one attribute from `text` (e.g. `dense<1.0> : tensor<4xf32>`); unregistered
 /// dialect attributes are accepted.
 pub fn parse_attr(ctx: &Context, text: &str) -> PResult<Attr> {
-    let opts = ParseOptions { allow_unregistered: true, line_offset: 0 };
+    let opts = ParseOptions { allow_unregistered: true, ..Default::default() };
     let mut p = Parser::new(ctx, text.as_bytes(), "<attr>", &opts)?;
     let a = p.parse_attr()?;
     p.expect_eof()?;
@@ -122,6 +125,7 @@ pub(crate) struct Parser<'s> {
     pub(crate) last_end: u32,
     allow_unregistered: bool,
     line_offset: u32,
+    col_offset: u32,
     file_index: u32,
     lines: LineIndex,
     type_aliases: FxHashMap<&'s [u8], Type>,
@@ -160,6 +164,7 @@ impl<'s> Parser<'s> {
             last_end: 0,
             allow_unregistered: opts.allow_unregistered,
             line_offset: opts.line_offset,
+            col_offset: opts.col_offset,
             file_index,
             lines: LineIndex::new(),
             type_aliases: FxHashMap::default(),
@@ -273,6 +278,7 @@ impl<'s> Parser<'s> {
     /// The `file:line:col` location of byte `off`.
     pub(crate) fn loc_at(&mut self, off: u32) -> Location {
         let (line, col) = self.lines.line_col(self.src, off as usize);
+        let col = if line == 1 { col + self.col_offset } else { col };
         self.ctx.file_loc_indexed(self.file_index, line + self.line_offset, col)
     }
     /// An error at byte `off`. A pending lexical error (the current token is an error token)

@@ -59,7 +59,7 @@ fn ctx() -> Context {
 }
 
 fn opts() -> ParseOptions {
-    ParseOptions { allow_unregistered: true, line_offset: 0 }
+    ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0 }
 }
 
 fn parse(ctx: &Context, src: &str) -> Module {
@@ -324,7 +324,7 @@ fn aliases_metadata_and_line_offset() {
     let op = m.ops()[0];
     assert_eq!(m.body.value_type(m.body.result(op, 0)), c.tensor_type(&[4], c.f32_type()));
     assert_eq!(m.body.attr(&c, op, "x"), Some(c.dict(&[(c.ident("k"), c.i64_attr(1))])));
-    let o = ParseOptions { allow_unregistered: true, line_offset: 10 };
+    let o = ParseOptions { allow_unregistered: true, line_offset: 10, col_offset: 0 };
     let m = parse_module(&c, "\n\"foo.a\"() : () -> ()", "f", &o).unwrap();
     assert_eq!(c.loc_file_line_col(m.body.op_loc(m.ops()[0])).map(|x| (x.1, x.2)), Some((12, 1)));
     let e = err_with(&c, "\n\"foo.a\"(%x) : (i32) -> ()", &o);

@@ -19,3 +19,8 @@
 
 // CHECK: split-errors.mlir:[[@LINE+1]]:26: error: expected ')'
 "a.c"() : () -> (i32, i32 i32)
+
+// A chunk starts right after the marker: text on the marker's line belongs to the next chunk,
+// and its columns are those of the whole line.
+// CHECK: split-errors.mlir:[[@LINE+1]]:21: error: use of undeclared SSA value name
+// -----  "a.d"(%x) : (i32) -> ()
