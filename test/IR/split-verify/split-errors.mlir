@@ -22,5 +22,5 @@
 
 // A chunk starts right after the marker: text on the marker's line belongs to the next chunk,
 // and its columns are those of the whole line.
-// CHECK: split-errors.mlir:[[@LINE+1]]:21: error: use of undeclared SSA value name
+// CHECK: split-errors.mlir:[[@LINE+1]]:17: error: use of undeclared SSA value name
 // -----  "a.d"(%x) : (i32) -> ()
