@@ -795,9 +795,20 @@ impl<'s> Parser<'s> {
                     dd => format!("custom op '{s}' is unknown (tried '{dd}.{s}' as well)"),
                 },
             };
+            let unknown_dialect = msg.starts_with("Dialect");
             // MLIR lexes the next token first: a lexical error there is reported instead.
             self.bump();
-            return Err(self.error_at(nt.start, msg));
+            let d = self.error_at(nt.start, msg);
+            if unknown_dialect && d.message.starts_with("Dialect") {
+                let mut names: Vec<&str> = ctx.dialects().iter().map(|d| d.name).collect();
+                names.sort_unstable();
+                let note = format!(
+                    "Available dialects: {} ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management",
+                    names.join(", ")
+                );
+                return Err(self.note_at(d, nt.start, note));
+            }
+            return Err(d);
         };
         self.bump();
         match def.syntax {

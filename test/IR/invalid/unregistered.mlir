@@ -21,8 +21,9 @@
 
 // -----
 
-// ALLOW: [[@LINE+2]]:1: error: Dialect `foo' not found for custom op 'foo.op'
-// expected-error@+1 {{Dialect `foo' not found for custom op 'foo.op'}}
+// ALLOW: [[@LINE+3]]:1: error: Dialect `foo' not found for custom op 'foo.op'
+// expected-error@+2 {{Dialect `foo' not found for custom op 'foo.op'}}
+// expected-note@+1 {{Available dialects: builtin, }}
 foo.op
 
 // -----
