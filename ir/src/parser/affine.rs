@@ -343,18 +343,20 @@ impl<'s> Parser<'s> {
         match kw {
             b"affine_map" => {
                 self.expect(Tok::Less, "expected '<' in affine map")?;
+                let body = self.tok.start;
                 let (text, is_map) = self.parse_map_or_set()?;
                 if !is_map {
-                    return Err(self.error_here("expected AffineMap, but got IntegerSet"));
+                    return Err(self.error_at(body, "expected AffineMap, but got IntegerSet"));
                 }
                 self.expect(Tok::Greater, "expected '>' in affine map")?;
                 Ok(format!("affine_map<{text}>"))
             }
             b"affine_set" => {
                 self.expect(Tok::Less, "expected '<' in integer set")?;
+                let body = self.tok.start;
                 let (text, is_map) = self.parse_map_or_set()?;
                 if is_map {
-                    return Err(self.error_here("expected IntegerSet, but got AffineMap"));
+                    return Err(self.error_at(body, "expected IntegerSet, but got AffineMap"));
                 }
                 self.expect(Tok::Greater, "expected '>' in integer set")?;
                 Ok(format!("affine_set<{text}>"))
