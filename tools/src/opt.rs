@@ -294,6 +294,9 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     let mut verifier = verify_level.map(|l| {
         let mut v = DiagnosticVerifier::new(l);
         v.add_file(&sources, &file);
+        // Malformed expectations are reported first, before any split warning (as mlir-opt,
+        // whose verifier handler scans the file before the input is split).
+        eprint!("{}", v.take_output());
         v
     });
 
