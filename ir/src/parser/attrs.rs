@@ -400,15 +400,26 @@ impl<'s> Parser<'s> {
                 self.expect(Tok::RSquare, "expected ']' to close distinct ID")?;
                 self.expect(Tok::Less, "expected '<' after distinct ID")?;
                 // `distinct[N]<>` refers to a unit attribute (as MLIR prints it).
-                if self.tok.kind == Tok::Greater {
-                    self.bump();
-                    return Ok(ctx.attr(AttrKind::Distinct { id, attr: ctx.unit_attr() }));
+                let attr = if self.eat(Tok::Greater) {
+                    ctx.unit_attr()
+                } else {
+                    self.enter()?;
+                    let attr = self.parse_attr()?;
+                    self.leave();
+                    self.expect(Tok::Greater, "expected '>' to close distinct attribute")?;
+                    attr
+                };
+                // One id names one attribute throughout the input.
+                match self.distinct_ids.get(&id) {
+                    Some(&prev) if prev != attr => {
+                        let msg = format!("referenced attribute does not match previous definition: {}", self.attr_str(prev));
+                        Err(self.error_at(t.start, msg))
+                    }
+                    _ => {
+                        self.distinct_ids.insert(id, attr);
+                        Ok(ctx.attr(AttrKind::Distinct { id, attr }))
+                    }
                 }
-                self.enter()?;
-                let attr = self.parse_attr()?;
-                self.leave();
-                self.expect(Tok::Greater, "expected '>' to close distinct attribute")?;
-                Ok(ctx.attr(AttrKind::Distinct { id, attr }))
             }
             kw @ (b"affine_map" | b"affine_set" | b"strided") => {
                 // parsed and kept in MLIR's printed form (see `affine.rs`)

@@ -145,6 +145,8 @@ pub(crate) struct Parser<'s> {
     pub(crate) sbuf: Vec<u8>,
     /// The first use of a value name that was never defined (reported at the end).
     pub(crate) undeclared: Option<u32>,
+    /// The attribute each `distinct[N]` id refers to.
+    pub(crate) distinct_ids: FxHashMap<u64, Attr>,
 }
 
 impl<'s> Parser<'s> {
@@ -181,6 +183,7 @@ impl<'s> Parser<'s> {
             placeholder_name: ctx.op_name("xcs.parser.forward_ref"),
             sbuf: Vec::new(),
             undeclared: None,
+            distinct_ids: FxHashMap::default(),
         })
     }
 

@@ -140,7 +140,8 @@ impl<'s> Parser<'s> {
         }
         self.bump();
         let mut number = 0;
-        if self.tok.kind == Tok::HashId && self.text(self.tok)[1].is_ascii_digit() {
+        // Any `#...` right after a value use is its result number (as MLIR reads it).
+        if self.tok.kind == Tok::HashId {
             let h = self.tok;
             match super::types::parse_dec_u64(&self.text(h)[1..]).filter(|&v| v < u32::MAX as u64) {
                 Some(v) => number = v as u32,

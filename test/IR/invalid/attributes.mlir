@@ -121,3 +121,10 @@
 
 // expected-error@+1 {{expected attribute value}}
 "foo.a"() {a = } : () -> ()
+
+// -----
+
+// One distinct id refers to one attribute in the whole input.
+"foo.a"() {a = distinct[0]<1 : i32>} : () -> ()
+// expected-error@+1 {{referenced attribute does not match previous definition: 1 : i32}}
+"foo.a"() {a = distinct[0]<2 : i32>} : () -> ()

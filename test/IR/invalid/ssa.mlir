@@ -61,3 +61,9 @@
 
 // expected-error@+1 {{expected '=' after SSA name}}
 %0 "foo.a"() : () -> i32
+
+// -----
+
+%0:2 = "foo.a"() : () -> (i32, i32)
+// expected-error@+1 {{invalid SSA value result number}}
+"foo.b"(%0#x) : (i32) -> ()
