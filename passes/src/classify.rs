@@ -89,16 +89,11 @@ tensor and orchestration signals (`schemas/classify_report_schema.json`). See \
 };
 
 /// The classify pass.
+#[derive(Default)]
 pub struct Classify {
     pub matcher: Matcher,
     /// Where to write the JSON report.
     pub report: Option<String>,
-}
-
-impl Default for Classify {
-    fn default() -> Self {
-        Classify { matcher: Matcher::default(), report: None }
-    }
 }
 
 impl Pass for Classify {
@@ -124,7 +119,10 @@ impl Pass for Classify {
         if let Some(path) = &self.report {
             let json = report::render(&all);
             if let Err(e) = std::fs::write(path, json) {
-                diags.emit(Diagnostic::error(body.loc(), format!("cannot write classify report '{path}': {e}")));
+                diags.emit(Diagnostic::error(
+                    body.loc(),
+                    format!("cannot write classify report '{path}': {e}"),
+                ));
                 return Err(());
             }
         }

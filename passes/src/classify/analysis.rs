@@ -171,7 +171,9 @@ impl<'c, 'm> Analysis<'c, 'm> {
             if !util::has_trait(ctx, table, op, Traits::FunctionLike) || !table.is_isolated(op) {
                 continue;
             }
-            let Some(name) = util::symbol_name(ctx, table, op) else { continue };
+            let Some(name) = util::symbol_name(ctx, table, op) else {
+                continue;
+            };
             match self.fixed_class(table, op, name) {
                 Ok((fixed, local, declaration, pytree_safe)) => nodes.push(Node {
                     op,
@@ -180,7 +182,10 @@ impl<'c, 'm> Analysis<'c, 'm> {
                     declaration,
                     pytree_safe,
                     local_conf: match fixed {
-                        Some((b, _, c)) => [if b & TENSOR != 0 { c } else { 0.0 }, if b & ORCHESTRATION != 0 { c } else { 0.0 }],
+                        Some((b, _, c)) => [
+                            if b & TENSOR != 0 { c } else { 0.0 },
+                            if b & ORCHESTRATION != 0 { c } else { 0.0 },
+                        ],
                         None => [0.0; 2],
                     },
                     local_wit: [local[0].first().copied(), local[1].first().copied()],
@@ -195,12 +200,12 @@ impl<'c, 'm> Analysis<'c, 'm> {
         }
         let index: FxHashMap<&'c str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.name, i)).collect();
         // the body of each function that is analyzed
-        for i in 0..nodes.len() {
-            if nodes[i].fixed.is_none() {
-                if let Some(fb) = table.nested(nodes[i].op) {
-                    self.scan_body(fb, &index, &mut nodes[i]);
+        for node in nodes.iter_mut() {
+            if node.fixed.is_none() {
+                if let Some(fb) = table.nested(node.op) {
+                    self.scan_body(fb, &index, node);
                 }
-                self.scan_signature(table, &mut nodes[i]);
+                self.scan_signature(table, node);
             }
         }
         Ok(self.propagate(nodes, want_paths))
@@ -219,7 +224,10 @@ impl<'c, 'm> Analysis<'c, 'm> {
         let err = |m: String| Diagnostic::op_error(ctx, table, op, m);
         let pytree_safe = match table.attr(ctx, op, "xcs.pytree_safe") {
             None => None,
-            Some(a) => Some(ctx.as_bool(a).ok_or_else(|| err("attribute 'xcs.pytree_safe' must be a bool (true or false)".into()))?),
+            Some(a) => Some(
+                ctx.as_bool(a)
+                    .ok_or_else(|| err("attribute 'xcs.pytree_safe' must be a bool (true or false)".into()))?,
+            ),
         };
         let declaration = table
             .nested(op)
@@ -243,16 +251,28 @@ impl<'c, 'm> Analysis<'c, 'm> {
                     )))
                 }
             };
-            return Ok((Some((bits, Source::Marker, CONF_MARKER)), both(Name::Str("xcs.mark"), bits), declaration, pytree_safe));
+            return Ok((
+                Some((bits, Source::Marker, CONF_MARKER)),
+                both(Name::Str("xcs.mark"), bits),
+                declaration,
+                pytree_safe,
+            ));
         }
         // 2. the function's own module
         if let Some(a) = table.attr(ctx, op, "xcs.module") {
             let Some(module) = ctx.as_str(a) else {
-                return Err(err("attribute 'xcs.module' must be a string (a dotted module path)".into()));
+                return Err(err(
+                    "attribute 'xcs.module' must be a string (a dotted module path)".into()
+                ));
             };
             let bits = self.matcher.match_module(module);
             if bits != 0 {
-                return Ok((Some((bits, Source::Module, CONF_MODULE)), both(Name::Str(module), bits), declaration, pytree_safe));
+                return Ok((
+                    Some((bits, Source::Module, CONF_MODULE)),
+                    both(Name::Str(module), bits),
+                    declaration,
+                    pytree_safe,
+                ));
             }
         }
         if !declaration {
@@ -262,9 +282,19 @@ impl<'c, 'm> Analysis<'c, 'm> {
         let (bits, conf) = name_conf(self.matcher.match_name(name));
         if bits != 0 {
             // Func(usize::MAX) is resolved to the function itself in `propagate`
-            return Ok((Some((bits, Source::Analysis, conf)), both(Name::Func(usize::MAX), bits), true, pytree_safe));
+            return Ok((
+                Some((bits, Source::Analysis, conf)),
+                both(Name::Func(usize::MAX), bits),
+                true,
+                pytree_safe,
+            ));
         }
-        Ok((Some((HYBRID, Source::Unknown, CONF_UNKNOWN)), both(Name::Str(UNKNOWN), HYBRID), true, pytree_safe))
+        Ok((
+            Some((HYBRID, Source::Unknown, CONF_UNKNOWN)),
+            both(Name::Str(UNKNOWN), HYBRID),
+            true,
+            pytree_safe,
+        ))
     }
 
     fn add_local(node: &mut Node<'c>, bits: Bits, name: Name<'c>, conf: f64) {
@@ -293,8 +323,12 @@ impl<'c, 'm> Analysis<'c, 'm> {
                         } else if name == "xcs.llm" {
                             Self::add_local(node, ORCHESTRATION, Name::Str(name), CONF_OP);
                         } else if def.has(Traits::CallLike) {
-                            let Some(callee) = b.attr(ctx, op, "callee") else { continue };
-                            let Some(sym) = self.callee_symbol(callee) else { continue };
+                            let Some(callee) = b.attr(ctx, op, "callee") else {
+                                continue;
+                            };
+                            let Some(sym) = self.callee_symbol(callee) else {
+                                continue;
+                            };
                             match index.get(sym) {
                                 Some(&j) => node.callees.push(j), // deduplicated in `propagate`
                                 None => {
@@ -334,8 +368,12 @@ impl<'c, 'm> Analysis<'c, 'm> {
     /// Priority 4: the argument and result types of the signature.
     fn scan_signature(&mut self, table: &Body, node: &mut Node<'c>) {
         let ctx = self.ctx;
-        let Some(ft) = table.attr(ctx, node.op, "function_type").and_then(|a| ctx.as_type(a)) else { return };
-        let TypeKind::Function { inputs, results } = ctx.type_kind(ft) else { return };
+        let Some(ft) = table.attr(ctx, node.op, "function_type").and_then(|a| ctx.as_type(a)) else {
+            return;
+        };
+        let TypeKind::Function { inputs, results } = ctx.type_kind(ft) else {
+            return;
+        };
         for &t in inputs.iter().chain(results.iter()) {
             let texts = &mut self.texts;
             let idx = *self.type_cache.entry(t).or_insert_with(|| {
@@ -355,6 +393,8 @@ impl<'c, 'm> Analysis<'c, 'm> {
     /// fixed function does not depend on its callees), callees first. Every function of an
     /// SCC reaches every other, so at the fixed point they all have the same signals: the
     /// union of their own and of their callees' outside the SCC.
+    // `s` indexes the two sides of several per-function arrays at once
+    #[allow(clippy::needless_range_loop)]
     fn propagate(&self, mut nodes: Vec<Node<'c>>, want_paths: bool) -> Vec<FuncResult> {
         let n = nodes.len();
         // deduplicate callees, keeping first-call order (stamp: the last caller seen)

@@ -7,18 +7,50 @@
 pub const TENSOR_MODULE_PREFIXES: &[&str] = &["jax.", "jaxlib.", "numpy.", "torch.", "tensorflow.", "scipy."];
 
 /// Seed §4.2 `_ORCHESTRATION_MODULE_PREFIXES`.
-pub const ORCHESTRATION_MODULE_PREFIXES: &[&str] =
-    &["anthropic.", "openai.", "langchain.", "litellm.", "ember.gateway.", "ember.operators."];
+pub const ORCHESTRATION_MODULE_PREFIXES: &[&str] = &[
+    "anthropic.",
+    "openai.",
+    "langchain.",
+    "litellm.",
+    "ember.gateway.",
+    "ember.operators.",
+];
 
 /// Seed §4.3 `_TENSOR_KEYWORDS` (and Appendix A.1).
 pub const TENSOR_KEYWORDS: &[&str] = &[
-    "jax", "jnp", "numpy", "ndarray", "tensor", "array", "matmul", "einsum", "lax", "grad", "vmap", "pmap", "scan",
-    "torch", "pytorch", "tensorflow", "tf",
+    "jax",
+    "jnp",
+    "numpy",
+    "ndarray",
+    "tensor",
+    "array",
+    "matmul",
+    "einsum",
+    "lax",
+    "grad",
+    "vmap",
+    "pmap",
+    "scan",
+    "torch",
+    "pytorch",
+    "tensorflow",
+    "tf",
 ];
 
 /// Seed §4.3 `_ORCHESTRATION_KEYWORDS` (and Appendix A.2).
-pub const ORCHESTRATION_KEYWORDS: &[&str] =
-    &["llm", "anthropic", "openai", "prompt", "completion", "chat", "mcp", "langchain", "litellm", "gemini", "cohere"];
+pub const ORCHESTRATION_KEYWORDS: &[&str] = &[
+    "llm",
+    "anthropic",
+    "openai",
+    "prompt",
+    "completion",
+    "chat",
+    "mcp",
+    "langchain",
+    "litellm",
+    "gemini",
+    "cohere",
+];
 
 /// Seed §4.3 "Intentionally Excluded Keywords" and Appendix A.3: never in the default keyword
 /// sets (a test checks it). A user may still add one through the pass options.
@@ -140,10 +172,18 @@ impl Matcher {
     /// substring (a name may hit both).
     pub fn match_name(&self, name: &str) -> NameMatch {
         let lowered = name.to_lowercase();
-        if self.tensor_prefixes_lower.iter().any(|p| lowered.starts_with(p.as_str())) {
+        if self
+            .tensor_prefixes_lower
+            .iter()
+            .any(|p| lowered.starts_with(p.as_str()))
+        {
             return NameMatch::Prefix(TENSOR);
         }
-        if self.orchestration_prefixes_lower.iter().any(|p| lowered.starts_with(p.as_str())) {
+        if self
+            .orchestration_prefixes_lower
+            .iter()
+            .any(|p| lowered.starts_with(p.as_str()))
+        {
             return NameMatch::Prefix(ORCHESTRATION);
         }
         let mut bits = 0;
@@ -175,7 +215,10 @@ mod tests {
     #[test]
     fn excluded_keywords_are_in_no_set() {
         for k in EXCLUDED_KEYWORDS {
-            assert!(!TENSOR_KEYWORDS.contains(k) && !ORCHESTRATION_KEYWORDS.contains(k), "{k}");
+            assert!(
+                !TENSOR_KEYWORDS.contains(k) && !ORCHESTRATION_KEYWORDS.contains(k),
+                "{k}"
+            );
         }
         let m = Matcher::default();
         for k in EXCLUDED_KEYWORDS {
@@ -230,7 +273,12 @@ mod tests {
     #[test]
     fn extensions() {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        let m = Matcher::new(&s(&["mylib.nn.", "mylib.ops"]), &s(&["agents"]), &s(&["Conv"]), &s(&["agent", ""]));
+        let m = Matcher::new(
+            &s(&["mylib.nn.", "mylib.ops"]),
+            &s(&["agents"]),
+            &s(&["Conv"]),
+            &s(&["agent", ""]),
+        );
         assert_eq!(m.match_module("mylib.nn.layers"), TENSOR);
         assert_eq!(m.match_module("mylib.ops"), TENSOR);
         assert_eq!(m.match_module("mylib.other"), 0);

@@ -16,7 +16,10 @@ use crate::testing::{ctx, run};
 type Classes = BTreeMap<String, (String, String, Vec<String>, Vec<String>)>;
 
 fn parse(ctx: &xcs_ir::Context, text: &str) -> Module {
-    let opts = ParseOptions { allow_unregistered: true, line_offset: 0 };
+    let opts = ParseOptions {
+        allow_unregistered: true,
+        line_offset: 0,
+    };
     match parse_module(ctx, text, "t.mlir", &opts) {
         Ok(m) => m,
         Err(d) => panic!("parse error: {}\n{text}", d.message),
@@ -33,8 +36,16 @@ fn classes(ctx: &xcs_ir::Context, m: &Module) -> Classes {
     };
     let mut out = BTreeMap::new();
     for op in m.ops() {
-        let Some(name) = crate::util::symbol_name(ctx, &m.body, op) else { continue };
-        let get = |k: &str| m.body.attr(ctx, op, k).and_then(|a| ctx.as_str(a)).unwrap_or("").to_string();
+        let Some(name) = crate::util::symbol_name(ctx, &m.body, op) else {
+            continue;
+        };
+        let get = |k: &str| {
+            m.body
+                .attr(ctx, op, k)
+                .and_then(|a| ctx.as_str(a))
+                .unwrap_or("")
+                .to_string()
+        };
         out.insert(
             name.to_string(),
             (
@@ -59,7 +70,10 @@ fn classify_text(text: &str, pipeline: &str) -> Classes {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn below(&mut self, n: u64) -> u64 {
@@ -175,7 +189,11 @@ fn random_call_graphs_match_the_fixed_point() {
         let mut m = parse(&ctx, &text);
         run(&ctx, &mut m, "builtin.module(classify)").unwrap();
         let got = classes(&ctx, &m);
-        let order: Vec<_> = m.ops().into_iter().filter_map(|op| crate::util::symbol_name(&ctx, &m.body, op)).collect();
+        let order: Vec<_> = m
+            .ops()
+            .into_iter()
+            .filter_map(|op| crate::util::symbol_name(&ctx, &m.body, op))
+            .collect();
         for (i, name) in order.iter().enumerate() {
             let (class, source, t, o) = &got[*name];
             let want = super::class_name(expected[i]);
@@ -233,19 +251,34 @@ fn long_chain() {
     let n = 20_000;
     let mut text = String::with_capacity(n * 60);
     for i in 0..n {
-        let callee = if i + 1 < n { format!("f{}", i + 1) } else { "openai.x".to_string() };
-        let _ = writeln!(text, "func.func @f{i}(%a: tensor<2xf32>) {{\n  call @{callee}(%a) : (tensor<2xf32>) -> ()\n  return\n}}");
+        let callee = if i + 1 < n {
+            format!("f{}", i + 1)
+        } else {
+            "openai.x".to_string()
+        };
+        let _ = writeln!(
+            text,
+            "func.func @f{i}(%a: tensor<2xf32>) {{\n  call @{callee}(%a) : (tensor<2xf32>) -> ()\n  return\n}}"
+        );
     }
     text.push_str("func.func private @openai.x(tensor<2xf32>)\n");
     let ctx = ctx();
     let mut m = parse(&ctx, &text);
     let dir = tempdir("long_chain");
     let report = dir.join("r.json");
-    run(&ctx, &mut m, &format!("builtin.module(classify{{report={}}})", report.display())).unwrap();
+    run(
+        &ctx,
+        &mut m,
+        &format!("builtin.module(classify{{report={}}})", report.display()),
+    )
+    .unwrap();
     let got = classes(&ctx, &m);
     // tensor types in every signature, orchestration from the leaf: hybrid all the way
     assert_eq!(got.len(), n + 1);
-    assert!(got.iter().filter(|(k, _)| k.starts_with('f')).all(|(_, c)| c.0 == "hybrid"));
+    assert!(got
+        .iter()
+        .filter(|(k, _)| k.starts_with('f'))
+        .all(|(_, c)| c.0 == "hybrid"));
     assert_eq!(got["openai.x"].0, "orchestration");
     assert_eq!(got["f0"].3, ["@f1"]);
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
@@ -255,10 +288,16 @@ fn long_chain() {
     assert_eq!(path.len(), super::analysis::MAX_PATH + 1);
     assert_eq!(path[1], "@f1");
     assert_eq!(path[super::analysis::MAX_PATH], "...");
-    assert_eq!(f0["hybrid_paths"]["tensor"], serde_json::json!(["@f0", "tensor<2xf32>"]));
+    assert_eq!(
+        f0["hybrid_paths"]["tensor"],
+        serde_json::json!(["@f0", "tensor<2xf32>"])
+    );
     // near the end the path reaches the declaration
     let last = &v["functions"][n - 2];
-    assert_eq!(last["hybrid_paths"]["orchestration"], serde_json::json!([format!("@f{}", n - 2), format!("@f{}", n - 1), "@openai.x"]));
+    assert_eq!(
+        last["hybrid_paths"]["orchestration"],
+        serde_json::json!([format!("@f{}", n - 2), format!("@f{}", n - 1), "@openai.x"])
+    );
     validate(&v).unwrap();
 }
 
@@ -282,13 +321,24 @@ fn big_cycle() {
     let mut m = parse(&ctx, &text);
     let dir = tempdir("big_cycle");
     let report = dir.join("r.json");
-    run(&ctx, &mut m, &format!("builtin.module(classify{{report={}}})", report.display())).unwrap();
+    run(
+        &ctx,
+        &mut m,
+        &format!("builtin.module(classify{{report={}}})", report.display()),
+    )
+    .unwrap();
     let got = classes(&ctx, &m);
     assert!(got.values().all(|c| c.0 == "hybrid"));
     assert_eq!(got["g7"].2, ["@g8", "tensor.constant"]);
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-    assert_eq!(v["functions"][5]["hybrid_paths"]["tensor"], serde_json::json!(["@g5", "@g6", "@g7", "tensor.constant"]));
-    assert_eq!(v["functions"][7]["hybrid_paths"]["tensor"], serde_json::json!(["@g7", "tensor.constant"]));
+    assert_eq!(
+        v["functions"][5]["hybrid_paths"]["tensor"],
+        serde_json::json!(["@g5", "@g6", "@g7", "tensor.constant"])
+    );
+    assert_eq!(
+        v["functions"][7]["hybrid_paths"]["tensor"],
+        serde_json::json!(["@g7", "tensor.constant"])
+    );
     validate(&v).unwrap();
 }
 
@@ -307,7 +357,10 @@ fn validate(report: &serde_json::Value) -> Result<(), String> {
         serde_json::from_str(&std::fs::read_to_string(repo().join("schemas/classify_report_schema.json")).unwrap())
             .unwrap();
     let v = jsonschema::draft202012::new(&schema).map_err(|e| format!("bad schema: {e}"))?;
-    let first = v.iter_errors(report).next().map(|e| format!("{} at {}", e, e.instance_path()));
+    let first = v
+        .iter_errors(report)
+        .next()
+        .map(|e| format!("{} at {}", e, e.instance_path()));
     match first {
         None => Ok(()),
         Some(e) => Err(e),
@@ -332,7 +385,12 @@ fn lit_reports_match_the_schema() {
             let ctx = ctx();
             let mut m = parse(&ctx, chunk);
             let report = out.join(format!("{n}.json"));
-            run(&ctx, &mut m, &format!("builtin.module(classify{{report={}}})", report.display())).unwrap();
+            run(
+                &ctx,
+                &mut m,
+                &format!("builtin.module(classify{{report={}}})", report.display()),
+            )
+            .unwrap();
             let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
             validate(&v).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(!v["functions"].as_array().unwrap().is_empty());
@@ -351,18 +409,42 @@ fn schema_rejects_bad_reports() {
         "func.func private @ext()\nfunc.func @f(%x: tensor<2xf32>) {\n  call @ext() : () -> ()\n  return\n}\nfunc.func @g() {\n  return\n}\n",
     );
     let report = tempdir("bad").join("r.json");
-    run(&ctx, &mut m, &format!("builtin.module(classify{{report={}}})", report.display())).unwrap();
+    run(
+        &ctx,
+        &mut m,
+        &format!("builtin.module(classify{{report={}}})", report.display()),
+    )
+    .unwrap();
     let good: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     validate(&good).unwrap();
-    let broken: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+    type Breaker = Box<dyn Fn(&mut serde_json::Value)>;
+    let broken: Vec<(&str, Breaker)> = vec![
         ("unknown class", Box::new(|v| v["functions"][0]["class"] = "gpu".into())),
-        ("no version", Box::new(|v| _ = v.as_object_mut().unwrap().remove("version"))),
-        ("hybrid without paths", Box::new(|v| _ = v["functions"][1].as_object_mut().unwrap().remove("hybrid_paths"))),
-        ("none with ops", Box::new(|v| v["functions"][2]["tensor_ops"] = serde_json::json!(["x"]))),
-        ("confidence > 1", Box::new(|v| v["functions"][2]["confidence"] = 1.5.into())),
-        ("duplicate names", Box::new(|v| v["functions"][1]["tensor_ops"] = serde_json::json!(["a", "a"]))),
+        (
+            "no version",
+            Box::new(|v| _ = v.as_object_mut().unwrap().remove("version")),
+        ),
+        (
+            "hybrid without paths",
+            Box::new(|v| _ = v["functions"][1].as_object_mut().unwrap().remove("hybrid_paths")),
+        ),
+        (
+            "none with ops",
+            Box::new(|v| v["functions"][2]["tensor_ops"] = serde_json::json!(["x"])),
+        ),
+        (
+            "confidence > 1",
+            Box::new(|v| v["functions"][2]["confidence"] = 1.5.into()),
+        ),
+        (
+            "duplicate names",
+            Box::new(|v| v["functions"][1]["tensor_ops"] = serde_json::json!(["a", "a"])),
+        ),
         ("unknown field", Box::new(|v| v["functions"][0]["extra"] = 1.into())),
-        ("unknown source not hybrid", Box::new(|v| v["functions"][0]["class"] = "tensor".into())),
+        (
+            "unknown source not hybrid",
+            Box::new(|v| v["functions"][0]["class"] = "tensor".into()),
+        ),
         ("bad name", Box::new(|v| v["functions"][0]["name"] = "ext".into())),
     ];
     for (what, f) in broken {
@@ -380,9 +462,19 @@ fn nested_modules_are_reported_with_their_path() {
         "module @outer {\n  func.func @a() {\n    return\n  }\n  module @inner {\n    func.func private @torch.relu()\n  }\n}\n",
     );
     let report = tempdir("nested").join("r.json");
-    run(&ctx, &mut m, &format!("builtin.module(classify{{report={}}})", report.display())).unwrap();
+    run(
+        &ctx,
+        &mut m,
+        &format!("builtin.module(classify{{report={}}})", report.display()),
+    )
+    .unwrap();
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-    let names: Vec<_> = v["functions"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap().to_string()).collect();
+    let names: Vec<_> = v["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap().to_string())
+        .collect();
     // a file holding one module: that module is the top one (as in MLIR)
     assert_eq!(names, ["@a", "@inner::@torch.relu"]);
     validate(&v).unwrap();
