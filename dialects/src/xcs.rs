@@ -280,22 +280,25 @@ fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
         }
     }
     if let Some(term) = body.last_op(entry) {
-        if ctx.op_name_str(body.op_name(term)) == "xcs.yield" {
-            let yielded = body.operand_types(term);
-            if yielded.len() != v.num_results() {
-                return Err(v.error(format!("body yields {} values, but the op has {} results", yielded.len(), v.num_results())));
-            }
-            for (j, ((&y, &ax), r)) in yielded.iter().zip(&out_axes).zip(v.result_types()).enumerate() {
-                let expect = if ax == -1 { Ok(y) } else { batched_type(ctx, y, ax, batch) };
-                let expect = expect.map_err(|e| v.error(format!("result #{j}: {e}")))?;
-                if !crate::shape::types_compatible(ctx, expect, r) {
-                    return Err(v.error(format!(
-                        "result #{j} has type '{}', but the yielded '{}' batched at axis {ax} is '{}'",
-                        v.ty(r),
-                        v.ty(y),
-                        v.ty(expect)
-                    )));
-                }
+        let term_name = ctx.op_name_str(body.op_name(term));
+        if term_name != "xcs.yield" {
+            // MLIR's SingleBlockImplicitTerminator wording
+            return Err(v.error(format!("expects regions to end with 'xcs.yield', found '{term_name}'")));
+        }
+        let yielded = body.operand_types(term);
+        if yielded.len() != v.num_results() {
+            return Err(v.error(format!("body yields {} values, but the op has {} results", yielded.len(), v.num_results())));
+        }
+        for (j, ((&y, &ax), r)) in yielded.iter().zip(&out_axes).zip(v.result_types()).enumerate() {
+            let expect = if ax == -1 { Ok(y) } else { batched_type(ctx, y, ax, batch) };
+            let expect = expect.map_err(|e| v.error(format!("result #{j}: {e}")))?;
+            if !crate::shape::types_compatible(ctx, expect, r) {
+                return Err(v.error(format!(
+                    "result #{j} has type '{}', but the yielded '{}' batched at axis {ax} is '{}'",
+                    v.ty(r),
+                    v.ty(y),
+                    v.ty(expect)
+                )));
             }
         }
     }

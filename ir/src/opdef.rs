@@ -427,7 +427,10 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
             }
         }
     }
-    for spec in def.attributes {
+    // In name order, as MLIR's generated verifiers check them.
+    let mut specs: SmallVec<[&AttrSpec; 8]> = def.attributes.iter().collect();
+    specs.sort_by_key(|s| s.name);
+    for spec in specs {
         match v.attr(spec.name) {
             None if !spec.optional => {
                 return Err(v.error(format!("requires attribute '{}'", spec.name)));
@@ -448,7 +451,9 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
     let nsucc = v.body.successors(v.op).len();
     if let SuccessorCount::Exactly(n) = def.successors {
         if nsucc != n as usize {
-            return Err(v.error(format!("requires {n} successors but found {nsucc}")));
+            // MLIR's OneSuccessor / NSuccessors<N> wording
+            let noun = if n == 1 { "successor" } else { "successors" };
+            return Err(v.error(format!("requires {n} {noun} but found {nsucc}")));
         }
     }
     let operand_types = v.operand_types();

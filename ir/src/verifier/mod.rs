@@ -329,7 +329,13 @@ impl<'a> BodyVerifier<'a> {
                 return Err(self.op_error(op, "null operand found"));
             }
         }
-        let Some(def) = self.def(op) else { return Ok(()) };
+        let Some(def) = self.def(op) else {
+            // Checked on exit, after the op's regions (as MLIR's verifyOnExit does).
+            if body.regions(op).is_empty() {
+                self.unknown_op_check(op)?;
+            }
+            return Ok(());
+        };
         let view = OpView::new(ctx, body, op);
         verify_op_def(&view, def).map_err(|d| self.hook_error(op, d))?;
         if def.has(Traits::IsolatedFromAbove) && !body.is_isolated(op) && !body.regions(op).is_empty() {
@@ -613,6 +619,26 @@ impl<'a> BodyVerifier<'a> {
         }
         if self.holder_def(h).is_some_and(|d| d.has(Traits::SymbolTable)) {
             self.symbol_table(h).map_err(one)?;
+        }
+        if let Holder::Op(op) = h {
+            if self.def(op).is_none() {
+                self.unknown_op_check(op).map_err(one)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// An unknown op of a registered dialect parses (as in MLIR) but does not verify.
+    fn unknown_op_check(&self, op: Op) -> Result<(), Diagnostic> {
+        let info = self.ctx.op_info(self.body.op_name(op));
+        if !info.dialect.is_empty() && self.ctx.is_registered_dialect(&info.dialect) {
+            return Err(self.op_error(
+                op,
+                format!(
+                    "unregistered operation '{}' found in dialect ('{}') that does not allow unknown operations",
+                    info.name, info.dialect
+                ),
+            ));
         }
         Ok(())
     }
