@@ -497,6 +497,10 @@ fn infer_same(_: &Context, ops: &[Type], _: Attr) -> Infer {
 }
 
 fn infer_broadcast(ctx: &Context, ops: &[Type], _: Attr) -> Infer {
+    if ops[0] == ops[1] && ranked(ctx, ops[0]).is_some() {
+        // The common case, without building a shape: a type broadcasts with itself to itself.
+        return Ok(smallvec![ops[0]]);
+    }
     let (a, ea) = tensor_parts(ctx, ops[0], "lhs")?;
     let (b, eb) = tensor_parts(ctx, ops[1], "rhs")?;
     same_elem(ctx, ea, eb)?;

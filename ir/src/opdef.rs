@@ -405,39 +405,44 @@ fn check_group_counts(v: &OpView, specs: &[ValueSpec], total: usize, what: &str)
     }
 }
 
+/// Checks each operand (or result) against its group's type constraint, walking the groups
+/// in order (the ranges [`group_range`] computes, without a lookup per group).
+fn check_group_types(
+    v: &OpView,
+    specs: &[ValueSpec],
+    total: usize,
+    what: &str,
+    ty: impl Fn(usize) -> Type,
+) -> Result<(), Diagnostic> {
+    let singles = specs.iter().filter(|s| s.arity == Arity::Single).count();
+    let extra = total.saturating_sub(singles);
+    let mut start = 0;
+    for spec in specs {
+        let n = if spec.arity == Arity::Single { 1 } else { extra };
+        for i in start..(start + n).min(total) {
+            let t = ty(i);
+            if !(spec.constraint.check)(v.ctx, t) {
+                return Err(v.error(format!("{what} #{i} must be {}, but got '{}'", spec.constraint.desc, v.ty(t))));
+            }
+        }
+        start += n;
+    }
+    Ok(())
+}
+
 /// Checks what an [`OpDef`] declares: operand/result counts and types, inherent attributes
 /// (presence and kind), region and successor counts, and the type traits.
 pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     check_group_counts(v, def.operands, v.num_operands(), "operand")?;
     check_group_counts(v, def.results, v.num_results(), "result")?;
-    for spec in def.operands {
-        for i in group_range(def.operands, v.num_operands(), spec.name) {
-            let t = v.operand_type(i);
-            if !(spec.constraint.check)(ctx, t) {
-                return Err(v.error(format!(
-                    "operand #{i} must be {}, but got '{}'",
-                    spec.constraint.desc,
-                    v.ty(t)
-                )));
-            }
-        }
-    }
-    for spec in def.results {
-        for i in group_range(def.results, v.num_results(), spec.name) {
-            let t = v.result_type(i);
-            if !(spec.constraint.check)(ctx, t) {
-                return Err(v.error(format!(
-                    "result #{i} must be {}, but got '{}'",
-                    spec.constraint.desc,
-                    v.ty(t)
-                )));
-            }
-        }
-    }
+    check_group_types(v, def.operands, v.num_operands(), "operand", |i| v.operand_type(i))?;
+    check_group_types(v, def.results, v.num_results(), "result", |i| v.result_type(i))?;
     // In name order, as MLIR's generated verifiers check them.
     let mut specs: SmallVec<[&AttrSpec; 8]> = def.attributes.iter().collect();
-    specs.sort_by_key(|s| s.name);
+    if !specs.is_sorted_by_key(|s| s.name) {
+        specs.sort_by_key(|s| s.name);
+    }
     for spec in specs {
         match v.attr(spec.name) {
             None if !spec.optional => {
@@ -483,8 +488,9 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
         }
     }
     if def.has(Traits::SameOperandsAndResultType) {
-        let all: Vec<Type> = operand_types.iter().chain(result_types.iter()).copied().collect();
-        if all.windows(2).any(|w| w[0] != w[1]) {
+        let mut all = operand_types.iter().chain(result_types.iter());
+        let first = all.next();
+        if all.any(|t| Some(t) != first) {
             return Err(v.error("requires the same type for all operands and results"));
         }
     }
@@ -492,12 +498,9 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
         return Err(v.error("requires all operands to have the same type"));
     }
     if def.has(Traits::SameOperandsAndResultElementType) {
-        let elems: Vec<Type> = operand_types
-            .iter()
-            .chain(result_types.iter())
-            .map(|&t| ctx.element_type(t))
-            .collect();
-        if elems.windows(2).any(|w| w[0] != w[1]) {
+        let mut elems = operand_types.iter().chain(result_types.iter()).map(|&t| ctx.element_type(t));
+        let first = elems.next();
+        if elems.any(|e| Some(e) != first) {
             return Err(v.error("requires the same element type for all operands and results"));
         }
     }
