@@ -772,6 +772,9 @@ fn op_name_errors() {
     // the printed `\00` escape did not).
     check("\"foo.a\\00b\"() : () -> ()\n", "null character not allowed in operation name", 1, 1);
     check("\"foo.a\0b\"() : () -> ()\n", "null character not allowed in operation name", 1, 1);
+    // An empty dialect namespace (found by the fuzzer: `!<...>` was printed and did not parse).
+    check("\"foo.a\"() : () -> !.t<\"x\">\n", "invalid dialect namespace '\"\"'", 1, 21);
+    check("\"foo.a\"() {a = #.t<\"x\">} : () -> ()\n", "invalid dialect namespace '\"\"'", 1, 18);
 }
 
 #[test]
