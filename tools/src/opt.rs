@@ -294,7 +294,7 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     let color = verify_level.is_none() && std::io::stderr().is_terminal();
     let driver = Driver {
         ctx,
-        parse: ParseOptions { allow_unregistered: m.get_flag("allow-unregistered-dialect"), line_offset: 0 },
+        parse: ParseOptions { allow_unregistered: m.get_flag("allow-unregistered-dialect"), ..Default::default() },
         verify: VerifyOptions {
             threads: pm.options.threading,
             print_op_on_diagnostic: verify_level.is_none(),
@@ -307,6 +307,9 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     let mut verifier = verify_level.map(|l| {
         let mut v = DiagnosticVerifier::new(l);
         v.add_file(&sources, &file);
+        // Malformed expectations are reported first, before any split warning (as mlir-opt,
+        // whose verifier handler scans the file before the input is split).
+        eprint!("{}", v.take_output());
         v
     });
 
@@ -328,7 +331,8 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     let mut stderr = std::io::stderr().lock();
     for chunk in chunks {
         let mut diags = DiagBuffer::default();
-        let parse = ParseOptions { line_offset: chunk.line_offset, ..driver.parse.clone() };
+        let parse =
+            ParseOptions { line_offset: chunk.line_offset, col_offset: chunk.col_offset, ..driver.parse.clone() };
         let ok = driver.process(chunk.text, &file, &parse, &mut diags, &mut stderr, &mut phases, &mut output);
         for d in &diags.diags {
             match verifier.as_mut() {
