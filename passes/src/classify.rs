@@ -9,7 +9,7 @@ pub mod tables;
 
 use xcs_ir::opdef::Traits;
 use xcs_ir::pass::{OptionKind, OptionSpec, Pass, PassInfo, PassResult};
-use xcs_ir::{Body, Context, DiagSink, Diagnostic, Op};
+use xcs_ir::{Attr, AttrKind, Body, Context, DiagSink, Diagnostic, Ident, Op};
 
 pub use analysis::{class_name, FuncResult, Source};
 pub use analysis::{CONF_KEYWORD, CONF_MARKER, CONF_MODULE, CONF_NONE, CONF_OP, CONF_PREFIX, CONF_TYPE, CONF_UNKNOWN};
@@ -114,11 +114,11 @@ impl Pass for Classify {
             ));
             return Err(());
         }
-        let mut all = Vec::new();
-        let changed = self.classify_table(ctx, body, "", &mut all, diags)?;
-        if let Some(path) = &self.report {
-            let json = report::render(&all);
-            if let Err(e) = std::fs::write(path, json) {
+        let keys = ResultKeys::new(ctx);
+        let mut entries = self.report.as_ref().map(|_| Vec::new());
+        let changed = self.classify_table(ctx, &keys, body, "", &mut entries, diags)?;
+        if let (Some(path), Some(entries)) = (&self.report, entries) {
+            if let Err(e) = std::fs::write(path, report::render(entries)) {
                 diags.emit(Diagnostic::error(
                     body.loc(),
                     format!("cannot write classify report '{path}': {e}"),
@@ -130,18 +130,45 @@ impl Pass for Classify {
     }
 }
 
+/// The result attributes' names and the constant values, made once per run.
+struct ResultKeys {
+    /// `xcs.class`, `xcs.class_source`, `xcs.orchestration_ops`, `xcs.tensor_ops`: sorted.
+    keys: [(Ident, &'static str); 4],
+    classes: [Attr; 4],
+    sources: [Attr; 4],
+}
+
+impl ResultKeys {
+    fn new(ctx: &Context) -> Self {
+        let names = [
+            "xcs.class",
+            "xcs.class_source",
+            "xcs.orchestration_ops",
+            "xcs.tensor_ops",
+        ];
+        ResultKeys {
+            keys: names.map(|k| (ctx.ident(k), k)),
+            classes: [0, 1, 2, 3].map(|b| ctx.str_attr(class_name(b))),
+            sources: [Source::Marker, Source::Module, Source::Analysis, Source::Unknown]
+                .map(|s| ctx.str_attr(s.as_str())),
+        }
+    }
+}
+
 impl Classify {
     /// Classifies the functions of one symbol table (and, recursively, of the modules nested
-    /// in it) and writes their attributes. Returns whether an attribute changed.
+    /// in it) and writes their attributes; with a report, appends its entries. Returns whether
+    /// an attribute changed.
     fn classify_table(
         &self,
         ctx: &Context,
+        keys: &ResultKeys,
         table: &mut Body,
         prefix: &str,
-        out: &mut Vec<FuncResult>,
+        entries: &mut Option<Vec<serde_json::Value>>,
         diags: &mut dyn DiagSink,
     ) -> Result<bool, ()> {
-        let results = match analysis::Analysis::new(ctx, &self.matcher).run(table, self.report.is_some()) {
+        let results = match analysis::Analysis::new(ctx, &self.matcher).run(table, entries.is_some()) {
             Ok(r) => r,
             Err(errors) => {
                 for e in errors {
@@ -151,13 +178,17 @@ impl Classify {
             }
         };
         let mut changed = false;
+        let t = std::time::Instant::now();
         for r in &results {
-            changed |= write_attrs(ctx, table, r);
+            changed |= write_attrs(ctx, keys, table, r);
         }
-        out.extend(results.into_iter().map(|mut r| {
-            r.name = format!("{prefix}@{}", r.name);
-            r
-        }));
+        if std::env::var_os("XCS_PROF").is_some() {
+            eprintln!("PROF write {:?}", t.elapsed());
+        }
+        if let Some(entries) = entries.as_mut() {
+            entries.extend(results.iter().map(|r| report::entry(ctx, prefix, r)));
+        }
+        drop(results);
         // nested modules are symbol tables of their own
         let nested: Vec<(Op, String)> = table
             .top_ops()
@@ -174,28 +205,52 @@ impl Classify {
             .collect();
         for (op, p) in nested {
             if let Some(child) = table.nested_mut(op) {
-                changed |= self.classify_table(ctx, child, &p, out, diags)?;
+                changed |= self.classify_table(ctx, keys, child, &p, entries, diags)?;
             }
         }
         Ok(changed)
     }
 }
 
-/// Sets the four result attributes of one function; true if any changed.
-fn write_attrs(ctx: &Context, table: &mut Body, r: &FuncResult) -> bool {
-    let strs = |v: &[String]| ctx.array_attr(&v.iter().map(|s| ctx.str_attr(s)).collect::<Vec<_>>());
+/// Sets the four result attributes of one function (one new dictionary, merged in key
+/// order); true if any changed.
+fn write_attrs(ctx: &Context, keys: &ResultKeys, table: &mut Body, r: &FuncResult<'_>) -> bool {
+    let source = match r.source {
+        Source::Marker => 0,
+        Source::Module => 1,
+        Source::Analysis => 2,
+        Source::Unknown => 3,
+    };
+    let values = [
+        keys.classes[r.bits as usize & 3],
+        keys.sources[source],
+        r.orchestration_ops,
+        r.tensor_ops,
+    ];
     let before = table.attrs(r.op);
-    let mut d = before;
-    for (k, v) in [
-        ("xcs.class", ctx.str_attr(class_name(r.bits))),
-        ("xcs.class_source", ctx.str_attr(r.source.as_str())),
-        ("xcs.orchestration_ops", strs(&r.orchestration_ops)),
-        ("xcs.tensor_ops", strs(&r.tensor_ops)),
-    ] {
-        d = ctx.dict_set(d, ctx.ident(k), Some(v));
+    let old = ctx.dict_entries(before);
+    let mut merged: Vec<(Ident, Attr)> = Vec::with_capacity(old.len() + 4);
+    let mut k = 0;
+    for &(key, value) in old {
+        if keys.keys.iter().any(|&(id, _)| id == key) {
+            continue;
+        }
+        let name = ctx.str(key);
+        while k < 4 && keys.keys[k].1 < name {
+            merged.push((keys.keys[k].0, values[k]));
+            k += 1;
+        }
+        merged.push((key, value));
     }
-    table.set_attrs(r.op, d);
-    d != before
+    while k < 4 {
+        merged.push((keys.keys[k].0, values[k]));
+        k += 1;
+    }
+    if merged.as_slice() == old {
+        return false;
+    }
+    table.set_attrs(r.op, ctx.attr(AttrKind::Dictionary(merged.into())));
+    true
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use xcs_ir::opdef::Traits;
-use xcs_ir::{Body, Context, Diagnostic, Op, OpName, Type, TypeKind};
+use xcs_ir::{Attr, AttrKind, Body, Context, Diagnostic, Ident, Op, OpName, Type, TypeKind};
 
 use super::tables::{is_tensor_type_text, Bits, Matcher, NameMatch, HYBRID, ORCHESTRATION, TENSOR, UNKNOWN};
 use crate::util;
@@ -64,15 +64,15 @@ pub const MAX_PATH: usize = 64;
 
 /// The result for one function.
 #[derive(Clone, Debug)]
-pub struct FuncResult {
+pub struct FuncResult<'c> {
     pub op: Op,
     /// The symbol name (without `@`).
-    pub name: String,
+    pub name: &'c str,
     pub bits: Bits,
     pub source: Source,
-    /// Sorted, without duplicates.
-    pub tensor_ops: Vec<String>,
-    pub orchestration_ops: Vec<String>,
+    /// Array attributes of string attributes, sorted, without duplicates.
+    pub tensor_ops: Attr,
+    pub orchestration_ops: Attr,
     pub confidence: f64,
     pub declaration: bool,
     pub pytree_safe: Option<bool>,
@@ -130,7 +130,11 @@ pub struct Analysis<'c, 'm> {
     /// Unregistered op name -> how its name matched.
     op_cache: FxHashMap<OpName, (Bits, f64)>,
     /// Callee symbol not in the table -> how it matched.
-    sym_cache: FxHashMap<&'c str, (Bits, f64)>,
+    sym_cache: FxHashMap<Ident, (Bits, f64)>,
+    /// The string attribute of each name (made once; interning costs a hash and a lock).
+    str_attrs: FxHashMap<&'c str, Attr>,
+    sym_attrs: FxHashMap<&'c str, Attr>,
+    text_attrs: Vec<Attr>,
 }
 
 fn side(i: usize) -> Bits {
@@ -158,12 +162,15 @@ impl<'c, 'm> Analysis<'c, 'm> {
             type_cache: FxHashMap::default(),
             op_cache: FxHashMap::default(),
             sym_cache: FxHashMap::default(),
+            str_attrs: FxHashMap::default(),
+            sym_attrs: FxHashMap::default(),
+            text_attrs: Vec::new(),
         }
     }
 
     /// Classifies the functions directly in `table` (a symbol table's body). Malformed
     /// `xcs.mark`, `xcs.module` or `xcs.pytree_safe` attributes are errors.
-    pub fn run(&mut self, table: &Body, want_paths: bool) -> Result<Vec<FuncResult>, Vec<Diagnostic>> {
+    pub fn run(&mut self, table: &Body, want_paths: bool) -> Result<Vec<FuncResult<'c>>, Vec<Diagnostic>> {
         let ctx = self.ctx;
         let mut nodes: Vec<Node<'c>> = Vec::new();
         let mut errors = Vec::new();
@@ -198,7 +205,9 @@ impl<'c, 'm> Analysis<'c, 'm> {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let index: FxHashMap<&'c str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.name, i)).collect();
+        let t0 = std::time::Instant::now();
+        // by interned identifier: a call's callee is one (`@f`), so a lookup hashes a u32
+        let index: FxHashMap<Ident, usize> = nodes.iter().enumerate().map(|(i, n)| (ctx.ident(n.name), i)).collect();
         // the body of each function that is analyzed
         for node in nodes.iter_mut() {
             if node.fixed.is_none() {
@@ -208,7 +217,12 @@ impl<'c, 'm> Analysis<'c, 'm> {
                 self.scan_signature(table, node);
             }
         }
-        Ok(self.propagate(nodes, want_paths))
+        let t1 = std::time::Instant::now();
+        let r = self.propagate(nodes, want_paths);
+        if std::env::var_os("XCS_PROF").is_some() {
+            eprintln!("PROF scan {:?} propagate {:?}", t1 - t0, t1.elapsed());
+        }
+        Ok(r)
     }
 
     /// Priorities 1 and 2, and declarations: `(fixed (bits, source, confidence), its names
@@ -310,7 +324,7 @@ impl<'c, 'm> Analysis<'c, 'm> {
     }
 
     /// Priority 3: the ops of the body (and of bodies nested in it).
-    fn scan_body(&mut self, fb: &Body, index: &FxHashMap<&'c str, usize>, node: &mut Node<'c>) {
+    fn scan_body(&mut self, fb: &Body, index: &FxHashMap<Ident, usize>, node: &mut Node<'c>) {
         let ctx = self.ctx;
         fb.for_each_body(&mut |b| {
             for op in b.walk_ops() {
@@ -329,14 +343,15 @@ impl<'c, 'm> Analysis<'c, 'm> {
                             let Some(sym) = self.callee_symbol(callee) else {
                                 continue;
                             };
-                            match index.get(sym) {
+                            match index.get(&sym) {
                                 Some(&j) => node.callees.push(j), // deduplicated in `propagate`
                                 None => {
+                                    let text = ctx.str(sym);
                                     let (bits, conf) = *self
                                         .sym_cache
                                         .entry(sym)
-                                        .or_insert_with(|| name_conf(self.matcher.match_name(sym)));
-                                    Self::add_local(node, bits, Name::Symbol(sym), conf);
+                                        .or_insert_with(|| name_conf(self.matcher.match_name(text)));
+                                    Self::add_local(node, bits, Name::Symbol(text), conf);
                                 }
                             }
                         }
@@ -355,12 +370,11 @@ impl<'c, 'm> Analysis<'c, 'm> {
         });
     }
 
-    /// The callee symbol of a call: `@f`, or `@a::@b` spelled `a::b`.
-    fn callee_symbol(&self, a: xcs_ir::Attr) -> Option<&'c str> {
-        let ctx = self.ctx;
-        match ctx.attr_kind(a) {
-            xcs_ir::AttrKind::SymbolRef { root, nested } if nested.is_empty() => Some(ctx.str(*root)),
-            xcs_ir::AttrKind::SymbolRef { .. } => None,
+    /// The callee of a call: `@f` (a nested reference `@a::@b` cannot name a function of
+    /// this table, and `func.call` does not allow one).
+    fn callee_symbol(&self, a: Attr) -> Option<Ident> {
+        match self.ctx.attr_kind(a) {
+            AttrKind::SymbolRef { root, nested } if nested.is_empty() => Some(*root),
             _ => None,
         }
     }
@@ -395,7 +409,7 @@ impl<'c, 'm> Analysis<'c, 'm> {
     /// union of their own and of their callees' outside the SCC.
     // `s` indexes the two sides of several per-function arrays at once
     #[allow(clippy::needless_range_loop)]
-    fn propagate(&self, mut nodes: Vec<Node<'c>>, want_paths: bool) -> Vec<FuncResult> {
+    fn propagate(&mut self, mut nodes: Vec<Node<'c>>, want_paths: bool) -> Vec<FuncResult<'c>> {
         let n = nodes.len();
         // deduplicate callees, keeping first-call order (stamp: the last caller seen)
         let mut stamp = vec![usize::MAX; n];
@@ -499,32 +513,40 @@ impl<'c, 'm> Analysis<'c, 'm> {
             }
         }
 
-        // materialize
+        // materialize: names become string attributes, made once each (a function's `@name`
+        // once for all its callers)
+        let mut func_attrs: Vec<Option<Attr>> = vec![None; n];
         let mut out = Vec::with_capacity(n);
+        let mut set: Vec<Attr> = Vec::new();
+        let empty = self.ctx.array_attr(&[]);
         for i in 0..n {
             let node = &nodes[i];
-            let mut sets: [Vec<Name<'c>>; 2] = [Vec::new(), Vec::new()];
+            let mut arrays = [empty; 2];
             for s in 0..2 {
-                sets[s].extend(node.local[s].iter().map(|&nm| match nm {
-                    Name::Func(usize::MAX) => Name::Func(i),
-                    x => x,
-                }));
-            }
-            if node.fixed.is_none() {
-                for &c in &node.callees {
-                    for (s, set) in sets.iter_mut().enumerate() {
+                set.clear();
+                for &nm in &node.local[s] {
+                    let nm = match nm {
+                        Name::Func(usize::MAX) => Name::Func(i),
+                        x => x,
+                    };
+                    set.push(self.name_attr(&nodes, &mut func_attrs, nm));
+                }
+                if node.fixed.is_none() {
+                    for &c in &node.callees {
                         if bits[c] & side(s) != 0 {
-                            set.push(Name::Func(c));
+                            set.push(self.name_attr(&nodes, &mut func_attrs, Name::Func(c)));
                         }
                     }
                 }
+                if set.len() > 1 {
+                    let ctx = self.ctx;
+                    set.sort_unstable_by(|a, b| ctx.as_str(*a).cmp(&ctx.as_str(*b)));
+                    set.dedup();
+                }
+                if !set.is_empty() {
+                    arrays[s] = self.ctx.array_attr(&set);
+                }
             }
-            let [t, o] = sets.map(|mut v| {
-                let mut strs: Vec<String> = v.drain(..).map(|nm| self.render(&nodes, nm)).collect();
-                strs.sort_unstable();
-                strs.dedup();
-                strs
-            });
             let b = bits[i];
             let (source, confidence) = match node.fixed {
                 Some((_, s)) => (s, conf[i][0].max(conf[i][1])),
@@ -541,11 +563,11 @@ impl<'c, 'm> Analysis<'c, 'm> {
             let paths = (want_paths && b == HYBRID).then(|| [0, 1].map(|s| self.path(&nodes, &wit, i, s)));
             out.push(FuncResult {
                 op: node.op,
-                name: node.name.to_string(),
+                name: node.name,
                 bits: b,
                 source,
-                tensor_ops: t,
-                orchestration_ops: o,
+                tensor_ops: arrays[0],
+                orchestration_ops: arrays[1],
                 confidence,
                 declaration: node.declaration,
                 pytree_safe: node.pytree_safe,
@@ -553,6 +575,27 @@ impl<'c, 'm> Analysis<'c, 'm> {
             });
         }
         out
+    }
+
+    /// The string attribute of a name.
+    fn name_attr(&mut self, nodes: &[Node<'c>], func_attrs: &mut [Option<Attr>], n: Name<'c>) -> Attr {
+        let ctx = self.ctx;
+        match n {
+            Name::Str(s) => *self.str_attrs.entry(s).or_insert_with(|| ctx.str_attr(s)),
+            Name::Symbol(s) => *self
+                .sym_attrs
+                .entry(s)
+                .or_insert_with(|| ctx.str_attr(&format!("@{s}"))),
+            Name::Func(i) => *func_attrs[i].get_or_insert_with(|| ctx.str_attr(&format!("@{}", nodes[i].name))),
+            Name::Text(i) => {
+                let i = i as usize;
+                while self.text_attrs.len() <= i {
+                    let t = ctx.str_attr(&self.texts[self.text_attrs.len()]);
+                    self.text_attrs.push(t);
+                }
+                self.text_attrs[i]
+            }
+        }
     }
 
     fn render(&self, nodes: &[Node<'c>], n: Name<'c>) -> String {

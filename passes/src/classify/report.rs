@@ -4,21 +4,30 @@
 
 use serde_json::{json, Map, Value};
 
+use xcs_ir::Context;
+
 use super::analysis::{class_name, FuncResult};
 
 /// The report's format version (the schema's `version` const).
 pub const VERSION: u64 = 1;
 
-/// One function's entry.
-pub fn entry(r: &FuncResult) -> Value {
+/// One function's entry; `prefix` is the path of its nested module (`@inner::`), if any.
+pub fn entry(ctx: &Context, prefix: &str, r: &FuncResult<'_>) -> Value {
+    let strs = |a| -> Vec<&str> {
+        ctx.as_array(a)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|&x| ctx.as_str(x))
+            .collect()
+    };
     let mut m = Map::new();
-    m.insert("name".into(), json!(r.name));
+    m.insert("name".into(), json!(format!("{prefix}@{}", r.name)));
     m.insert("class".into(), json!(class_name(r.bits)));
     m.insert("source".into(), json!(r.source.as_str()));
     m.insert("confidence".into(), json!(r.confidence));
     m.insert("declaration".into(), json!(r.declaration));
-    m.insert("tensor_ops".into(), json!(r.tensor_ops));
-    m.insert("orchestration_ops".into(), json!(r.orchestration_ops));
+    m.insert("tensor_ops".into(), json!(strs(r.tensor_ops)));
+    m.insert("orchestration_ops".into(), json!(strs(r.orchestration_ops)));
     if let Some(p) = r.pytree_safe {
         m.insert("pytree_safe".into(), json!(p));
     }
@@ -29,27 +38,27 @@ pub fn entry(r: &FuncResult) -> Value {
 }
 
 /// The whole report: `{"version": 1, "counts": {...}, "functions": [...]}`, functions in
-/// module order (nested modules after their parent's functions), pretty-printed.
-pub fn to_value(results: &[FuncResult]) -> Value {
+/// module order (nested modules after their parent's functions).
+pub fn to_value(entries: Vec<Value>) -> Value {
     let mut counts = Map::new();
     for c in ["tensor", "orchestration", "hybrid", "none"] {
         counts.insert(c.into(), json!(0));
     }
-    for r in results {
-        if let Some(Value::Number(n)) = counts.get_mut(class_name(r.bits)) {
+    for e in &entries {
+        if let Some(Value::Number(n)) = e["class"].as_str().and_then(|c| counts.get_mut(c)) {
             *n = (n.as_u64().unwrap_or(0) + 1).into();
         }
     }
     json!({
         "version": VERSION,
         "counts": counts,
-        "functions": results.iter().map(entry).collect::<Vec<_>>(),
+        "functions": entries,
     })
 }
 
-/// The report as text (ends with a newline).
-pub fn render(results: &[FuncResult]) -> String {
-    let mut s = serde_json::to_string_pretty(&to_value(results)).unwrap_or_default();
+/// The report as pretty-printed text (ends with a newline).
+pub fn render(entries: Vec<Value>) -> String {
+    let mut s = serde_json::to_string_pretty(&to_value(entries)).unwrap_or_default();
     s.push('\n');
     s
 }

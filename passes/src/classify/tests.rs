@@ -18,7 +18,7 @@ type Classes = BTreeMap<String, (String, String, Vec<String>, Vec<String>)>;
 fn parse(ctx: &xcs_ir::Context, text: &str) -> Module {
     let opts = ParseOptions {
         allow_unregistered: true,
-        line_offset: 0,
+        ..Default::default()
     };
     match parse_module(ctx, text, "t.mlir", &opts) {
         Ok(m) => m,
