@@ -1,9 +1,11 @@
-//! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`) and
-//! `vmap-batch`, one file per pass, each exposing its pass type and its registry entry `INFO`, and the
+//! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
+//! the seed passes (`classify`, `vmap-batch`),
+//! one file per pass, each exposing its pass type and its registry entry `INFO`, and the
 //! `test-*` passes of [`test_passes`] for testing the pass infrastructure.
 //! [`register_all`] adds them to a [`PassRegistry`].
 
 pub mod canonicalize;
+pub mod classify;
 pub mod cse;
 pub mod dce;
 pub mod inline;
@@ -18,6 +20,7 @@ use xcs_ir::pass::PassRegistry;
 /// Registers every XCS pass.
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::INFO);
+    registry.register(classify::INFO);
     registry.register(cse::INFO);
     registry.register(dce::INFO);
     registry.register(inline::INFO);
