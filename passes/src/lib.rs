@@ -1,5 +1,5 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
-//! the seed passes (`classify`),
+//! the seed passes (`classify`, `vmap-batch`),
 //! one file per pass, each exposing its pass type and its registry entry `INFO`, and the
 //! `test-*` passes of [`test_passes`] for testing the pass infrastructure.
 //! [`register_all`] adds them to a [`PassRegistry`].
@@ -13,6 +13,7 @@ pub mod region_simplify;
 pub mod symbol_dce;
 pub mod test_passes;
 pub mod util;
+pub mod vmap_batch;
 
 use xcs_ir::pass::PassRegistry;
 
@@ -24,6 +25,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(dce::INFO);
     registry.register(inline::INFO);
     registry.register(symbol_dce::INFO);
+    registry.register(vmap_batch::INFO);
     registry.register(test_passes::BREAK_IR);
     registry.register(test_passes::PASS_FAILURE);
 }

@@ -30,4 +30,7 @@
 // CHECK-NEXT:   --symbol-dce{{ +}}-   Eliminate dead symbols
 // CHECK-NEXT:   --test-break-ir{{ +}}-   Test only: erase the terminator
 // CHECK-NEXT:   --test-pass-failure{{ +}}-   Test only: fail with an error
+// CHECK-NEXT:   --vmap-batch{{ +}}-   Batch tensor-only xcs.vmap bodies; run the others as xcs.parallel_map
+// CHECK-NEXT:     --max-concurrency=<uint>{{ +}}- The max_concurrency of the xcs.parallel_map ops
+// CHECK-NEXT:     --remarks{{ +}}- Emit a remark at each xcs.vmap{{.*}}
 // CHECK-NOT:  {{.}}
