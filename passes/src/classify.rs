@@ -178,12 +178,8 @@ impl Classify {
             }
         };
         let mut changed = false;
-        let t = std::time::Instant::now();
         for r in &results {
             changed |= write_attrs(ctx, keys, table, r);
-        }
-        if std::env::var_os("XCS_PROF").is_some() {
-            eprintln!("PROF write {:?}", t.elapsed());
         }
         if let Some(entries) = entries.as_mut() {
             entries.extend(results.iter().map(|r| report::entry(ctx, prefix, r)));

@@ -205,7 +205,6 @@ impl<'c, 'm> Analysis<'c, 'm> {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let t0 = std::time::Instant::now();
         // by interned identifier: a call's callee is one (`@f`), so a lookup hashes a u32
         let index: FxHashMap<Ident, usize> = nodes.iter().enumerate().map(|(i, n)| (ctx.ident(n.name), i)).collect();
         // the body of each function that is analyzed
@@ -217,12 +216,7 @@ impl<'c, 'm> Analysis<'c, 'm> {
                 self.scan_signature(table, node);
             }
         }
-        let t1 = std::time::Instant::now();
-        let r = self.propagate(nodes, want_paths);
-        if std::env::var_os("XCS_PROF").is_some() {
-            eprintln!("PROF scan {:?} propagate {:?}", t1 - t0, t1.elapsed());
-        }
-        Ok(r)
+        Ok(self.propagate(nodes, want_paths))
     }
 
     /// Priorities 1 and 2, and declarations: `(fixed (bits, source, confidence), its names
