@@ -8,7 +8,7 @@ fn main() {
     let ctx = xcs_dialects::context();
     let opts = xcs_ir::parser::ParseOptions {
         allow_unregistered: !args.iter().any(|a| a == "--no-unregistered"),
-        line_offset: 0,
+        ..Default::default()
     };
     match xcs_ir::parser::parse_module_bytes(&ctx, &src, path, &opts) {
         Ok(m) => {

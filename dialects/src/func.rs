@@ -128,6 +128,15 @@ fn verify_func(v: &OpView) -> Result<(), Diagnostic> {
             }
         }
     }
+    // Argument and result attributes must be dialect attributes (`dialect.name`).
+    for (key, plural) in [("arg_attrs", "arguments"), ("res_attrs", "results")] {
+        let dicts = v.attr(key).and_then(|a| ctx.as_array(a)).unwrap_or_default();
+        for &d in dicts.iter() {
+            if ctx.dict_entries(d).iter().any(|(k, _)| !ctx.str(*k).contains('.')) {
+                return Err(v.error(format!("{plural} may only have dialect attributes")));
+            }
+        }
+    }
     let body = v.body.nested(v.op).expect("func.func has a nested body");
     let region = body.root_regions()[0];
     let public = v.attr("sym_visibility").and_then(|a| ctx.as_str(a)).is_none_or(|s| s == "public");

@@ -28,7 +28,19 @@ pub(crate) fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -
     if let Some(a) = dicts(&mut sig.result_attrs.iter().copied()) {
         p.set_attr(st, "res_attrs", a);
     }
+    // The explicit dictionary may not repeat what the syntax says (MLIR's parseFunctionOp).
+    let dict_off = p.offset();
+    let implied = std::mem::replace(&mut st.attrs, ctx.empty_dict());
     p.parse_optional_attr_dict_with_keyword(st)?;
+    for key in ["sym_visibility", "sym_name", "function_type"] {
+        if ctx.dict_entries(st.attrs).iter().any(|(k, _)| ctx.str(*k) == key) {
+            let msg = format!("'{key}' is an inferred attribute and should not be specified in the explicit attribute dictionary");
+            return Err(p.emit_error_at(dict_off, msg));
+        }
+    }
+    let mut all = ctx.dict_entries(implied).to_vec();
+    all.extend_from_slice(ctx.dict_entries(st.attrs));
+    st.attrs = ctx.dict(&all);
     let body_off = p.offset();
     let args = if sig.named { sig.args.as_slice() } else { &[] };
     if p.parse_optional_region(st, args)? && p.last_region_is_empty(st) {
@@ -109,8 +121,13 @@ pub(crate) fn print_return(p: &mut OpAsmPrinter<'_>) {
 /// `call @f(%a) attr-dict : (t) -> (r)`
 pub(crate) fn parse_call(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
     let ctx = p.ctx();
-    let callee = p.parse_symbol_ident()?;
-    p.set_attr(st, "callee", ctx.symbol_ref(ctx.str(callee)));
+    // Any attribute parses here, as in MLIR's declarative format; it must be a flat symbol.
+    let off = p.offset();
+    let callee = p.parse_attribute()?;
+    if ctx.as_symbol(callee).is_none() {
+        return Err(p.emit_error_at(off, "invalid kind of attribute specified"));
+    }
+    p.set_attr(st, "callee", callee);
     let uses = p.parse_paren_operand_list()?;
     p.parse_optional_attr_dict(st)?;
     p.parse_colon()?;

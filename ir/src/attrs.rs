@@ -105,7 +105,13 @@ pub fn float_to_bits(kind: FloatKind, v: f64) -> u64 {
         FloatKind::F16 => half::f16::from_f64(round_to_precision(v, 11, -24)).to_bits() as u64,
         FloatKind::BF16 => half::bf16::from_f64(round_to_precision(v, 8, -133)).to_bits() as u64,
         FloatKind::F32 => (v as f32).to_bits() as u64,
-        _ => v.to_bits(),
+        // The others are stored as the f64 of the value rounded to the kind (MLIR converts
+        // literals so); f80 and f128 hold every f64 exactly.
+        FloatKind::F64 | FloatKind::F80 | FloatKind::F128 => v.to_bits(),
+        _ => {
+            use crate::printer::float::{f64_to_kind_bits, kind_bits_to_f64};
+            kind_bits_to_f64(kind, f64_to_kind_bits(kind, v)).to_bits()
+        }
     }
 }
 

@@ -21,6 +21,8 @@ pub enum LexError {
     UnknownEscape,
     /// `{-#` without a closing `#-}`.
     UnterminatedMetadata,
+    /// A `.` that does not start `...` (points after the first dot).
+    BadEllipsis,
 }
 
 impl LexError {
@@ -36,6 +38,7 @@ impl LexError {
             LexError::UnterminatedString => "expected '\"' in string literal",
             LexError::UnknownEscape => "unknown escape in string literal",
             LexError::UnterminatedMetadata => "expected '#-}' to end file metadata",
+            LexError::BadEllipsis => "expected three consecutive dots for an ellipsis",
         }
     }
 }
@@ -120,6 +123,12 @@ fn err_badatidentifier(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> 
 }
 
 /// `{-# ... #-}` (file metadata): skipped as one token up to the matching `#-}`.
+/// A `.` that is not part of `...` (MLIR's `lexEllipsis` error).
+fn lex_lone_dot(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
+    lex.extras.err_pos = Some(lex.span().end);
+    Err(LexError::BadEllipsis)
+}
+
 fn lex_metadata(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
     let rest = lex.remainder();
     match memchr::memmem::find(rest, b"#-}") {
@@ -181,8 +190,6 @@ pub enum Tok {
     String,
     #[token("->")]
     Arrow,
-    #[token("::")]
-    ColonColon,
     #[token(":")]
     Colon,
     #[token(",")]
@@ -215,8 +222,15 @@ pub enum Tok {
     Minus,
     #[token("|")]
     Vertical,
+    /// A `/` that does not start a comment: MLIR lexes it as punctuation no rule accepts, so
+    /// it is reported as an unexpected token ("expected ..."), not as a lexical error.
+    #[token("/")]
+    Slash,
     #[token("...")]
     Ellipsis,
+    /// Never produced: a lone `.` is a lexical error.
+    #[token(".", lex_lone_dot)]
+    LoneDot,
     /// `{-# ... #-}` file metadata, consumed whole.
     #[token("{-#", lex_metadata)]
     FileMetadata,
@@ -417,7 +431,8 @@ mod tests {
                 Float,
                 Float,
                 Arrow,
-                ColonColon,
+                Colon, // `::` is two colons
+                Colon,
                 Colon,
                 Comma,
                 Equal,
@@ -440,7 +455,7 @@ mod tests {
             ]
         );
         assert_eq!(k[1].1, "%arg-1.x");
-        assert_eq!(k[30].1, "foo.bar$x");
+        assert_eq!(k[31].1, "foo.bar$x");
     }
 
     #[test]

@@ -651,8 +651,8 @@ fn use_before_def_in_block() {
     let t = i32t(&ctx);
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "dom", &[], &[], 2, |b, _r, e| {
-        let user = op(&ctx, b, e, "test.use", &[], &[], 3);
-        let def = op(&ctx, b, e, "test.def", &[], &[t], 4);
+        let user = op(&ctx, b, e, "foo.use", &[], &[], 3);
+        let def = op(&ctx, b, e, "foo.def", &[], &[t], 4);
         let v = b.result(def, 0);
         b.set_operands(user, &[v]);
         ret(&ctx, b, e, &[], 5);
@@ -676,10 +676,10 @@ fn def_in_non_dominating_block() {
         b.append_block(r, b1);
         b.append_block(r, b2);
         br(&ctx, b, e, "cf.br", &[], &[b2], 3);
-        let def = op(&ctx, b, b1, "test.def", &[], &[t], 4);
+        let def = op(&ctx, b, b1, "foo.def", &[], &[t], 4);
         br(&ctx, b, b1, "cf.br", &[], &[b2], 5);
         let v = b.result(def, 0);
-        op(&ctx, b, b2, "test.use", &[v], &[], 6);
+        op(&ctx, b, b2, "foo.use", &[v], &[], 6);
         ret(&ctx, b, b2, &[], 7);
     });
     let d = one_error(&ctx, &m);
@@ -700,11 +700,11 @@ fn def_in_one_branch_of_a_diamond() {
         }
         let o = br(&ctx, b, e, "cf.cond_br", &[c], &[b1, b2], 3);
         b.set_attr(&ctx, o, "operandSegmentSizes", segments(&ctx, &[1, 0, 0]));
-        let def = op(&ctx, b, b1, "test.def", &[], &[t], 4);
+        let def = op(&ctx, b, b1, "foo.def", &[], &[t], 4);
         br(&ctx, b, b1, "cf.br", &[], &[b3], 5);
         br(&ctx, b, b2, "cf.br", &[], &[b3], 6);
         let v = b.result(def, 0);
-        op(&ctx, b, b3, "test.use", &[v], &[], 7);
+        op(&ctx, b, b3, "foo.use", &[v], &[], 7);
         ret(&ctx, b, b3, &[], 8);
     });
     let d = one_error(&ctx, &m);
@@ -721,7 +721,7 @@ fn dominating_block_is_fine() {
     // entry defines %v, branches to b1 and b2, both use it; b2 also uses b1's arg? no: only %v
     func(&ctx, &mut m, "ok", &[ctx.i1_type()], &[], 2, |b, r, e| {
         let c = b.block_arg(e, 0);
-        let def = op(&ctx, b, e, "test.def", &[], &[t], 3);
+        let def = op(&ctx, b, e, "foo.def", &[], &[t], 3);
         let v = b.result(def, 0);
         let b1 = b.create_block(&[]);
         let b2 = b.create_block(&[]);
@@ -729,9 +729,9 @@ fn dominating_block_is_fine() {
         b.append_block(r, b2);
         let o = br(&ctx, b, e, "cf.cond_br", &[c], &[b1, b2], 4);
         b.set_attr(&ctx, o, "operandSegmentSizes", segments(&ctx, &[1, 0, 0]));
-        op(&ctx, b, b1, "test.use", &[v], &[], 5);
+        op(&ctx, b, b1, "foo.use", &[v], &[], 5);
         br(&ctx, b, b1, "cf.br", &[], &[b2], 6);
-        op(&ctx, b, b2, "test.use", &[v], &[], 7);
+        op(&ctx, b, b2, "foo.use", &[v], &[], 7);
         ret(&ctx, b, b2, &[], 8);
     });
     assert!(verify(&ctx, &m).is_ok(), "{:?}", verify(&ctx, &m));
@@ -750,7 +750,7 @@ fn block_argument_of_non_dominating_block() {
         br(&ctx, b, e, "cf.br", &[], &[b2], 3);
         br(&ctx, b, b1, "cf.br", &[], &[b2], 4);
         let x = b.block_arg(b1, 0);
-        op(&ctx, b, b2, "test.use", &[x], &[], 5);
+        op(&ctx, b, b2, "foo.use", &[x], &[], 5);
         ret(&ctx, b, b2, &[], 6);
     });
     let d = one_error(&ctx, &m);
@@ -768,8 +768,8 @@ fn uses_in_unreachable_blocks_are_not_checked() {
         ret(&ctx, b, e, &[], 3);
         let b1 = b.create_block(&[]);
         b.append_block(r, b1);
-        let user = op(&ctx, b, b1, "test.use", &[], &[], 4);
-        let def = op(&ctx, b, b1, "test.def", &[], &[t], 5);
+        let user = op(&ctx, b, b1, "foo.use", &[], &[], 4);
+        let def = op(&ctx, b, b1, "foo.def", &[], &[t], 5);
         let v = b.result(def, 0);
         b.set_operands(user, &[v]);
         ret(&ctx, b, b1, &[], 6);
@@ -784,7 +784,7 @@ fn result_used_in_own_region() {
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "own", &[], &[], 2, |b, _r, e| {
         let (inner, ibs) = region(b, &[&[]]);
-        let user = op(&ctx, b, ibs[0], "test.use", &[], &[], 4);
+        let user = op(&ctx, b, ibs[0], "foo.use", &[], &[], 4);
         op(&ctx, b, ibs[0], "test.yield", &[], &[], 5);
         let w = region_op(&ctx, b, e, "test.region", &[], &[t], &[inner], 3);
         let v = b.result(w, 0);
@@ -804,10 +804,10 @@ fn outer_values_are_visible_in_nested_regions() {
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "nest", &[t], &[], 2, |b, _r, e| {
         let a = b.block_arg(e, 0);
-        let def = op(&ctx, b, e, "test.def", &[], &[t], 3);
+        let def = op(&ctx, b, e, "foo.def", &[], &[t], 3);
         let v = b.result(def, 0);
         let (inner, ibs) = region(b, &[&[]]);
-        op(&ctx, b, ibs[0], "test.use", &[a, v], &[], 5);
+        op(&ctx, b, ibs[0], "foo.use", &[a, v], &[], 5);
         op(&ctx, b, ibs[0], "test.yield", &[], &[], 6);
         region_op(&ctx, b, e, "test.region", &[], &[], &[inner], 4);
         ret(&ctx, b, e, &[], 7);
@@ -822,10 +822,10 @@ fn value_of_a_later_op_in_nested_region_does_not_dominate() {
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "later", &[], &[], 2, |b, _r, e| {
         let (inner, ibs) = region(b, &[&[]]);
-        let user = op(&ctx, b, ibs[0], "test.use", &[], &[], 4);
+        let user = op(&ctx, b, ibs[0], "foo.use", &[], &[], 4);
         op(&ctx, b, ibs[0], "test.yield", &[], &[], 5);
         region_op(&ctx, b, e, "test.region", &[], &[], &[inner], 3);
-        let def = op(&ctx, b, e, "test.def", &[], &[t], 6);
+        let def = op(&ctx, b, e, "foo.def", &[], &[t], 6);
         let v = b.result(def, 0);
         b.set_operands(user, &[v]);
         ret(&ctx, b, e, &[], 7);
@@ -841,11 +841,11 @@ fn value_of_child_region_used_outside() {
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "child", &[], &[], 2, |b, _r, e| {
         let (inner, ibs) = region(b, &[&[]]);
-        let def = op(&ctx, b, ibs[0], "test.def", &[], &[t], 4);
+        let def = op(&ctx, b, ibs[0], "foo.def", &[], &[t], 4);
         op(&ctx, b, ibs[0], "test.yield", &[], &[], 5);
         region_op(&ctx, b, e, "test.region", &[], &[], &[inner], 3);
         let v = b.result(def, 0);
-        op(&ctx, b, e, "test.use", &[v], &[], 6);
+        op(&ctx, b, e, "foo.use", &[v], &[], 6);
         ret(&ctx, b, e, &[], 7);
     });
     let d = one_error(&ctx, &m);
@@ -860,8 +860,8 @@ fn graph_regions_have_no_dominance() {
     // in the module body (a graph region)
     let mut m = new_module(&ctx);
     let blk = m.block();
-    let user = op(&ctx, &mut m.body, blk, "test.use", &[], &[], 2);
-    let def = op(&ctx, &mut m.body, blk, "test.def", &[], &[t], 3);
+    let user = op(&ctx, &mut m.body, blk, "foo.use", &[], &[], 2);
+    let def = op(&ctx, &mut m.body, blk, "foo.def", &[], &[t], 3);
     let v = m.body.result(def, 0);
     m.body.set_operands(user, &[v]);
     assert!(verify(&ctx, &m).is_ok(), "{:?}", verify(&ctx, &m));
@@ -870,8 +870,8 @@ fn graph_regions_have_no_dominance() {
         let mut m = new_module(&ctx);
         func(&ctx, &mut m, "g", &[], &[], 2, |b, _r, e| {
             let (inner, ibs) = region(b, &[&[]]);
-            let user = op(&ctx, b, ibs[0], "test.use", &[], &[], 4);
-            let def = op(&ctx, b, ibs[0], "test.def", &[], &[t], 5);
+            let user = op(&ctx, b, ibs[0], "foo.use", &[], &[], 4);
+            let def = op(&ctx, b, ibs[0], "foo.def", &[], &[t], 5);
             let v = b.result(def, 0);
             b.set_operands(user, &[v]);
             region_op(&ctx, b, e, name, &[], &[], &[inner], 3);
@@ -883,8 +883,8 @@ fn graph_regions_have_no_dominance() {
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "g", &[], &[], 2, |b, _r, e| {
         let (inner, ibs) = region(b, &[&[]]);
-        let user = op(&ctx, b, ibs[0], "test.use", &[], &[], 4);
-        let def = op(&ctx, b, ibs[0], "test.def", &[], &[t], 5);
+        let user = op(&ctx, b, ibs[0], "foo.use", &[], &[], 4);
+        let def = op(&ctx, b, ibs[0], "foo.def", &[], &[t], 5);
         op(&ctx, b, ibs[0], "test.yield", &[], &[], 6);
         let v = b.result(def, 0);
         b.set_operands(user, &[v]);
@@ -902,8 +902,8 @@ fn unregistered_multi_block_region_has_dominance() {
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "u2", &[], &[], 2, |b, _r, e| {
         let (inner, ibs) = region(b, &[&[], &[]]);
-        let user = op(&ctx, b, ibs[0], "test.use", &[], &[], 4);
-        let def = op(&ctx, b, ibs[0], "test.def", &[], &[t], 5);
+        let user = op(&ctx, b, ibs[0], "foo.use", &[], &[], 4);
+        let def = op(&ctx, b, ibs[0], "foo.def", &[], &[t], 5);
         br(&ctx, b, ibs[0], "foo.br", &[], &[ibs[1]], 6);
         op(&ctx, b, ibs[1], "foo.t", &[], &[], 7);
         let v = b.result(def, 0);
@@ -922,7 +922,7 @@ fn self_use_does_not_dominate() {
     let t = i32t(&ctx);
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "selfuse", &[], &[], 2, |b, _r, e| {
-        let o = op(&ctx, b, e, "test.def", &[], &[t], 3);
+        let o = op(&ctx, b, e, "foo.def", &[], &[t], 3);
         let v = b.result(o, 0);
         b.set_operands(o, &[v]);
         ret(&ctx, b, e, &[], 4);
@@ -947,15 +947,15 @@ fn value_from_another_root_region() {
     ib.append_block(r0, b0);
     let b1 = ib.create_block(&[]);
     ib.append_block(r1, b1);
-    let def = op(&ctx, &mut ib, b0, "test.def", &[], &[t], 3);
+    let def = op(&ctx, &mut ib, b0, "foo.def", &[], &[t], 3);
     let v = ib.result(def, 0);
-    op(&ctx, &mut ib, b1, "test.use", &[v], &[], 4);
+    op(&ctx, &mut ib, b1, "foo.use", &[v], &[], 4);
     let mut st = OperationState::new(&ctx, "foo.iso", loc(&ctx, 2));
     st.nested = Some(Box::new(ib));
     let o = m.body.create_op(st);
     m.body.append_op(blk, o);
     let d = one_error(&ctx, &m);
-    assert_eq!(d.message, "'test.use' op using value defined outside the region");
+    assert_eq!(d.message, "'foo.use' op using value defined outside the region");
     assert_eq!(d.notes[0].message, "required by region isolation constraints");
     assert_eq!(line_of(&ctx, &d.notes[0]), 2);
 }
@@ -966,9 +966,9 @@ fn operand_of_a_detached_op_is_unlinked() {
     let t = i32t(&ctx);
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "f", &[], &[], 2, |b, _r, e| {
-        let detached = b.create_op(OperationState::new(&ctx, "test.def", loc(&ctx, 9)).results(&[t]));
+        let detached = b.create_op(OperationState::new(&ctx, "foo.def", loc(&ctx, 9)).results(&[t]));
         let v = b.result(detached, 0);
-        op(&ctx, b, e, "test.use", &[v], &[], 3);
+        op(&ctx, b, e, "foo.use", &[v], &[], 3);
         ret(&ctx, b, e, &[], 4);
     });
     let d = one_error(&ctx, &m);
@@ -1208,7 +1208,7 @@ fn errors_of_all_functions_in_program_order_any_thread_count() {
             if i % 3 == 0 {
                 ret(&ctx, b, e, &[], line + 1); // wrong: returns nothing
             } else {
-                let c = op(&ctx, b, e, "test.def", &[], &[t], line + 1);
+                let c = op(&ctx, b, e, "foo.def", &[], &[t], line + 1);
                 let c = b.result(c, 0);
                 ret(&ctx, b, e, &[c], line + 2);
             }
@@ -1269,8 +1269,8 @@ fn current_operation_note() {
     // the note comes before the verifier's own notes
     let mut m = new_module(&ctx);
     func(&ctx, &mut m, "f", &[], &[], 2, |b, _r, e| {
-        let user = op(&ctx, b, e, "test.use", &[], &[], 3);
-        let def = op(&ctx, b, e, "test.def", &[], &[t], 4);
+        let user = op(&ctx, b, e, "foo.use", &[], &[], 3);
+        let def = op(&ctx, b, e, "foo.def", &[], &[t], 4);
         let v = b.result(def, 0);
         b.set_operands(user, &[v]);
         ret(&ctx, b, e, &[], 5);

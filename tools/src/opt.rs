@@ -134,6 +134,12 @@ fn command(registry: &PassRegistry) -> Command {
                 .value_name("FILE")
                 .help("Write the Markdown reference of the registered passes into FILE"),
         )
+        .arg(
+            Arg::new("classify-report")
+                .long("classify-report")
+                .value_name("FILE")
+                .help("Write the classify pass's JSON report into FILE (sets the option report=FILE of every classify pass in the pipeline)"),
+        )
         .next_help_heading("Passes");
     for p in registry.passes() {
         cmd = cmd.arg(
@@ -243,6 +249,13 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
             PassManager::from_pass_flags(&f, registry).map_err(|e| e.render())?
         }
     };
+    // driver flags that set pass options
+    if let Some(file) = m.get_one::<String>("classify-report") {
+        let n = pm.root.set_pass_options(registry, "classify", &format!("report={{{file}}}")).map_err(|e| format!("<unknown>:0: error: {e}"))?;
+        if n == 0 {
+            return Err("<unknown>:0: error: --classify-report needs the classify pass in the pipeline (--classify, or classify in --pass-pipeline)".into());
+        }
+    }
     let o = &mut pm.options;
     o.threading = !m.get_flag("mlir-disable-threading");
     o.verify_each = *m.get_one::<bool>("verify-each").unwrap_or(&true);
@@ -281,7 +294,7 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     let color = verify_level.is_none() && std::io::stderr().is_terminal();
     let driver = Driver {
         ctx,
-        parse: ParseOptions { allow_unregistered: m.get_flag("allow-unregistered-dialect"), line_offset: 0 },
+        parse: ParseOptions { allow_unregistered: m.get_flag("allow-unregistered-dialect"), ..Default::default() },
         verify: VerifyOptions {
             threads: pm.options.threading,
             print_op_on_diagnostic: verify_level.is_none(),
@@ -294,6 +307,9 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     let mut verifier = verify_level.map(|l| {
         let mut v = DiagnosticVerifier::new(l);
         v.add_file(&sources, &file);
+        // Malformed expectations are reported first, before any split warning (as mlir-opt,
+        // whose verifier handler scans the file before the input is split).
+        eprint!("{}", v.take_output());
         v
     });
 
@@ -315,7 +331,8 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     let mut stderr = std::io::stderr().lock();
     for chunk in chunks {
         let mut diags = DiagBuffer::default();
-        let parse = ParseOptions { line_offset: chunk.line_offset, ..driver.parse.clone() };
+        let parse =
+            ParseOptions { line_offset: chunk.line_offset, col_offset: chunk.col_offset, ..driver.parse.clone() };
         let ok = driver.process(chunk.text, &file, &parse, &mut diags, &mut stderr, &mut phases, &mut output);
         for d in &diags.diags {
             match verifier.as_mut() {

@@ -307,20 +307,7 @@ fn floatify(text: &str) -> String {
 /// A result as a tensor to save: tensors as they are, an `!xcs.str` as a 0-d string array, an
 /// integer scalar as a 0-d array of its width.
 pub fn output_tensor(v: &RtValue) -> Result<Tensor, String> {
-    let scalar = |d: TensorData| Tensor::scalar(d);
-    match v {
-        RtValue::Tensor(t) => Ok(t.clone()),
-        RtValue::Str(s) => scalar(TensorData::Str(vec![s.clone()])),
-        RtValue::Scalar(Scalar { value, width }) => match width {
-            1 => scalar(TensorData::I1(vec![*value != 0])),
-            8 => scalar(TensorData::I8(vec![*value as i8])),
-            16 => scalar(TensorData::I16(vec![*value as i16])),
-            32 => scalar(TensorData::I32(vec![*value as i32])),
-            64 => scalar(TensorData::I64(vec![*value as i64])),
-            w => Err(format!("an i{w} value has no .npy dtype")),
-        },
-        RtValue::Any(_) => Err("an !xcs.any value cannot be saved".into()),
-    }
+    v.to_tensor()
 }
 
 /// The text `--print` shows for one result: `NAME: TYPE` and the value as numpy prints it.

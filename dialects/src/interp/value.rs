@@ -946,6 +946,25 @@ impl From<&str> for RtValue {
 }
 
 impl RtValue {
+    /// The value as a tensor: tensors as they are, an `!xcs.str` as a 0-d string tensor, an
+    /// integer scalar as a 0-d tensor of its width (what batching stacks and `.npy` files hold).
+    pub fn to_tensor(&self) -> Result<Tensor, String> {
+        let scalar = |d: TensorData| Tensor::scalar(d);
+        match self {
+            RtValue::Tensor(t) => Ok(t.clone()),
+            RtValue::Str(s) => scalar(TensorData::Str(vec![s.clone()])),
+            RtValue::Scalar(Scalar { value, width }) => match width {
+                1 => scalar(TensorData::I1(vec![*value != 0])),
+                8 => scalar(TensorData::I8(vec![*value as i8])),
+                16 => scalar(TensorData::I16(vec![*value as i16])),
+                32 => scalar(TensorData::I32(vec![*value as i32])),
+                64 => scalar(TensorData::I64(vec![*value as i64])),
+                w => Err(format!("an i{w} value has no tensor form")),
+            },
+            RtValue::Any(_) => Err("an !xcs.any value has no tensor form".into()),
+        }
+    }
+
     /// An integer scalar of `width` bits.
     pub fn int(value: i128, width: u32) -> RtValue {
         RtValue::Scalar(Scalar::new(value, width))

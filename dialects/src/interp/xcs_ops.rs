@@ -10,7 +10,7 @@
 use rayon::prelude::*;
 use xcs_ir::{Body, Op, TypeKind, DYNAMIC};
 
-use super::value::{norm_axis, ElemType, RtValue, Scalar, Tensor, TensorData};
+use super::value::{norm_axis, ElemType, RtValue, Tensor, TensorData};
 use super::{Frame, InterpError, Interpreter};
 use crate::xcs::{parse_template, Piece};
 
@@ -72,23 +72,6 @@ fn element(t: &Tensor, axis: usize, k: usize) -> Result<RtValue, String> {
     })
 }
 
-/// A per-element result as a tensor to stack.
-fn stackable(v: &RtValue) -> Result<Tensor, String> {
-    let scalar = |d: TensorData| Tensor::scalar(d);
-    match v {
-        RtValue::Tensor(t) => Ok(t.clone()),
-        RtValue::Str(s) => scalar(TensorData::Str(vec![s.clone()])),
-        RtValue::Scalar(Scalar { value, width }) => match width {
-            1 => scalar(TensorData::I1(vec![*value != 0])),
-            8 => scalar(TensorData::I8(vec![*value as i8])),
-            16 => scalar(TensorData::I16(vec![*value as i16])),
-            32 => scalar(TensorData::I32(vec![*value as i32])),
-            64 => scalar(TensorData::I64(vec![*value as i64])),
-            w => Err(format!("an i{w} result cannot be batched")),
-        },
-        RtValue::Any(_) => Err("an !xcs.any result cannot be batched".into()),
-    }
-}
 
 #[allow(clippy::too_many_arguments)]
 fn map(
@@ -187,7 +170,7 @@ fn map(
         let parts: Vec<Tensor> = per_elem
             .iter()
             .enumerate()
-            .map(|(k, r)| stackable(&r[j]).map_err(|e| err(format!("result #{j} of batch element {k}: {e}"))))
+            .map(|(k, r)| r[j].to_tensor().map_err(|e| err(format!("result #{j} of batch element {k}: {e}"))))
             .collect::<Result<_, _>>()?;
         let axn = norm_axis(ax, parts[0].rank() + 1).map_err(|e| err(format!("result #{j}: out_axes {e}")))?;
         out.push(RtValue::Tensor(Tensor::stack(&parts, axn).map_err(|e| err(format!("result #{j}: {e}")))?));

@@ -224,6 +224,10 @@ impl<'a, 's> OpAsmParser<'a, 's> {
     }
     /// `@name` as an identifier.
     pub fn parse_symbol_ident(&mut self) -> PResult<Ident> {
+        if !matches!(self.p.tok.kind, Tok::AtId | Tok::AtString) {
+            // MLIR's custom parsers report this at the token, with the op's prefix
+            return Err(self.emit_error("expected valid '@'-identifier for symbol name"));
+        }
         self.p.symbol_name()
     }
     /// A string literal's bytes.
@@ -382,7 +386,7 @@ impl<'a, 's> OpAsmParser<'a, 's> {
             return Ok(Vec::new());
         }
         let v = self.parse_operand_list()?;
-        self.p.expect(Tok::RParen, "expected ')' in operand list")?;
+        self.p.expect(Tok::RParen, "expected ')'")?;
         Ok(v)
     }
     /// The value of `u`, which must have type `ty`.
@@ -430,6 +434,7 @@ impl<'a, 's> OpAsmParser<'a, 's> {
             let uses = self.parse_operand_list()?;
             self.p.expect(Tok::Colon, "expected ':'")?;
             let types: SmallVec<[Type; 4]> = self.p.parse_type_list()?;
+            self.p.expect(Tok::RParen, "expected ')'")?;
             if types.len() != uses.len() {
                 return Err(self.emit_error_at(
                     uses.first().map_or(self.name_off, |u| u.off),
@@ -440,7 +445,6 @@ impl<'a, 's> OpAsmParser<'a, 's> {
                     ),
                 ));
             }
-            self.p.expect(Tok::RParen, "expected ')' to end successor operand list")?;
             self.p.resolve_operands(self.body, &uses, &types, &mut vals)?;
         }
         Ok((b, vals))
@@ -451,7 +455,7 @@ impl<'a, 's> OpAsmParser<'a, 's> {
     /// isolated-from-above op the region goes into `state.nested` with a fresh SSA name
     /// scope, else it is a detached region of the enclosing body in `state.regions`.
     pub fn parse_region(&mut self, state: &mut OperationState, args: &[Argument<'s>]) -> PResult<()> {
-        self.p.parse_op_region(self.body, state, Some(self.def), args)
+        self.p.parse_op_region(self.body, state, Some(self.def), args, true)
     }
     /// A region if `{` follows; returns whether one was parsed.
     pub fn parse_optional_region(&mut self, state: &mut OperationState, args: &[Argument<'s>]) -> PResult<bool> {
@@ -515,7 +519,7 @@ impl<'a, 's> OpAsmParser<'a, 's> {
     /// unnamed (`i32 {attrs}`); results `t`, or `(t {attrs}, ...)`.
     pub fn parse_function_signature(&mut self) -> PResult<FunctionSignature<'s>> {
         let mut sig = FunctionSignature::default();
-        self.p.expect(Tok::LParen, "expected '(' in function signature")?;
+        self.p.expect(Tok::LParen, "expected '('")?;
         if !self.p.eat(Tok::RParen) {
             let mut first = true;
             loop {
@@ -547,7 +551,7 @@ impl<'a, 's> OpAsmParser<'a, 's> {
                     break;
                 }
             }
-            self.p.expect(Tok::RParen, "expected ')' in function signature")?;
+            self.p.expect(Tok::RParen, "expected ')'")?;
         }
         if self.p.eat(Tok::Arrow) {
             if self.p.eat(Tok::LParen) {
@@ -559,7 +563,7 @@ impl<'a, 's> OpAsmParser<'a, 's> {
                             break;
                         }
                     }
-                    self.p.expect(Tok::RParen, "expected ')' in function result list")?;
+                    self.p.expect(Tok::RParen, "expected ')'")?;
                 }
             } else {
                 sig.result_types.push(self.p.parse_non_function_type()?);

@@ -152,6 +152,9 @@ impl<'s> Parser<'s> {
                 Tok::BareId => self.ctx.ident(self.tstr(kt)),
                 Tok::String => {
                     let v = self.string_value(kt);
+                    if v.is_empty() {
+                        return Err(self.error_here("expected valid attribute name"));
+                    }
                     self.ctx.ident(&String::from_utf8_lossy(&v))
                 }
                 _ => return Err(self.wrong_token("expected attribute name")),
@@ -225,7 +228,11 @@ impl<'s> Parser<'s> {
                 }
                 let ty = self.parse_type()?;
                 if let Some(kind) = self.ctx.float_kind(ty) {
-                    let bits = self.hex_float_bits(t, neg, kind)?;
+                    let mut bits = self.hex_float_bits(t, neg, kind)?;
+                    if !kind.is_exact() {
+                        // stored as an f64 (see `float_to_bits`)
+                        bits = crate::printer::float::kind_bits_to_f64(kind, bits as u128).to_bits();
+                    }
                     return Ok(self.ctx.attr(AttrKind::Float { bits, ty }));
                 }
                 if !self.ctx.is_int_or_index(ty) {
@@ -267,7 +274,7 @@ impl<'s> Parser<'s> {
         let w = kind.width();
         match parse_uint(s) {
             Some(v) if w >= 128 || v < (1u128 << w) => {
-                if kind.is_exact() {
+                if kind.is_exact() || w <= 32 {
                     Ok(v as u64)
                 } else {
                     Err(self.error_at(
@@ -284,7 +291,10 @@ impl<'s> Parser<'s> {
     fn parse_symbol_ref(&mut self) -> PResult<Attr> {
         let root = self.symbol_name()?;
         let mut nested: SmallVec<[Ident; 2]> = SmallVec::new();
-        while self.is(Tok::ColonColon) {
+        // `::` is two `:` tokens, as MLIR lexes it (so `1 :: i32` is a `:` then a bad type);
+        // a lone `:` after the reference is left alone.
+        while self.is(Tok::Colon) && self.lex.clone().next_token().kind == Tok::Colon {
+            self.bump();
             self.bump();
             if !matches!(self.tok.kind, Tok::AtId | Tok::AtString) {
                 return Err(self.wrong_token("expected nested symbol reference identifier"));
@@ -320,7 +330,8 @@ impl<'s> Parser<'s> {
             return match self.lookup_attr_alias(ident) {
                 Some(a) => Ok(a),
                 None => {
-                    Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident))))
+                    // placed as MLIR's emitWrongTokenError places it
+                    Err(self.wrong_token(&format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident))))
                 }
             };
         }
@@ -388,20 +399,32 @@ impl<'s> Parser<'s> {
                 self.bump();
                 self.expect(Tok::RSquare, "expected ']' to close distinct ID")?;
                 self.expect(Tok::Less, "expected '<' after distinct ID")?;
-                self.enter()?;
-                let attr = self.parse_attr()?;
-                self.leave();
-                self.expect(Tok::Greater, "expected '>' to close distinct attribute")?;
-                Ok(ctx.attr(AttrKind::Distinct { id, attr }))
+                // `distinct[N]<>` refers to a unit attribute (as MLIR prints it).
+                let attr = if self.eat(Tok::Greater) {
+                    ctx.unit_attr()
+                } else {
+                    self.enter()?;
+                    let attr = self.parse_attr()?;
+                    self.leave();
+                    self.expect(Tok::Greater, "expected '>' to close distinct attribute")?;
+                    attr
+                };
+                // One id names one attribute throughout the input.
+                match self.distinct_ids.get(&id) {
+                    Some(&prev) if prev != attr => {
+                        let msg = format!("referenced attribute does not match previous definition: {}", self.attr_str(prev));
+                        Err(self.error_at(t.start, msg))
+                    }
+                    _ => {
+                        self.distinct_ids.insert(id, attr);
+                        Ok(ctx.attr(AttrKind::Distinct { id, attr }))
+                    }
+                }
             }
             kw @ (b"affine_map" | b"affine_set" | b"strided") => {
-                if self.byte_after(t) != Some(b'<') {
-                    return Err(self.error_at(t.end, "expected '<'"));
-                }
-                let end = self.balanced_body_end(t.end as usize, "attribute", true)?;
-                let text = String::from_utf8_lossy(&self.src[t.start as usize..end]).into_owned();
+                // parsed and kept in MLIR's printed form (see `affine.rs`)
+                let text = self.parse_affine_keyword(kw)?;
                 let keyword = ctx.ident(std::str::from_utf8(kw).unwrap_or(""));
-                self.reset_to(end);
                 Ok(ctx.attr(AttrKind::Keyword { keyword, text: text.into() }))
             }
             b"loc" => {
@@ -429,6 +452,9 @@ impl<'s> Parser<'s> {
         if !is_int && fkind.is_none() {
             let s = self.type_str(elem);
             return Err(self.error_at(toff, format!("expected integer or float type, got: '{s}'")));
+        }
+        if ctx.int_width(elem).is_some_and(|w| w != 1 && w % 8 != 0) {
+            return Err(self.error_at(toff, "element type bitwidth must be a multiple of 8"));
         }
         let nbytes = dense_elem_bytes(ctx, elem);
         let mut data: Vec<u8> = Vec::new();
@@ -472,7 +498,8 @@ impl<'s> Parser<'s> {
                     (Tok::Float, None) => {
                         return Err(self.error_at(t.start, "expected integer literal"));
                     }
-                    _ => return Err(self.wrong_token("expected integer or float literal")),
+                    (_, None) => return Err(self.error_here("expected integer literal")),
+                    (_, Some(_)) => return Err(self.error_here("expected floating point literal")),
                 }
                 if !self.eat(Tok::Comma) {
                     break;
@@ -629,7 +656,7 @@ impl<'s> Parser<'s> {
     fn parse_tensor_leaf(&mut self) -> PResult<Leaf> {
         if self.eat(Tok::LParen) {
             let a = self.parse_tensor_scalar()?;
-            self.expect(Tok::Comma, "expected ',' between complex parts")?;
+            self.expect(Tok::Comma, "expected ',' between complex elements")?;
             let b = self.parse_tensor_scalar()?;
             self.expect(Tok::RParen, "expected ')' after complex elements")?;
             return Ok(Leaf { a, b: Some(b) });
@@ -647,7 +674,7 @@ impl<'s> Parser<'s> {
             _ => false,
         };
         if !ok {
-            return Err(self.wrong_token("expected element literal of primitive type"));
+            return Err(self.error_here("expected element literal of primitive type"));
         }
         self.bump();
         Ok(Elem { neg, tok: t })
@@ -676,6 +703,10 @@ impl<'s> Parser<'s> {
         if let Some(k) = ctx.float_kind(elem) {
             let bits = match t.kind {
                 Tok::Float if k.is_exact() => float_bits_from_text(k, self.text(t), e.neg),
+                Tok::Float if k.width() <= 32 => {
+                    let v = parse_float_text(self.text(t));
+                    crate::printer::float::f64_to_kind_bits(k, if e.neg { -v } else { v }) as u64
+                }
                 Tok::Float => {
                     return Err(
                         self.error_at(t.start, format!("dense '{}' literals are not supported yet", k.keyword()))

@@ -14,6 +14,7 @@
 //! name scopes), `asm.rs` ([`OpAsmParser`]). File metadata `{-# ... #-}` (dialect resources,
 //! reproducer configs) is accepted and skipped: `dense_resource<name>` keeps the handle only.
 
+mod affine;
 mod asm;
 mod attrs;
 mod locations;
@@ -50,6 +51,9 @@ pub struct ParseOptions {
     /// Lines before `src` in its file (for `--split-input-file` chunks), so locations and
     /// diagnostics name the line of the whole file.
     pub line_offset: u32,
+    /// Bytes before `src` on its first line (a chunk that starts after a split marker on the
+    /// marker's line), added to the columns of that line.
+    pub col_offset: u32,
 }
 
 /// Parses a whole file: top-level ops (wrapped in an implicit `builtin.module` unless the file
@@ -68,7 +72,7 @@ pub fn parse_module_bytes(ctx: &Context, src: &[u8], file: &str, opts: &ParseOpt
 /// Parses one type from `text` (e.g. `tensor<4x?xf32>`); unregistered dialect types are
 /// accepted.
 pub fn parse_type(ctx: &Context, text: &str) -> PResult<Type> {
-    let opts = ParseOptions { allow_unregistered: true, line_offset: 0 };
+    let opts = ParseOptions { allow_unregistered: true, ..Default::default() };
     let mut p = Parser::new(ctx, text.as_bytes(), "<type>", &opts)?;
     let t = p.parse_type()?;
     p.expect_eof()?;
@@ -78,7 +82,7 @@ pub fn parse_type(ctx: &Context, text: &str) -> PResult<Type> {
 /// Parses one attribute from `text` (e.g. `dense<1.0> : tensor<4xf32>`); unregistered
 /// dialect attributes are accepted.
 pub fn parse_attr(ctx: &Context, text: &str) -> PResult<Attr> {
-    let opts = ParseOptions { allow_unregistered: true, line_offset: 0 };
+    let opts = ParseOptions { allow_unregistered: true, ..Default::default() };
     let mut p = Parser::new(ctx, text.as_bytes(), "<attr>", &opts)?;
     let a = p.parse_attr()?;
     p.expect_eof()?;
@@ -121,6 +125,7 @@ pub(crate) struct Parser<'s> {
     pub(crate) last_end: u32,
     allow_unregistered: bool,
     line_offset: u32,
+    col_offset: u32,
     file_index: u32,
     lines: LineIndex,
     type_aliases: FxHashMap<&'s [u8], Type>,
@@ -138,6 +143,10 @@ pub(crate) struct Parser<'s> {
     placeholder_name: crate::context::OpName,
     /// Scratch buffer for string literals.
     pub(crate) sbuf: Vec<u8>,
+    /// The first use of a value name that was never defined (reported at the end).
+    pub(crate) undeclared: Option<u32>,
+    /// The attribute each `distinct[N]` id refers to.
+    pub(crate) distinct_ids: FxHashMap<u64, Attr>,
 }
 
 impl<'s> Parser<'s> {
@@ -157,6 +166,7 @@ impl<'s> Parser<'s> {
             last_end: 0,
             allow_unregistered: opts.allow_unregistered,
             line_offset: opts.line_offset,
+            col_offset: opts.col_offset,
             file_index,
             lines: LineIndex::new(),
             type_aliases: FxHashMap::default(),
@@ -172,6 +182,8 @@ impl<'s> Parser<'s> {
             default_dialect: vec!["builtin"],
             placeholder_name: ctx.op_name("xcs.parser.forward_ref"),
             sbuf: Vec::new(),
+            undeclared: None,
+            distinct_ids: FxHashMap::default(),
         })
     }
 
@@ -269,6 +281,7 @@ impl<'s> Parser<'s> {
     /// The `file:line:col` location of byte `off`.
     pub(crate) fn loc_at(&mut self, off: u32) -> Location {
         let (line, col) = self.lines.line_col(self.src, off as usize);
+        let col = if line == 1 { col + self.col_offset } else { col };
         self.ctx.file_loc_indexed(self.file_index, line + self.line_offset, col)
     }
     /// An error at byte `off`. A pending lexical error (the current token is an error token)
@@ -283,20 +296,25 @@ impl<'s> Parser<'s> {
         let loc = self.loc_at(off);
         Diagnostic::error(loc, msg)
     }
+    /// An error at the current token; at the end of the input, one character back (MLIR's
+    /// `Parser::emitError(message)`).
     pub(crate) fn error_here(&mut self, msg: impl Into<String>) -> Diagnostic {
-        self.error_at(self.tok.start, msg)
+        let off = if self.tok.kind == Tok::Eof { self.tok.start.saturating_sub(1) } else { self.tok.start };
+        self.error_at(off, msg)
     }
     /// An "expected ..." error, placed like MLIR's `emitWrongTokenError`: at the end of the
     /// previous token's line content when the current token starts a new line.
     pub(crate) fn wrong_token(&mut self, msg: &str) -> Diagnostic {
-        let mut end = self.tok.start as usize;
+        // At the end of the input, start one character back (as MLIR does).
+        let original = if self.tok.kind == Tok::Eof { self.tok.start.saturating_sub(1) } else { self.tok.start };
+        let mut end = original as usize;
         let src = self.src;
         loop {
             while end > 0 && matches!(src[end - 1], b' ' | b'\t') {
                 end -= 1;
             }
             if end == 0 {
-                return self.error_at(self.tok.start, msg);
+                return self.error_at(original, msg);
             }
             if src[end - 1] != b'\n' && src[end - 1] != b'\r' {
                 return self.error_at(end as u32, msg);
@@ -387,6 +405,9 @@ impl<'s> Parser<'s> {
         }
         self.pop_block_scope()?;
         self.pop_value_scope(&mut module.body)?;
+        if let Some(off) = self.undeclared {
+            return Err(self.error_at(off, "use of undeclared SSA value name"));
+        }
         if !self.deferred_locs.is_empty() {
             self.resolve_deferred_locs(&mut module.body)?;
         }

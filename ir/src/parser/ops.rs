@@ -86,6 +86,18 @@ impl<'s> ValueScope<'s> {
             NameKey::Named(s) => self.named.entry(s).or_default(),
         }
     }
+    /// Where `name` is defined, or first used before its definition, if it is visible here.
+    fn reference_off(&self, name: &'s [u8]) -> Option<u32> {
+        let slot = match self.key(name) {
+            NameKey::Num(n) => self.numeric.get(n as usize),
+            NameKey::Named(s) => self.named.get(s),
+        };
+        match slot? {
+            Slot::Defined { off, .. } => Some(*off),
+            Slot::Forward(v) => v.iter().map(|x| x.off).min(),
+            Slot::Empty => None,
+        }
+    }
     fn first_forward_use(&self) -> Option<u32> {
         let f = |s: &Slot| match s {
             Slot::Forward(v) => v.iter().map(|x| x.off).min(),
@@ -128,7 +140,8 @@ impl<'s> Parser<'s> {
         }
         self.bump();
         let mut number = 0;
-        if self.tok.kind == Tok::HashId && self.text(self.tok)[1].is_ascii_digit() {
+        // Any `#...` right after a value use is its result number (as MLIR reads it).
+        if self.tok.kind == Tok::HashId {
             let h = self.tok;
             match super::types::parse_dec_u64(&self.text(h)[1..]).filter(|&v| v < u32::MAX as u64) {
                 Some(v) => number = v as u32,
@@ -281,8 +294,10 @@ impl<'s> Parser<'s> {
     pub(crate) fn pop_value_scope(&mut self, _body: &mut Body) -> PResult<()> {
         let scope = self.scopes.pop().expect("no SSA scope");
         if scope.pending > 0 {
+            // Reported once the whole input parsed (MLIR's `finalize`), so that a later syntax
+            // error comes first, as in mlir-opt.
             if let Some(off) = scope.first_forward_use() {
-                return Err(self.error_at(off, "use of undeclared SSA value name"));
+                self.undeclared = Some(self.undeclared.map_or(off, |o| o.min(off)));
             }
         }
         Ok(())
@@ -384,6 +399,17 @@ impl<'s> Parser<'s> {
     ) -> PResult<()> {
         self.expect(Tok::LBrace, "expected '{' to begin a region")?;
         self.enter()?;
+        // Named entry arguments may not reuse a name visible here (MLIR checks this before
+        // the region's own scope starts, even for isolated regions).
+        if let Some(scope) = self.scopes.last() {
+            for a in args.iter().filter(|a| !a.name.name.is_empty()) {
+                if let Some(prev) = scope.reference_off(a.name.name) {
+                    let n = String::from_utf8_lossy(a.name.name).into_owned();
+                    let d = self.error_at(a.name.off, format!("region entry argument '{n}' is already in use"));
+                    return Err(self.note_at(d, prev, "previously referenced here"));
+                }
+            }
+        }
         if isolated {
             let lim = self.num_limit();
             self.scopes.push(ValueScope::new(lim));
@@ -394,8 +420,13 @@ impl<'s> Parser<'s> {
         if !(args.is_empty() && self.is(Tok::RBrace)) {
             self.parse_region_body(body, region, args)?;
         }
-        self.expect(Tok::RBrace, "expected '}' to end region")?;
+        if !self.is(Tok::RBrace) {
+            return Err(self.wrong_token("expected '}' to end region"));
+        }
+        // The region's blocks are checked before the `}` is consumed (and the token after it
+        // lexed), as in MLIR.
         self.pop_block_scope()?;
+        self.bump();
         if isolated {
             self.pop_value_scope(body)?;
         } else {
@@ -417,7 +448,7 @@ impl<'s> Parser<'s> {
             for (i, a) in args.iter().enumerate() {
                 let v = body.block_arg(b, i);
                 self.define_value(body, a.name.name, a.name.off, v, 1)?;
-                // an argument without `loc(...)` is located at its name, as in MLIR
+                // Like MLIR, an argument without `loc(...)` is located at its name.
                 let l = match a.loc {
                     Some(l) => l,
                     None => self.loc_at(a.name.off),
@@ -434,7 +465,7 @@ impl<'s> Parser<'s> {
                 loop {
                     let a = self.tok;
                     if a.kind != Tok::PercentId {
-                        return Err(self.wrong_token("expected SSA identifier"));
+                        return Err(self.wrong_token("expected SSA operand"));
                     }
                     self.bump();
                     self.expect(Tok::Colon, "expected ':' and type for SSA operand")?;
@@ -483,8 +514,16 @@ impl<'s> Parser<'s> {
         state: &mut OperationState,
         def: Option<&'static OpDef>,
         args: &[Argument<'s>],
+        custom: bool,
     ) -> PResult<()> {
-        self.push_default_dialect(def);
+        // Only custom forms set a default dialect for their regions (as MLIR's custom op
+        // parser does through OpAsmOpInterface); generic ones inherit the enclosing one.
+        if custom {
+            self.push_default_dialect(def);
+        } else {
+            let d = self.default_dialect.last().copied().unwrap_or("");
+            self.default_dialect.push(d);
+        }
         let r = if def.is_some_and(|d| d.has(Traits::IsolatedFromAbove)) {
             let ctx = self.ctx;
             let nested = state.nested.get_or_insert_with(|| Box::new(Body::new(ctx, state.name, state.loc)));
@@ -555,8 +594,9 @@ impl<'s> Parser<'s> {
         // As in mlir-opt, an op's location is that of its name (not of its result list).
         let loc = self.loc_at(self.tok.start);
         let op = match self.tok.kind {
-            Tok::String => self.parse_generic_op(body, loc, start)?,
-            Tok::BareId => self.parse_custom_op(body, loc, nres)?,
+            Tok::String => self.parse_generic_op(body, loc)?,
+            // MLIR lexes `i32`, `si8`, `ui1` as integer-type tokens, which never name an op.
+            Tok::BareId if !is_int_type_keyword(self.text(self.tok)) => self.parse_custom_op(body, loc, nres)?,
             _ => return Err(self.wrong_token("expected operation name in quotes")),
         };
         if self.is_kw("loc") {
@@ -593,24 +633,26 @@ impl<'s> Parser<'s> {
     }
 
     /// `"name"(operands)[successors] <{props}> (regions) {attrs} : type`.
-    fn parse_generic_op(&mut self, body: &mut Body, loc: Location, start: u32) -> PResult<Op> {
+    fn parse_generic_op(&mut self, body: &mut Body, loc: Location) -> PResult<Op> {
         let ctx = self.ctx;
         let nt = self.tok;
+        let quoted = self.text(nt);
+        if quoted.len() <= 2 {
+            return Err(self.error_at(nt.start, "empty operation name is invalid"));
+        }
+        // A raw NUL byte or an escape (`\00`) can make a NUL: MLIR rejects both. Decode only
+        // then: names are looked up by their text.
+        if memchr::memchr2(b'\\', 0, quoted).is_some() && self.string_value(nt).contains(&0) {
+            return Err(self.error_at(nt.start, "null character not allowed in operation name"));
+        }
         let name = self.op_name_of(nt);
         let def = ctx.op_def(name);
         self.bump();
         if def.is_none() {
+            // An unknown op of a registered dialect is the verifier's error (as in MLIR).
             let info = ctx.op_info(name);
-            if !info.dialect.is_empty() && ctx.is_registered_dialect(&info.dialect) {
-                return Err(self.error_at(
-                    start,
-                    format!(
-                        "unregistered operation '{}' found in dialect ('{}') that does not allow unknown operations",
-                        info.name, info.dialect
-                    ),
-                ));
-            }
-            if !self.allow_unregistered {
+            let known_dialect = !info.dialect.is_empty() && ctx.is_registered_dialect(&info.dialect);
+            if !known_dialect && !self.allow_unregistered {
                 return Err(self.error_here(
                     "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used",
                 ));
@@ -638,19 +680,16 @@ impl<'s> Parser<'s> {
             }
             self.expect(Tok::RSquare, "expected ',' or ']'")?;
         }
+        // Properties are any attribute (unregistered ops keep it as is); a registered op's must
+        // be a dictionary, which is checked, as MLIR does, once the op is parsed.
         let mut props = None;
         if self.eat(Tok::Less) {
-            let off = self.tok.start;
-            let p = self.parse_attr()?;
-            if !matches!(ctx.attr_kind(p), crate::attrs::AttrKind::Dictionary(_)) {
-                return Err(self.error_at(off, "expected dictionary attribute for properties"));
-            }
-            props = Some(p);
+            props = Some(self.parse_attr()?);
             self.expect(Tok::Greater, "expected '>' to close properties")?;
         }
         if self.eat(Tok::LParen) {
             loop {
-                self.parse_op_region(body, &mut state, def, &[])?;
+                self.parse_op_region(body, &mut state, def, &[], false)?;
                 if !self.eat(Tok::Comma) {
                     break;
                 }
@@ -669,6 +708,19 @@ impl<'s> Parser<'s> {
         }
         self.resolve_operands(body, &uses, inputs, &mut state.operands)?;
         state.result_types.extend_from_slice(outputs);
+        if let (Some(d), Some(p)) = (def, props) {
+            let why = if d.attributes.is_empty() {
+                Some("this operation does not support properties")
+            } else if !matches!(ctx.attr_kind(p), crate::attrs::AttrKind::Dictionary(_)) {
+                Some("expected DictionaryAttr to set properties")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let msg = format!("invalid properties {} for op {}: {why}", self.attr_str(p), d.name);
+                return Err(crate::diag::Diagnostic::error(loc, msg));
+            }
+        }
         match def {
             Some(d) => {
                 state.attrs = match (props, attrs) {
@@ -703,7 +755,8 @@ impl<'s> Parser<'s> {
         }
         let dd = self.default_dialect.last().copied().unwrap_or("");
         let mut buf = String::with_capacity(s.len() + 8);
-        for prefix in [dd, "builtin", "func"] {
+        // As written, then with the default dialect (`func` inside functions), then `builtin`.
+        for prefix in [dd, "builtin"] {
             if prefix.is_empty() {
                 continue;
             }
@@ -735,7 +788,8 @@ impl<'s> Parser<'s> {
             }
         };
         let Some((name, def)) = found else {
-            let msg = match s.split_once('.') {
+            // (`ns.` with nothing after the dot counts as having no dialect prefix, as in MLIR)
+            let msg = match s.split_once('.').filter(|(_, rest)| !rest.is_empty()) {
                 Some((ns, _)) if ctx.is_registered_dialect(ns) => format!("custom op '{s}' is unknown"),
                 Some((ns, _)) => format!("Dialect `{ns}' not found for custom op '{s}' "),
                 None => match self.default_dialect.last().copied().unwrap_or("") {
@@ -743,7 +797,20 @@ impl<'s> Parser<'s> {
                     dd => format!("custom op '{s}' is unknown (tried '{dd}.{s}' as well)"),
                 },
             };
-            return Err(self.error_at(nt.start, msg));
+            let unknown_dialect = msg.starts_with("Dialect");
+            // MLIR lexes the next token first: a lexical error there is reported instead.
+            self.bump();
+            let d = self.error_at(nt.start, msg);
+            if unknown_dialect && d.message.starts_with("Dialect") {
+                let mut names: Vec<&str> = ctx.dialects().iter().map(|d| d.name).collect();
+                names.sort_unstable();
+                let note = format!(
+                    "Available dialects: {} ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management",
+                    names.join(", ")
+                );
+                return Err(self.note_at(d, nt.start, note));
+            }
+            return Err(d);
         };
         self.bump();
         match def.syntax {
@@ -843,7 +910,7 @@ impl<'s> Parser<'s> {
                 state.result_types.extend(std::iter::repeat_n(ty, nres as usize));
             }
             while self.is(Tok::LBrace) {
-                self.parse_op_region(body, &mut state, Some(def), &[])?;
+                self.parse_op_region(body, &mut state, Some(def), &[], true)?;
             }
         } else if !uses.is_empty() || nres > 0 {
             return Err(self.wrong_token("expected ':' followed by the operand and result types"));
@@ -851,4 +918,10 @@ impl<'s> Parser<'s> {
         self.finish_state(body, &mut state, def, true);
         Ok(body.create_op(state))
     }
+}
+
+/// `i<N>`, `si<N>`, `ui<N>`: MLIR's integer-type token.
+fn is_int_type_keyword(s: &[u8]) -> bool {
+    let digits = s.strip_prefix(b"si").or_else(|| s.strip_prefix(b"ui")).or_else(|| s.strip_prefix(b"i"));
+    digits.is_some_and(|d| !d.is_empty() && d.iter().all(u8::is_ascii_digit))
 }

@@ -93,6 +93,39 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// True if the current token can start an attribute (MLIR's `parseOptionalAttribute`).
+    pub(crate) fn at_attr_start(&self) -> bool {
+        match self.tok.kind {
+            Tok::LBrace
+            | Tok::LSquare
+            | Tok::String
+            | Tok::Integer
+            | Tok::Float
+            | Tok::Minus
+            | Tok::AtId
+            | Tok::AtString
+            | Tok::HashId => true,
+            Tok::BareId => {
+                let s = self.text(self.tok);
+                matches!(
+                    s,
+                    b"true"
+                        | b"false"
+                        | b"unit"
+                        | b"dense"
+                        | b"array"
+                        | b"dense_resource"
+                        | b"distinct"
+                        | b"affine_map"
+                        | b"affine_set"
+                        | b"strided"
+                        | b"loc"
+                ) || self.at_type_start()
+            }
+            _ => self.at_type_start(),
+        }
+    }
+
     /// True if the current token can start a type.
     pub(crate) fn at_type_start(&self) -> bool {
         match self.tok.kind {
@@ -131,8 +164,12 @@ impl<'s> Parser<'s> {
                             b"complex" => {
                                 self.bump();
                                 self.expect(Tok::Less, "expected '<' in complex type")?;
+                                let off = self.tok.start;
                                 let e = self.parse_type()?;
                                 self.expect(Tok::Greater, "expected '>' in complex type")?;
+                                if !matches!(self.ctx.type_kind(e), TypeKind::Integer { .. } | TypeKind::Float(_)) {
+                                    return Err(self.error_at(off, "invalid element type for complex"));
+                                }
                                 self.ctx.intern_type(TypeKind::Complex(e))
                             }
                             _ => {
@@ -208,19 +245,25 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Less, "expected '<' in tensor type")?;
         if self.eat(Tok::Star) {
             self.parse_x_in_dimension_list()?;
-            let elem = self.parse_element_type()?;
-            if self.eat(Tok::Comma) {
+            let off = self.tok.start;
+            let elem = self.parse_type()?;
+            if self.eat(Tok::Comma) && self.at_attr_start() {
                 self.parse_attr()?;
                 self.expect(Tok::Greater, "expected '>' in tensor type")?;
-                return Err(self.error_at(self.last_end, "cannot apply encoding to unranked tensor"));
+                // reported at the next token, as MLIR does
+                return Err(self.error_here("cannot apply encoding to unranked tensor"));
             }
             self.expect(Tok::Greater, "expected '>' in tensor type")?;
+            self.check_element_type(elem, off, ElementOf::Tensor)?;
             return Ok(self.ctx.intern_type(TypeKind::UnrankedTensor { elem }));
         }
         let shape = self.parse_dimension_list(true)?;
-        let elem = self.parse_element_type()?;
-        let encoding = if self.eat(Tok::Comma) { Some(self.parse_attr()?) } else { None };
+        let off = self.tok.start;
+        let elem = self.parse_type()?;
+        // `tensor<4xf32, >` has no encoding (MLIR parses an optional attribute here)
+        let encoding = if self.eat(Tok::Comma) && self.at_attr_start() { Some(self.parse_attr()?) } else { None };
         self.expect(Tok::Greater, "expected '>' in tensor type")?;
+        self.check_element_type(elem, off, ElementOf::Tensor)?;
         Ok(self.ctx.intern_type(TypeKind::RankedTensor { shape: shape.as_slice().into(), elem, encoding }))
     }
 
@@ -230,21 +273,30 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Less, "expected '<' in memref type")?;
         if self.eat(Tok::Star) {
             self.parse_x_in_dimension_list()?;
-            let elem = self.parse_element_type()?;
+            let off = self.tok.start;
+            let elem = self.parse_type()?;
+            self.check_element_type(elem, off, ElementOf::MemRef)?;
             let memory_space = if self.eat(Tok::Comma) { Some(self.parse_attr()?) } else { None };
+            if memory_space.is_some_and(|a| self.is_layout_attr(a)) {
+                return Err(self.error_here("cannot have affine map for unranked memref type"));
+            }
             self.expect(Tok::Greater, "expected '>' in memref type")?;
             return Ok(self.ctx.intern_type(TypeKind::UnrankedMemRef { elem, memory_space }));
         }
         let shape = self.parse_dimension_list(true)?;
-        let elem = self.parse_element_type()?;
+        let off = self.tok.start;
+        let elem = self.parse_type()?;
+        self.check_element_type(elem, off, ElementOf::MemRef)?;
         let mut layout = None;
         let mut memory_space = None;
         while self.eat(Tok::Comma) {
             let a = self.parse_attr()?;
-            let is_layout = matches!(self.ctx.attr_kind(a), crate::attrs::AttrKind::Keyword { keyword, .. }
-                if matches!(self.ctx.str(*keyword), "affine_map" | "strided"));
-            if is_layout && layout.is_none() && memory_space.is_none() {
+            // As MLIR: a later layout replaces an earlier one; the memory space comes last.
+            if self.is_layout_attr(a) {
                 layout = Some(a);
+                if memory_space.is_some() {
+                    return Err(self.error_here("expected memory space to be last in memref type"));
+                }
             } else if memory_space.is_none() {
                 memory_space = Some(a);
             } else {
@@ -257,6 +309,7 @@ impl<'s> Parser<'s> {
 
     /// `vector<([N] x | N x)* type>`.
     fn parse_vector_type(&mut self) -> PResult<Type> {
+        let type_off = self.tok.start;
         self.bump();
         self.expect(Tok::Less, "expected '<' in vector type")?;
         let mut shape: SmallVec<[i64; 4]> = SmallVec::new();
@@ -282,8 +335,15 @@ impl<'s> Parser<'s> {
         if self.is(Tok::Question) {
             return Err(self.wrong_token("expected non-function type"));
         }
-        let elem = self.parse_element_type()?;
+        let elem = self.parse_type()?;
         self.expect(Tok::Greater, "expected '>' in vector type")?;
+        // MLIR's VectorType::verify, reported at the type.
+        if shape.iter().any(|&d| d <= 0) {
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            let msg = format!("vector types must have positive constant sizes but got {}", dims.join(", "));
+            return Err(self.error_at(type_off, msg));
+        }
+        self.check_element_type(elem, type_off, ElementOf::Vector)?;
         Ok(self.ctx.intern_type(TypeKind::Vector {
             shape: shape.as_slice().into(),
             scalable: scalable.as_slice().into(),
@@ -291,13 +351,46 @@ impl<'s> Parser<'s> {
         }))
     }
 
-    fn parse_element_type(&mut self) -> PResult<Type> {
-        let off = self.tok.start;
-        let t = self.parse_type()?;
-        if matches!(self.ctx.type_kind(t), TypeKind::Function { .. }) {
-            return Err(self.error_at(off, "invalid element type"));
+    /// MLIR's element type rules: tensors take integers, floats, index, complex, vectors and
+    /// non-builtin types; memrefs integers, floats, index, complex, vectors and memrefs; vectors
+    /// integers, floats and index. `off` is where the error is reported.
+    fn check_element_type(&mut self, t: Type, off: u32, of: ElementOf) -> PResult<()> {
+        use TypeKind as K;
+        let k = self.ctx.type_kind(t);
+        let (ok, msg) = match of {
+            ElementOf::Tensor => (
+                matches!(k, K::Integer { .. } | K::Float(_) | K::Index | K::Complex(_) | K::Vector { .. } | K::Dialect { .. }),
+                "invalid tensor element type",
+            ),
+            ElementOf::MemRef => (
+                matches!(
+                    k,
+                    K::Integer { .. }
+                        | K::Float(_)
+                        | K::Index
+                        | K::Complex(_)
+                        | K::Vector { .. }
+                        | K::MemRef { .. }
+                        | K::UnrankedMemRef { .. }
+                ),
+                "invalid memref element type",
+            ),
+            ElementOf::Vector => (
+                matches!(k, K::Integer { .. } | K::Float(_) | K::Index),
+                "failed to verify 'elementType': VectorElementTypeInterface instance",
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.error_at(off, msg))
         }
-        Ok(t)
+    }
+
+    /// True for the memref layout attributes (`affine_map<..>`, `strided<..>`).
+    fn is_layout_attr(&self, a: crate::context::Attr) -> bool {
+        matches!(self.ctx.attr_kind(a), crate::attrs::AttrKind::Keyword { keyword, .. }
+            if matches!(self.ctx.str(*keyword), "affine_map" | "strided"))
     }
 
     /// `(dimension x)*` where `dimension ::= ? | decimal`, re-lexing `x` prefixes and `0x..`
@@ -372,7 +465,8 @@ impl<'s> Parser<'s> {
                     Ok(ty)
                 }
                 None => {
-                    Err(self.error_at(t.end, format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident))))
+                    // placed as MLIR's emitWrongTokenError places it
+                    Err(self.wrong_token(&format!("undefined symbol alias id '{}'", String::from_utf8_lossy(ident))))
                 }
             };
         }
@@ -400,11 +494,15 @@ impl<'s> Parser<'s> {
         text: &[u8],
         is_type: bool,
     ) -> PResult<String> {
+        if ns.is_empty() {
+            // `!.foo` / `#.foo`: MLIR's wording and place (after the dot)
+            return Err(self.error_at(t.start + 2, "invalid dialect namespace '\"\"'"));
+        }
         let what = if is_type { "type" } else { "attribute" };
         let text_s = String::from_utf8_lossy(text).into_owned();
         let Some(d) = self.ctx.dialect(ns) else {
             if self.allow_unregistered {
-                return Ok(text_s);
+                return Ok(canonical_dialect_symbol(ns, &text_s));
             }
             let rest = String::from_utf8_lossy(&text[(ns.len() + 1).min(text.len())..]).into_owned();
             let sym = if is_type {
@@ -552,4 +650,36 @@ pub(crate) fn parse_dec_u64(s: &[u8]) -> Option<u64> {
         v = v.checked_mul(10)?.checked_add((c - b'0') as u64)?;
     }
     Some(v)
+}
+
+/// The shaped type whose element type is checked.
+#[derive(Copy, Clone)]
+enum ElementOf {
+    Tensor,
+    MemRef,
+    Vector,
+}
+
+/// The text of an unregistered dialect symbol (after the sigil) in MLIR's printed form:
+/// `ns.sym` when the symbol is "simple enough" (an identifier, optionally followed by one
+/// `<...>` body), else `ns<sym>`. So `!foo<bar>` is `!foo.bar`, and `!foo..x` is `!foo<.x>`:
+/// the same symbol, however it was written (MLIR's `printDialectSymbol`).
+fn canonical_dialect_symbol(ns: &str, text: &str) -> String {
+    let rest = &text[ns.len().min(text.len())..];
+    let sym = if let Some(r) = rest.strip_prefix('.') {
+        r
+    } else if let Some(r) = rest.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
+        r
+    } else {
+        return text.to_string();
+    };
+    let simple = sym.starts_with(|c: char| c.is_ascii_alphabetic()) && {
+        let tail = sym.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+        tail.is_empty() || (tail.starts_with('<') && tail.ends_with('>'))
+    };
+    if simple {
+        format!("{ns}.{sym}")
+    } else {
+        format!("{ns}<{sym}>")
+    }
 }

@@ -339,6 +339,103 @@ pub(crate) fn decode_f64(bits: u64) -> FVal {
     decode(&Fmt::of(FloatKind::F64), bits as u128)
 }
 
+/// The largest finite value of format `f`, as `(m, q)` (`m * 2^q`).
+fn max_finite(f: &Fmt) -> (u128, i32) {
+    let p = f.frac_bits + 1;
+    let top_field = (1i32 << f.exp_bits) - 1;
+    let (e, m) = match f.special {
+        Special::Ieee => (top_field - 1, (1u128 << p) - 1),
+        Special::NanOnlyAllOnes => (top_field, (1u128 << p) - 2),
+        Special::Fnuz | Special::FiniteOnly => (top_field, (1u128 << p) - 1),
+        Special::E8M0 => (top_field - 1, 1),
+    };
+    (m, e - f.bias - f.frac_bits as i32)
+}
+
+/// `a * 2^qa > b * 2^qb` for non-zero mantissas.
+fn greater(a: u128, qa: i32, b: u128, qb: i32) -> bool {
+    let ea = qa + (128 - a.leading_zeros() as i32);
+    let eb = qb + (128 - b.leading_zeros() as i32);
+    if ea != eb {
+        return ea > eb;
+    }
+    // same magnitude: align to the smaller exponent (the shifts stay below 128 bits)
+    let q = qa.min(qb);
+    (a << (qa - q) as u32) > (b << (qb - q) as u32)
+}
+
+/// Rounds `v` to format `f` as APFloat's `convert` does (round to nearest, ties to even):
+/// overflow gives infinity in IEEE formats, NaN in formats whose only special value is NaN,
+/// and the largest finite value in formats without special values.
+pub(crate) fn round_to_format(f: &Fmt, v: &FVal) -> FVal {
+    let (m, q) = match v.class {
+        FClass::Finite { m, q } => (m, q),
+        FClass::Zero if f.special == Special::Fnuz => return FVal { neg: false, class: FClass::Zero },
+        _ => return *v,
+    };
+    let neg = v.neg && f.has_sign();
+    let p = f.frac_bits as i32 + 1;
+    let msb = q + (127 - m.leading_zeros() as i32);
+    // the exponent of the last kept bit: p bits below the msb, but not below the subnormals'
+    let qmin = if f.special == Special::E8M0 { -127 } else { f.qmin() };
+    let lsb = (msb - (p - 1)).max(qmin);
+    let (mut rm, mut rq) = (m, q);
+    if lsb > q {
+        let s = (lsb - q) as u32;
+        rm = if s >= 128 {
+            0 // m < 2^64: below half of the last kept bit
+        } else {
+            let (kept, rest, half) = (m >> s, m & ((1u128 << s) - 1), 1u128 << (s - 1));
+            kept + (rest > half || (rest == half && kept & 1 == 1)) as u128
+        };
+        rq = lsb;
+    }
+    if rm == 0 {
+        return round_to_format(f, &FVal { neg, class: FClass::Zero });
+    }
+    let (xm, xq) = max_finite(f);
+    if greater(rm, rq, xm, xq) {
+        let class = match f.special {
+            Special::Ieee => FClass::Inf,
+            Special::FiniteOnly => FClass::Finite { m: xm, q: xq },
+            _ => FClass::NaN,
+        };
+        return FVal { neg, class };
+    }
+    FVal { neg, class: FClass::Finite { m: rm, q: rq } }
+}
+
+/// The `f64` nearest to `v` (exact for the formats narrower than `f64`).
+pub(crate) fn fval_to_f64(v: &FVal) -> f64 {
+    let x = match v.class {
+        FClass::Zero => 0.0,
+        FClass::Inf => f64::INFINITY,
+        FClass::NaN => f64::NAN,
+        FClass::Finite { m, q } => {
+            // m * 2^q in two steps so that neither power of two overflows or underflows early
+            let h = q / 2;
+            (m as f64) * 2f64.powi(h) * 2f64.powi(q - h)
+        }
+    };
+    if v.neg {
+        -x
+    } else {
+        x
+    }
+}
+
+/// `v` rounded to `kind`, as the encoding of `kind` (MLIR parses a float literal as an `f64`
+/// and converts it to the attribute's type).
+pub(crate) fn f64_to_kind_bits(kind: FloatKind, v: f64) -> u128 {
+    let f = Fmt::of(kind);
+    encode(&f, &round_to_format(&f, &decode_f64(v.to_bits())))
+}
+
+/// The value of an encoding of `kind` as an `f64` (exact for the formats of 32 bits or less).
+pub(crate) fn kind_bits_to_f64(kind: FloatKind, bits: u128) -> f64 {
+    fval_to_f64(&decode(&Fmt::of(kind), bits))
+}
+
 // ------------------------------------------------------------------------------ APFloat::toString
 
 /// `APFloat::toString(str, format_precision, format_max_padding, truncate_zero)` for a

@@ -7,7 +7,7 @@
 
 mod alias;
 mod attr;
-mod float;
+pub(crate) mod float;
 mod names;
 #[cfg(test)]
 mod tests;

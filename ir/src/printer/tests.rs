@@ -698,7 +698,11 @@ fn scalar_attributes() {
     assert_eq!(fl(1.0e-300, ctx.f64_type()), "1.000000e-300 : f64");
     assert_eq!(fl(0.1, ctx.float_type(FloatKind::F80)), "0.100000000000000005551 : f80");
     assert_eq!(fl(f64::NAN, ctx.float_type(FloatKind::F80)), "0x7FFFC000000000000000 : f80");
-    assert_eq!(fl(0.1, ctx.float_type(FloatKind::TF32)), "1.000000e-01 : tf32");
+    // rounded to the kind as mlir-minimal-opt does for `0.1 : tf32`, ...
+    assert_eq!(fl(0.1, ctx.float_type(FloatKind::TF32)), "9.997550e-02 : tf32");
+    assert_eq!(fl(0.1, ctx.float_type(FloatKind::F8E5M2)), "9.375000e-02 : f8E5M2");
+    assert_eq!(fl(1.0e10, ctx.float_type(FloatKind::F8E4M3FN)), "0x7F : f8E4M3FN");
+    assert_eq!(fl(1.0e10, ctx.float_type(FloatKind::F4E2M1FN)), "6.000000e+00 : f4E2M1FN");
     // strings: `"a\"b\\c\nd\te\0A\7F\80\FF"` and `"\01\1F \7E€"`
     assert_eq!(a(ctx.str_attr("a\"b\\c\nd\te\n\x7F")), r#""a\22b\\c\0Ad\09e\0A\7F""#);
     assert_eq!(a(ctx.attr(AttrKind::String { value: Box::new([0x80, 0xFF]), ty: None })), r#""\80\FF""#);

@@ -32,7 +32,7 @@ impl<'a> SymbolTable<'a> {
             for b in body.region_blocks(r) {
                 for op in body.block_ops(b) {
                     let attrs = body.attrs(op);
-                    let Some(name) = ctx.dict_get(attrs, "sym_name").and_then(|a| ctx.as_str(a)) else { continue };
+                    let Some(name) = sym_name(ctx, body, op) else { continue };
                     if let Some(first) = map.get(name) {
                         return Err(Redefinition { op, name, first: first.loc });
                     }
@@ -53,7 +53,7 @@ impl<'a> SymbolTable<'a> {
             for b in body.region_blocks(r) {
                 for op in body.block_ops(b) {
                     let attrs = body.attrs(op);
-                    if let Some(name) = ctx.dict_get(attrs, "sym_name").and_then(|a| ctx.as_str(a)) {
+                    if let Some(name) = sym_name(ctx, body, op) {
                         t.map.entry(name).or_insert(SymbolInfo {
                             op_name: body.op_name(op),
                             attrs,
@@ -72,6 +72,17 @@ impl<'a> SymbolTable<'a> {
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
+}
+
+/// The `sym_name` string of `op`: an unregistered op's properties are looked at first (they
+/// are its inherent attributes, as in MLIR), then its attributes.
+fn sym_name<'a>(ctx: &'a Context, body: &Body, op: Op) -> Option<&'a str> {
+    let from = |d: crate::context::Attr| ctx.dict_get(d, "sym_name").and_then(|a| ctx.as_str(a));
+    let in_props = body
+        .props(op)
+        .filter(|&p| matches!(ctx.attr_kind(p), crate::attrs::AttrKind::Dictionary(_)))
+        .and_then(from);
+    in_props.or_else(|| from(body.attrs(op)))
 }
 
 impl SymbolLookup for SymbolTable<'_> {
