@@ -98,6 +98,25 @@ API void xcs_clear_error(void) {
     err_site = -1;
 }
 
+/* ------------------------------------------------------------------ call depth */
+
+/* Nested func.calls of compiled code on this thread; deeper than XCS_MAX_CALL_DEPTH is a
+ * run-time error (as in the interpreter) instead of a stack overflow or an endless loop (LLVM
+ * turns unbounded tail recursion into a loop). */
+#define XCS_MAX_CALL_DEPTH 512
+static __thread int32_t call_depth;
+
+/* 0 and one level deeper, or 1 (unchanged) when the limit is reached. */
+RT int32_t xcs_rt_call_enter(void) {
+    if (call_depth >= XCS_MAX_CALL_DEPTH) return 1;
+    call_depth++;
+    return 0;
+}
+
+RT void xcs_rt_call_leave(void) {
+    if (call_depth > 0) call_depth--;
+}
+
 /* ------------------------------------------------------------------ thread pool */
 
 typedef int32_t (*xcs_body)(void *ctx, int64_t lo, int64_t hi);

@@ -80,16 +80,30 @@ impl Port {
 pub fn port_of(ctx: &Context, t: Type) -> Result<Port, String> {
     match ctx.type_kind(t) {
         TypeKind::RankedTensor { shape, elem, .. } => {
-            let e = ElemType::from_type(ctx, *elem).filter(|e| *e != ElemType::Str).ok_or_else(|| {
-                format!("element type '{}' is not supported by the LLVM backend", xcs_ir::printer::type_to_string(ctx, *elem))
-            })?;
-            Ok(Port { elem: e, dims: Some(shape.to_vec()) })
+            let e = ElemType::from_type(ctx, *elem)
+                .filter(|e| *e != ElemType::Str)
+                .ok_or_else(|| {
+                    format!(
+                        "element type '{}' is not supported by the LLVM backend",
+                        xcs_ir::printer::type_to_string(ctx, *elem)
+                    )
+                })?;
+            Ok(Port {
+                elem: e,
+                dims: Some(shape.to_vec()),
+            })
         }
         TypeKind::Integer { .. } => match ElemType::from_type(ctx, t) {
             Some(e) => Ok(Port { elem: e, dims: None }),
-            None => Err(format!("type '{}' is not supported by the LLVM backend", xcs_ir::printer::type_to_string(ctx, t))),
+            None => Err(format!(
+                "type '{}' is not supported by the LLVM backend",
+                xcs_ir::printer::type_to_string(ctx, t)
+            )),
         },
-        _ => Err(format!("type '{}' is not supported by the LLVM backend", xcs_ir::printer::type_to_string(ctx, t))),
+        _ => Err(format!(
+            "type '{}' is not supported by the LLVM backend",
+            xcs_ir::printer::type_to_string(ctx, t)
+        )),
     }
 }
 
@@ -124,9 +138,23 @@ impl<'m> Cx<'m> {
             }
         }
         let mut m = ModB::default();
-        m.fn_attrs = format!("\"target-cpu\"=\"{}\" \"target-features\"=\"{}\"", opts.cpu, opts.features);
+        m.fn_attrs = format!(
+            "\"target-cpu\"=\"{}\" \"target-features\"=\"{}\"",
+            opts.cpu, opts.features
+        );
         declare_runtime(&mut m);
-        Cx { ctx, module, m, opts, sites: Vec::new(), funcs, requested: Vec::new(), lowered: 0, signatures: FxHashMap::default(), stats: PlanStats::default() }
+        Cx {
+            ctx,
+            module,
+            m,
+            opts,
+            sites: Vec::new(),
+            funcs,
+            requested: Vec::new(),
+            lowered: 0,
+            signatures: FxHashMap::default(),
+            stats: PlanStats::default(),
+        }
     }
 
     /// The `func.func` op named `name`.
@@ -143,8 +171,13 @@ impl<'m> Cx<'m> {
             if ctx.op_name_str(b.op_name(op)) != "func.func" {
                 continue;
             }
-            let private = b.attr(ctx, op, "sym_visibility").and_then(|a| ctx.as_str(a)).is_some_and(|v| v != "public");
-            let has_body = b.nested(op).is_some_and(|n| n.root_regions().iter().any(|&r| !n.region_is_empty(r)));
+            let private = b
+                .attr(ctx, op, "sym_visibility")
+                .and_then(|a| ctx.as_str(a))
+                .is_some_and(|v| v != "public");
+            let has_body = b
+                .nested(op)
+                .is_some_and(|n| n.root_regions().iter().any(|&r| !n.region_is_empty(r)));
             if let Some(n) = b.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) {
                 if !private && has_body && !out.iter().any(|x| x == n) {
                     out.push(n.to_string());
@@ -159,7 +192,9 @@ impl<'m> Cx<'m> {
         if let Some(s) = self.signatures.get(name) {
             return Ok(s.clone());
         }
-        let op = self.func_op(name).ok_or_else(|| LowerError::new(Location::UNKNOWN, format!("no function @{name}")))?;
+        let op = self
+            .func_op(name)
+            .ok_or_else(|| LowerError::new(Location::UNKNOWN, format!("no function @{name}")))?;
         let b = &self.module.body;
         let loc = b.op_loc(op);
         let (ins, outs) = b
@@ -167,7 +202,9 @@ impl<'m> Cx<'m> {
             .and_then(|a| xcs_dialects::func::signature(self.ctx, a))
             .ok_or_else(|| LowerError::new(loc, format!("@{name} has no valid function_type")))?;
         let conv = |ts: &[Type]| -> R<Vec<Port>> {
-            ts.iter().map(|&t| port_of(self.ctx, t).map_err(|e| LowerError::new(loc, format!("@{name}: {e}")))).collect()
+            ts.iter()
+                .map(|&t| port_of(self.ctx, t).map_err(|e| LowerError::new(loc, format!("@{name}: {e}"))))
+                .collect()
         };
         let sig = (conv(&ins)?, conv(&outs)?);
         self.signatures.insert(name.to_string(), sig.clone());
@@ -195,14 +232,19 @@ impl<'m> Cx<'m> {
     /// A new error site for `op` of `body`.
     pub fn site(&mut self, body: &Body, op: Op) -> i32 {
         let name = self.ctx.op_name_str(body.op_name(op)).to_string();
-        self.sites.push(Site { loc: body.op_loc(op), op: name });
+        self.sites.push(Site {
+            loc: body.op_loc(op),
+            op: name,
+        });
         (self.sites.len() - 1) as i32
     }
 
     /// The message of a run-time error at `site`: `'tensor.div' op integer division by zero`,
     /// prefixed with `file:line:col: ` when the options ask for locations in messages.
     pub fn msg(&self, site: i32, text: &str) -> String {
-        let Some(s) = self.sites.get(site as usize) else { return text.to_string() };
+        let Some(s) = self.sites.get(site as usize) else {
+            return text.to_string();
+        };
         let m = format!("'{}' op {text}", s.op);
         if self.opts.locations_in_messages {
             if let Some((file, line, col)) = self.ctx.loc_file_line_col(s.loc) {
@@ -219,10 +261,18 @@ fn declare_runtime(m: &mut ModB) {
         ("xcs_rt_free", "declare void @xcs_rt_free(ptr)"),
         ("xcs_rt_fail", "declare i32 @xcs_rt_fail(i32, ptr)"),
         ("xcs_rt_fail2", "declare i32 @xcs_rt_fail2(i32, ptr, i64, i64)"),
-        ("xcs_rt_parallel_for", "declare i32 @xcs_rt_parallel_for(ptr, ptr, i64, i64)"),
+        (
+            "xcs_rt_parallel_for",
+            "declare i32 @xcs_rt_parallel_for(ptr, ptr, i64, i64)",
+        ),
+        ("xcs_rt_call_enter", "declare i32 @xcs_rt_call_enter()"),
+        ("xcs_rt_call_leave", "declare void @xcs_rt_call_leave()"),
         ("xcs_rt_frame_push", "declare i32 @xcs_rt_frame_push(ptr, ptr)"),
         ("xcs_rt_frame_release", "declare void @xcs_rt_frame_release(ptr)"),
-        ("xcs_rt_arg", "declare i32 @xcs_rt_arg(ptr, i32, i32, i64, ptr, ptr, ptr, ptr)"),
+        (
+            "xcs_rt_arg",
+            "declare i32 @xcs_rt_arg(ptr, i32, i32, i64, ptr, ptr, ptr, ptr)",
+        ),
         ("xcs_rt_result", "declare i32 @xcs_rt_result(ptr, ptr, i64, ptr, i32)"),
         ("xcs_tensor_release", "declare void @xcs_tensor_release(ptr)"),
     ] {
@@ -274,7 +324,8 @@ impl Kernel {
     }
     /// `for i in lo..hi { body(i) }` in the kernel.
     pub fn for_range(&mut self, lo: &Val, hi: &Val, body: impl FnOnce(&mut Kernel, &Val) -> R<()>) -> R<()> {
-        self.for_acc(lo, hi, &[], |k, i, _| body(k, i).map(|_| Vec::new())).map(|_| ())
+        self.for_acc(lo, hi, &[], |k, i, _| body(k, i).map(|_| Vec::new()))
+            .map(|_| ())
     }
     /// A loop with carried values in the kernel (see [`FnB::for_acc`]).
     pub fn for_acc(
@@ -342,7 +393,8 @@ impl Kernel {
         self.f.condbr(bad, &e, &ok);
         self.f.start(&e);
         let s = self.m.cstr(fmt);
-        self.f.raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
+        self.f
+            .raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
         self.f.br("kerr");
         self.f.start(&ok);
     }
@@ -407,7 +459,10 @@ impl<'a, 'm> FnLower<'a, 'm> {
 
     /// The value of `v`.
     pub fn get(&self, v: Value) -> R<Slot> {
-        self.vals.get(&v).cloned().ok_or_else(|| LowerError::internal("a value is used before it is defined"))
+        self.vals
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| LowerError::internal("a value is used before it is defined"))
     }
     /// The tensor value of `v`.
     pub fn tensor(&self, v: Value) -> R<TV> {
@@ -453,7 +508,11 @@ impl<'a, 'm> FnLower<'a, 'm> {
     /// there is one, else a new allocation (failing with "out of memory" at the current op).
     pub fn alloc(&mut self, bytes: &Val) -> R<(Val, usize)> {
         if self.frame.is_none() {
-            if let Some(i) = self.bufs.iter().position(|b| b.state == BufState::Pooled && b.bytes == *bytes) {
+            if let Some(i) = self
+                .bufs
+                .iter()
+                .position(|b| b.state == BufState::Pooled && b.bytes == *bytes)
+            {
                 self.bufs[i].state = BufState::Live;
                 self.stats.reuses += 1;
                 return Ok((self.bufs[i].ptr.clone(), i));
@@ -466,7 +525,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let msg = self.cx.msg(site, "out of memory");
         self.fail_if(&null, site, &msg);
         if let Some(fr) = self.frame.clone() {
-            let st = self.f.emit("i32", format!("call i32 @xcs_rt_frame_push(ptr {fr}, ptr {p})"));
+            let st = self
+                .f
+                .emit("i32", format!("call i32 @xcs_rt_frame_push(ptr {fr}, ptr {p})"));
             let bad = self.f.emit("i1", format!("icmp ne i32 {st}, 0"));
             let e = self.f.label("pushfail");
             let ok = self.f.label("pushok");
@@ -479,7 +540,13 @@ impl<'a, 'm> FnLower<'a, 'm> {
             self.f.start(&ok);
         }
         let in_frame = self.frame.is_some();
-        self.bufs.push(Buf { ptr: p.clone(), bytes: bytes.clone(), state: BufState::Live, refs: 0, in_frame });
+        self.bufs.push(Buf {
+            ptr: p.clone(),
+            bytes: bytes.clone(),
+            state: BufState::Live,
+            refs: 0,
+            in_frame,
+        });
         Ok((p, self.bufs.len() - 1))
     }
 
@@ -489,7 +556,14 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let bytes = self.f.mul(&n, &Val::i64(elem_size(elem)));
         let (ptr, b) = self.alloc(&bytes)?;
         let strides = row_major(&mut self.f, dims);
-        Ok(TV { ptr, dims: dims.to_vec(), strides, elem, contiguous: true, buf: Some(b) })
+        Ok(TV {
+            ptr,
+            dims: dims.to_vec(),
+            strides,
+            elem,
+            contiguous: true,
+            buf: Some(b),
+        })
     }
 
     /// Frees what this function owns (not results) and returns `status`.
@@ -528,7 +602,8 @@ impl<'a, 'm> FnLower<'a, 'm> {
         self.f.condbr(bad, &e, &ok);
         self.f.start(&e);
         let s = self.cx.m.cstr(fmt);
-        self.f.raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
+        self.f
+            .raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
         self.cleanup_and_ret(&Val::i32(1));
         self.f.start(&ok);
     }
@@ -549,7 +624,14 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let name = format!("{}.k{}.{hint}", self.f.name, self.kernels);
         let f = FnB::new(&name, "internal", "i32", "");
         let m = std::mem::take(&mut self.cx.m);
-        Kernel { f, m, caps: Vec::new(), lo: Val::new("i64", "%lo"), hi: Val::new("i64", "%hi"), fails: 0 }
+        Kernel {
+            f,
+            m,
+            caps: Vec::new(),
+            lo: Val::new("i64", "%lo"),
+            hi: Val::new("i64", "%hi"),
+            fails: 0,
+        }
     }
 
     /// Finishes kernel `k` and calls it over `0..n` in the current function: directly, or when
@@ -563,7 +645,13 @@ impl<'a, 'm> FnLower<'a, 'm> {
         f.ret(&Val::i32(1));
         let mut params: Vec<String> = caps
             .iter()
-            .map(|(v, p)| if v.ty == "ptr" { format!("ptr noalias {p}") } else { format!("{} {p}", v.ty) })
+            .map(|(v, p)| {
+                if v.ty == "ptr" {
+                    format!("ptr noalias {p}")
+                } else {
+                    format!("{} {p}", v.ty)
+                }
+            })
             .collect();
         params.push("i64 %lo".into());
         params.push("i64 %hi".into());
@@ -572,7 +660,13 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let text = f.finish(&Default::default());
         self.cx.m.add_function(text);
         let args: Vec<String> = caps.iter().map(|(v, _)| v.t()).collect();
-        let call = |lo_hi: &str| format!("call i32 @\"{name}\"({}{}{lo_hi})", args.join(", "), if args.is_empty() { "" } else { ", " });
+        let call = |lo_hi: &str| {
+            format!(
+                "call i32 @\"{name}\"({}{}{lo_hi})",
+                args.join(", "),
+                if args.is_empty() { "" } else { ", " }
+            )
+        };
         let parallel = self.cx.opts.threads > 1
             && work.as_i64().is_none_or(|w| w >= self.cx.opts.parallel_threshold)
             && n.as_i64().is_none_or(|v| v > 1);
@@ -616,7 +710,9 @@ impl<'a, 'm> FnLower<'a, 'm> {
         let ser_end = self.f.cur.clone();
         self.f.br(&join);
         self.f.start(&join);
-        let st = self.f.emit("i32", format!("phi i32 [ {s1}, %{par_end} ], [ {s2}, %{ser_end} ]"));
+        let st = self
+            .f
+            .emit("i32", format!("phi i32 [ {s1}, %{par_end} ], [ {s2}, %{ser_end} ]"));
         self.check_status(&st);
         Ok(())
     }
@@ -641,12 +737,21 @@ impl<'a, 'm> FnLower<'a, 'm> {
 /// `spec` fixes the argument sizes (the JIT specializes the entry on its input shapes).
 pub fn lower_function(cx: &mut Cx, name: &str, llvm_name: &str, spec: Option<&[Vec<i64>]>) -> R<()> {
     let module = cx.module;
-    let fop = cx.func_op(name).ok_or_else(|| LowerError::new(Location::UNKNOWN, format!("no function @{name}")))?;
+    let fop = cx
+        .func_op(name)
+        .ok_or_else(|| LowerError::new(Location::UNKNOWN, format!("no function @{name}")))?;
     let floc = module.body.op_loc(fop);
     let (ins, outs) = cx.signature(name)?;
-    let body = module.body.nested(fop).filter(|b| b.root_regions().iter().any(|&r| !b.region_is_empty(r))).ok_or_else(|| {
-        LowerError::new(floc, format!("@{name} is an external declaration without a body; the LLVM backend cannot call it"))
-    })?;
+    let body = module
+        .body
+        .nested(fop)
+        .filter(|b| b.root_regions().iter().any(|&r| !b.region_is_empty(r)))
+        .ok_or_else(|| {
+            LowerError::new(
+                floc,
+                format!("@{name} is an external declaration without a body; the LLVM backend cannot call it"),
+            )
+        })?;
     let region = body.root_regions()[0];
     let blocks: Vec<_> = body.region_blocks(region).collect();
     let multi = blocks.len() > 1;
@@ -690,7 +795,10 @@ pub fn lower_function(cx: &mut Cx, name: &str, llvm_name: &str, spec: Option<&[V
     let entry = blocks[0];
     let args = body.block_args(entry).to_vec();
     if args.len() != ins.len() {
-        return Err(LowerError::new(floc, format!("@{name}: the entry block arguments do not match the function type")));
+        return Err(LowerError::new(
+            floc,
+            format!("@{name}: the entry block arguments do not match the function type"),
+        ));
     }
     for (i, (&a, p)) in args.iter().zip(&ins).enumerate() {
         let s = match &p.dims {
@@ -708,7 +816,14 @@ pub fn lower_function(cx: &mut Cx, name: &str, llvm_name: &str, spec: Option<&[V
                     })
                     .collect();
                 let strides = row_major(&mut fl.f, &dims);
-                Slot::T(TV { ptr: Val::new("ptr", format!("%a{i}")), dims, strides, elem: p.elem, contiguous: true, buf: None })
+                Slot::T(TV {
+                    ptr: Val::new("ptr", format!("%a{i}")),
+                    dims,
+                    strides,
+                    elem: p.elem,
+                    contiguous: true,
+                    buf: None,
+                })
             }
             None => Slot::S(Val::new(crate::types::comp_ty(p.elem), format!("%a{i}")), p.elem),
         };
@@ -717,7 +832,10 @@ pub fn lower_function(cx: &mut Cx, name: &str, llvm_name: &str, spec: Option<&[V
 
     if !multi {
         if lower_block_ops(&mut fl, body, entry, true)?.is_some() {
-            return Err(LowerError::new(floc, format!("@{name}: 'tensor.yield' outside a 'tensor.fused' region")));
+            return Err(LowerError::new(
+                floc,
+                format!("@{name}: 'tensor.yield' outside a 'tensor.fused' region"),
+            ));
         }
     } else {
         lower_cfg(&mut fl, body, &blocks)?;
@@ -802,7 +920,10 @@ fn lower_op(fl: &mut FnLower, body: &Body, op: Op) -> R<()> {
         }
     };
     if results.len() != body.num_results(op) {
-        return Err(LowerError::new(body.op_loc(op), format!("'{name}' op produced the wrong number of results")));
+        return Err(LowerError::new(
+            body.op_loc(op),
+            format!("'{name}' op produced the wrong number of results"),
+        ));
     }
     for (r, s) in body.results(op).zip(results) {
         fl.define(r, s);
@@ -814,8 +935,16 @@ fn lower_test_op(fl: &mut FnLower, body: &Body, op: Op, name: &str) -> R<Vec<Slo
     let ctx = fl.ctx();
     let loc = body.op_loc(op);
     let rt = body.result_types(op);
-    let e = rt.first().and_then(|&t| ElemType::from_type(ctx, t)).filter(|e| !e.is_float() && *e != ElemType::Str);
-    let e = e.ok_or_else(|| LowerError::new(loc, format!("'{name}' op: only integer results are supported by the LLVM backend")))?;
+    let e = rt
+        .first()
+        .and_then(|&t| ElemType::from_type(ctx, t))
+        .filter(|e| !e.is_float() && *e != ElemType::Str);
+    let e = e.ok_or_else(|| {
+        LowerError::new(
+            loc,
+            format!("'{name}' op: only integer results are supported by the LLVM backend"),
+        )
+    })?;
     let ty = crate::types::comp_ty(e);
     let scalar = |fl: &FnLower, i: usize| -> R<Val> {
         match fl.get(body.operand(op, i))? {
@@ -826,7 +955,12 @@ fn lower_test_op(fl: &mut FnLower, body: &Body, op: Op, name: &str) -> R<Vec<Slo
     let v = match name {
         "test.constant" => {
             let a = body.attr(ctx, op, "value").and_then(|a| ctx.as_int(a));
-            let a = a.ok_or_else(|| LowerError::new(loc, "'test.constant' op: only integer values are supported by the LLVM backend"))?;
+            let a = a.ok_or_else(|| {
+                LowerError::new(
+                    loc,
+                    "'test.constant' op: only integer values are supported by the LLVM backend",
+                )
+            })?;
             Val::int(ty, a as i64)
         }
         "test.addi" | "test.muli" => {
@@ -840,9 +974,15 @@ fn lower_test_op(fl: &mut FnLower, body: &Body, op: Op, name: &str) -> R<Vec<Slo
         }
         _ => {
             let (a, b) = (scalar(fl, 0)?, scalar(fl, 1)?);
-            let pred = body.attr(ctx, op, "predicate").and_then(|a| ctx.as_str(a)).unwrap_or("eq");
+            let pred = body
+                .attr(ctx, op, "predicate")
+                .and_then(|a| ctx.as_str(a))
+                .unwrap_or("eq");
             if !matches!(pred, "eq" | "ne" | "slt" | "sle" | "sgt" | "sge") {
-                return Err(LowerError::new(loc, format!("'test.cmpi' op: unknown predicate \"{pred}\"")));
+                return Err(LowerError::new(
+                    loc,
+                    format!("'test.cmpi' op: unknown predicate \"{pred}\""),
+                ));
             }
             fl.f.emit("i1", format!("icmp {pred} {}, {b}", a.t()))
         }
@@ -864,7 +1004,10 @@ fn lower_call(fl: &mut FnLower, body: &Body, op: Op) -> R<Vec<Slot>> {
     fl.cur_site = site;
     let (_, outs) = fl.cx.signature(&callee).map_err(|e| LowerError::new(loc, e.message))?;
     if fl.cx.func_op(&callee).is_none() {
-        return Err(LowerError::new(loc, format!("'func.call' op calls @{callee}, which is not a function of the module")));
+        return Err(LowerError::new(
+            loc,
+            format!("'func.call' op calls @{callee}, which is not a function of the module"),
+        ));
     }
     let llvm = fl.cx.request(&callee);
     let mut args = Vec::new();
@@ -890,7 +1033,16 @@ fn lower_call(fl: &mut FnLower, body: &Body, op: Op) -> R<Vec<Slot>> {
         args.push(s.t());
         slots.push(s);
     }
+    // The call depth limit (unbounded recursion is a run-time error, as in the interpreter).
+    let d = fl.f.emit("i32", "call i32 @xcs_rt_call_enter()");
+    let deep = fl.f.emit("i1", format!("icmp ne i32 {d}, 0"));
+    let msg = fl.cx.msg(
+        site,
+        &format!("call depth limit of 512 exceeded calling @{callee} (unbounded recursion?)"),
+    );
+    fl.fail_if(&deep, site, &msg);
     let st = fl.f.emit("i32", format!("call i32 @\"{llvm}\"({})", args.join(", ")));
+    fl.f.raw("call void @xcs_rt_call_leave()");
     for b in temps.into_iter().flatten() {
         fl.bufs[b].state = BufState::Pooled;
     }
@@ -913,7 +1065,8 @@ fn lower_call(fl: &mut FnLower, body: &Body, op: Op) -> R<Vec<Slot>> {
                 let bytes = fl.f.mul(&n, &Val::i64(elem_size(p.elem)));
                 let in_frame = fl.frame.is_some();
                 if let Some(fr) = fl.frame.clone() {
-                    let st = fl.f.emit("i32", format!("call i32 @xcs_rt_frame_push(ptr {fr}, ptr {ptr})"));
+                    let st =
+                        fl.f.emit("i32", format!("call i32 @xcs_rt_frame_push(ptr {fr}, ptr {ptr})"));
                     let bad = fl.f.emit("i1", format!("icmp ne i32 {st}, 0"));
                     let msg = fl.cx.msg(site, "out of memory");
                     fl.f.if_then(&bad, |f| {
@@ -922,9 +1075,22 @@ fn lower_call(fl: &mut FnLower, body: &Body, op: Op) -> R<Vec<Slot>> {
                     })?;
                     fl.fail_if(&bad, site, &msg);
                 }
-                fl.bufs.push(Buf { ptr: ptr.clone(), bytes, state: BufState::Live, refs: 0, in_frame });
+                fl.bufs.push(Buf {
+                    ptr: ptr.clone(),
+                    bytes,
+                    state: BufState::Live,
+                    refs: 0,
+                    in_frame,
+                });
                 let strides = row_major(&mut fl.f, &dims);
-                res.push(Slot::T(TV { ptr, dims, strides, elem: p.elem, contiguous: true, buf: Some(fl.bufs.len() - 1) }));
+                res.push(Slot::T(TV {
+                    ptr,
+                    dims,
+                    strides,
+                    elem: p.elem,
+                    contiguous: true,
+                    buf: Some(fl.bufs.len() - 1),
+                }));
             }
             None => {
                 let ty = crate::types::comp_ty(p.elem);
@@ -943,7 +1109,10 @@ fn lower_return(fl: &mut FnLower, body: &Body, op: Op) -> R<()> {
     fl.cur_site = site;
     let operands: Vec<Value> = body.operands(op).collect();
     if operands.len() != fl.results.len() {
-        return Err(LowerError::new(body.op_loc(op), "'func.return' op returns the wrong number of values"));
+        return Err(LowerError::new(
+            body.op_loc(op),
+            "'func.return' op returns the wrong number of values",
+        ));
     }
     let mut handed: Vec<usize> = Vec::new();
     for (k, v) in operands.into_iter().enumerate() {
@@ -952,7 +1121,8 @@ fn lower_return(fl: &mut FnLower, body: &Body, op: Op) -> R<()> {
             Slot::T(t) => {
                 let own = fl.frame.is_none()
                     && t.contiguous
-                    && t.buf.is_some_and(|b| fl.bufs[b].state == BufState::Live && !handed.contains(&b));
+                    && t.buf
+                        .is_some_and(|b| fl.bufs[b].state == BufState::Live && !handed.contains(&b));
                 let t = if own {
                     t
                 } else {
@@ -1016,7 +1186,14 @@ fn lower_cfg(fl: &mut FnLower, body: &Body, blocks: &[xcs_ir::Block]) -> R<()> {
                         }
                     }
                     let strides = row_major(&mut fl.f, &dims);
-                    Slot::T(TV { ptr, dims, strides, elem: p.elem, contiguous: true, buf: None })
+                    Slot::T(TV {
+                        ptr,
+                        dims,
+                        strides,
+                        elem: p.elem,
+                        contiguous: true,
+                        buf: None,
+                    })
                 }
                 None => {
                     let (v, k) = fl.f.phi_open(&marker, crate::types::comp_ty(p.elem));
@@ -1073,7 +1250,9 @@ fn pass_to_block(fl: &mut FnLower, body: &Body, dest: xcs_ir::Block, operands: &
             Slot::S(s, _) => vec![s],
         };
         if comps.len() != ks.len() {
-            return Err(LowerError::internal("a block argument and its value have different types"));
+            return Err(LowerError::internal(
+                "a block argument and its value have different types",
+            ));
         }
         all.push((ks, comps));
     }
@@ -1081,7 +1260,10 @@ fn pass_to_block(fl: &mut FnLower, body: &Body, dest: xcs_ir::Block, operands: &
     let from = fl.f.cur.clone();
     for (ks, comps) in all {
         for (k, c) in ks.iter().zip(comps) {
-            fl.incoming.entry(k.clone()).or_default().push((c.s.clone(), from.clone()));
+            fl.incoming
+                .entry(k.clone())
+                .or_default()
+                .push((c.s.clone(), from.clone()));
         }
     }
     Ok(())
@@ -1093,12 +1275,17 @@ fn lower_branch(fl: &mut FnLower, body: &Body, op: Op, name: &str) -> R<()> {
     let succ = body.successors(op).to_vec();
     let ops: Vec<Value> = body.operands(op).collect();
     if name == "cf.br" {
-        let dest = *succ.first().ok_or_else(|| LowerError::new(loc, "'cf.br' op has no successor"))?;
+        let dest = *succ
+            .first()
+            .ok_or_else(|| LowerError::new(loc, "'cf.br' op has no successor"))?;
         pass_to_block(fl, body, dest, &ops)?;
         let l = fl.labels[&dest].clone();
         fl.f.br(&l);
     } else {
-        let seg = body.attr(ctx, op, "operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a)).unwrap_or_default();
+        let seg = body
+            .attr(ctx, op, "operandSegmentSizes")
+            .and_then(|a| ctx.as_dense_ints(a))
+            .unwrap_or_default();
         if seg.len() != 3 || succ.len() != 2 || seg[0] != 1 || (seg[1] + seg[2] + 1) as usize != ops.len() {
             return Err(LowerError::new(loc, "'cf.cond_br' op has invalid operand segments"));
         }
@@ -1109,7 +1296,10 @@ fn lower_branch(fl: &mut FnLower, body: &Body, op: Op, name: &str) -> R<()> {
         };
         let (lt, lf) = (fl.f.label("edge"), fl.f.label("edge"));
         fl.f.raw(format!("br i1 {c}, label %{lt}, label %{lf}"));
-        for (lab, dest, vals) in [(lt, succ[0], ops[1..1 + n_true].to_vec()), (lf, succ[1], ops[1 + n_true..].to_vec())] {
+        for (lab, dest, vals) in [
+            (lt, succ[0], ops[1..1 + n_true].to_vec()),
+            (lf, succ[1], ops[1 + n_true..].to_vec()),
+        ] {
             fl.f.start(&lab);
             pass_to_block(fl, body, dest, &vals)?;
             let l = fl.labels[&dest].clone();

@@ -19,7 +19,13 @@ pub struct XcsTensor {
 
 impl Default for XcsTensor {
     fn default() -> Self {
-        XcsTensor { data: std::ptr::null_mut(), rank: 0, shape: std::ptr::null_mut(), strides: std::ptr::null_mut(), dtype: 0 }
+        XcsTensor {
+            data: std::ptr::null_mut(),
+            rank: 0,
+            shape: std::ptr::null_mut(),
+            strides: std::ptr::null_mut(),
+            dtype: 0,
+        }
     }
 }
 
@@ -29,6 +35,8 @@ extern "C" {
     fn xcs_rt_free(p: *mut c_void);
     fn xcs_rt_fail(site: i32, msg: *const c_char) -> i32;
     fn xcs_rt_fail2(site: i32, fmt: *const c_char, a: i64, b: i64) -> i32;
+    fn xcs_rt_call_enter() -> i32;
+    fn xcs_rt_call_leave();
     fn xcs_rt_parallel_for(f: *const c_void, ctx: *mut c_void, n: i64, grain: i64) -> i32;
     fn xcs_rt_frame_push(f: *mut c_void, p: *mut c_void) -> i32;
     fn xcs_rt_frame_release(f: *mut c_void);
@@ -70,6 +78,8 @@ pub fn symbols() -> Vec<(&'static str, usize)> {
         ("xcs_rt_free", xcs_rt_free as *const () as usize),
         ("xcs_rt_fail", xcs_rt_fail as *const () as usize),
         ("xcs_rt_fail2", xcs_rt_fail2 as *const () as usize),
+        ("xcs_rt_call_enter", xcs_rt_call_enter as *const () as usize),
+        ("xcs_rt_call_leave", xcs_rt_call_leave as *const () as usize),
         ("xcs_rt_parallel_for", xcs_rt_parallel_for as *const () as usize),
         ("xcs_rt_frame_push", xcs_rt_frame_push as *const () as usize),
         ("xcs_rt_frame_release", xcs_rt_frame_release as *const () as usize),
@@ -88,7 +98,11 @@ pub fn symbols() -> Vec<(&'static str, usize)> {
 pub fn last_error() -> (i32, String) {
     unsafe {
         let m = xcs_last_error();
-        let msg = if m.is_null() { String::new() } else { CStr::from_ptr(m).to_string_lossy().into_owned() };
+        let msg = if m.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(m).to_string_lossy().into_owned()
+        };
         (xcs_last_error_site(), msg)
     }
 }
@@ -144,11 +158,21 @@ pub unsafe fn read_result(t: &XcsTensor, elem: ElemType) -> Result<Tensor, Strin
     let shape: Vec<usize> = (0..rank).map(|d| *t.shape.add(d) as usize).collect();
     let n: usize = shape.iter().product();
     let es = crate::types::elem_size(elem) as usize;
-    let bytes: &[u8] = if n == 0 { &[] } else { std::slice::from_raw_parts(t.data as *const u8, n * es) };
+    let bytes: &[u8] = if n == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(t.data as *const u8, n * es)
+    };
     let ch = bytes.chunks_exact(es.max(1));
     let data = match elem {
-        ElemType::F16 => TensorData::F16(ch.map(|c| half::f16::from_bits(u16::from_le_bytes([c[0], c[1]]))).collect()),
-        ElemType::BF16 => TensorData::BF16(ch.map(|c| half::bf16::from_bits(u16::from_le_bytes([c[0], c[1]]))).collect()),
+        ElemType::F16 => TensorData::F16(
+            ch.map(|c| half::f16::from_bits(u16::from_le_bytes([c[0], c[1]])))
+                .collect(),
+        ),
+        ElemType::BF16 => TensorData::BF16(
+            ch.map(|c| half::bf16::from_bits(u16::from_le_bytes([c[0], c[1]])))
+                .collect(),
+        ),
         ElemType::F32 => TensorData::F32(ch.map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4]))).collect()),
         ElemType::F64 => TensorData::F64(ch.map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect()),
         ElemType::I1 => TensorData::I1(ch.map(|c| c[0] != 0).collect()),
