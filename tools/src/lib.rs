@@ -8,11 +8,12 @@
 //! ```
 //!
 //! [`testing`] helps snapshot a pipeline's output with insta. The tools are thin mains over
-//! [`opt`] (`xcs-opt`) and [`run`] (`xcs-run`).
+//! [`opt`] (`xcs-opt`), [`run`] (`xcs-run`) and [`translate`] (`xcs-translate`).
 
 pub mod opt;
 pub mod run;
 pub mod testing;
+pub mod translate;
 
 use std::fmt;
 
