@@ -27,7 +27,8 @@ config.substitutions.append(("%xcs_bin", xcs_bin))
 config.substitutions.append(("%repo", repo))
 config.substitutions.append(("%xcs-translate", os.path.join(xcs_bin, "xcs-translate")))
 config.substitutions.append(("%cc", os.environ.get("CC", "cc")))
-config.substitutions.append(("%python", sys.executable))
+# The Python with numpy (the one on PATH, as `make test-python` uses), not necessarily lit's.
+config.substitutions.append(("%python", os.environ.get("PYTHON") or shutil.which("python3") or sys.executable))
 
 # The C ABI tests build a program against the shared library; the leak check needs
 # LeakSanitizer (gcc/clang -fsanitize=address).
