@@ -146,7 +146,11 @@ impl VmapBatch {
             for op in fb.walk_ops() {
                 if fb.op_name(op) == vmap {
                     has_vmap[i] = true;
-                } else if let Some(&j) = fb.attr(ctx, op, "callee").and_then(|a| ctx.as_symbol(a)).and_then(|c| index.get(c)) {
+                } else if let Some(&j) = fb
+                    .attr(ctx, op, "callee")
+                    .and_then(|a| ctx.as_symbol(a))
+                    .and_then(|c| index.get(c))
+                {
                     g.add_edge(nodes[i], nodes[j], ());
                 }
             }
@@ -162,7 +166,13 @@ impl VmapBatch {
                 let f = funcs[i];
                 let Some(mut fb) = m.take_nested(f) else { continue };
                 let result = {
-                    let mut env = Env { ctx, module: m, funcs: &funcs, index: &index, st: &mut state };
+                    let mut env = Env {
+                        ctx,
+                        module: m,
+                        funcs: &funcs,
+                        index: &index,
+                        st: &mut state,
+                    };
                     self.run_on_function(ctx, &mut fb, &mut env, &mut stats, diags)
                 };
                 m.set_nested(f, fb);
@@ -186,10 +196,22 @@ impl VmapBatch {
     }
 
     /// Rewrites the maps of one function body, innermost first.
-    fn run_on_function(&self, ctx: &Context, fb: &mut Body, env: &mut Env<'_>, stats: &mut Stats, diags: &mut dyn DiagSink) -> Result<(), ()> {
+    fn run_on_function(
+        &self,
+        ctx: &Context,
+        fb: &mut Body,
+        env: &mut Env<'_>,
+        stats: &mut Stats,
+        diags: &mut dyn DiagSink,
+    ) -> Result<(), ()> {
         let vmap = ctx.op_name("xcs.vmap");
         // Reverse pre-order: every inner map before the map holding it.
-        let maps: Vec<Op> = fb.walk_ops().into_iter().rev().filter(|&op| fb.op_name(op) == vmap).collect();
+        let maps: Vec<Op> = fb
+            .walk_ops()
+            .into_iter()
+            .rev()
+            .filter(|&op| fb.op_name(op) == vmap)
+            .collect();
         for op in maps {
             let loc = fb.op_loc(op);
             let outcome = match tensor_only(ctx, fb, op, env) {
@@ -214,7 +236,10 @@ impl VmapBatch {
                     to_parallel_map(ctx, fb, op, self.max_concurrency);
                     stats.parallel += 1;
                     if self.remarks {
-                        diags.emit(Diagnostic::remark(loc, format!("'xcs.vmap' op became 'xcs.parallel_map': {reason}")));
+                        diags.emit(Diagnostic::remark(
+                            loc,
+                            format!("'xcs.vmap' op became 'xcs.parallel_map': {reason}"),
+                        ));
                     }
                 }
             }
@@ -239,7 +264,9 @@ fn tensor_only(ctx: &Context, fb: &Body, op: Op, env: &mut Env<'_>) -> Result<()
             let callee = fb.attr(ctx, o, "callee").and_then(|a| ctx.as_symbol(a)).unwrap_or("");
             match env.class_of(callee).as_deref() {
                 Some("tensor") => continue,
-                Some(c @ ("orchestration" | "hybrid")) => return Err(format!("it calls @{callee}, classified \"{c}\"")),
+                Some(c @ ("orchestration" | "hybrid")) => {
+                    return Err(format!("it calls @{callee}, classified \"{c}\""))
+                }
                 _ if env.is_pure_tensor(callee) => continue,
                 _ => {
                     return Err(format!(
@@ -273,12 +300,25 @@ fn batch_vmap(ctx: &Context, fb: &mut Body, vmap: Op, env: &mut Env<'_>) -> Resu
     let in_axes = axes(ctx, fb, vmap, "in_axes")?;
     let out_axes = axes(ctx, fb, vmap, "out_axes")?;
     let operands: SmallVec<[Value; 4]> = fb.operand_vec(vmap);
-    let region = *fb.regions(vmap).first().ok_or_else(|| Fail::Unbatchable("no region".into()))?;
-    let block = fb.entry_block(region).ok_or_else(|| Fail::Unbatchable("no body block".into()))?;
-    let term = fb.last_op(block).ok_or_else(|| Fail::Unbatchable("an empty body".into()))?;
+    let region = *fb
+        .regions(vmap)
+        .first()
+        .ok_or_else(|| Fail::Unbatchable("no region".into()))?;
+    let block = fb
+        .entry_block(region)
+        .ok_or_else(|| Fail::Unbatchable("no body block".into()))?;
+    let term = fb
+        .last_op(block)
+        .ok_or_else(|| Fail::Unbatchable("an empty body".into()))?;
     let args: SmallVec<[Value; 4]> = fb.block_args(block).into();
-    if in_axes.len() != operands.len() || args.len() != operands.len() || out_axes.len() != fb.num_results(vmap) || fb.num_operands(term) != out_axes.len() {
-        return Err(Fail::Unbatchable("operands, block arguments, axes and yielded values do not match".into()));
+    if in_axes.len() != operands.len()
+        || args.len() != operands.len()
+        || out_axes.len() != fb.num_results(vmap)
+        || fb.num_operands(term) != out_axes.len()
+    {
+        return Err(Fail::Unbatchable(
+            "operands, block arguments, axes and yielded values do not match".into(),
+        ));
     }
     // The batch size: the first static one among the batched operands.
     let mut norm_in: Vec<Option<usize>> = Vec::with_capacity(operands.len());
@@ -289,7 +329,10 @@ fn batch_vmap(ctx: &Context, fb: &mut Body, vmap: Op, env: &mut Env<'_>) -> Resu
             continue;
         }
         let t = fb.value_type(v);
-        let shape = ctx.shape(t).filter(|_| ctx.is_ranked_tensor(t)).ok_or_else(|| Fail::Unbatchable("a batched operand is not a ranked tensor".into()))?;
+        let shape = ctx
+            .shape(t)
+            .filter(|_| ctx.is_ranked_tensor(t))
+            .ok_or_else(|| Fail::Unbatchable("a batched operand is not a ranked tensor".into()))?;
         let k = norm_axis(ax, shape.len()).map_err(Fail::Unbatchable)?;
         if batch == DYNAMIC {
             batch = shape[k];
@@ -297,7 +340,9 @@ fn batch_vmap(ctx: &Context, fb: &mut Body, vmap: Op, env: &mut Env<'_>) -> Resu
         norm_in.push(Some(k));
     }
     let mut tx = Translator::new(ctx, batch);
-    let result = translate_vmap(ctx, fb, vmap, env, &mut tx, &operands, &args, &norm_in, &out_axes, block, term);
+    let result = translate_vmap(
+        ctx, fb, vmap, env, &mut tx, &operands, &args, &norm_in, &out_axes, block, term,
+    );
     match result {
         Err(e) => {
             tx.rollback(fb);
@@ -371,12 +416,20 @@ fn translate_vmap(
             }
             bv.v
         } else {
-            let v = if bv.batched { bv.v } else { tx.broadcast_batch(fb, term, bv.v)? };
+            let v = if bv.batched {
+                bv.v
+            } else {
+                tx.broadcast_batch(fb, term, bv.v)?
+            };
             let rank = rank_of(ctx, fb.value_type(v)).unwrap_or(1);
             let k = norm_axis(ax, rank).map_err(|e| Fail::Unbatchable(format!("out_axes: {e}")))?;
             tx.transpose(fb, term, v, &move_dim_perm(rank, 0, k))?
         };
-        let v = if fb.value_type(v) != rt { tx.cast(fb, term, v, rt)? } else { v };
+        let v = if fb.value_type(v) != rt {
+            tx.cast(fb, term, v, rt)?
+        } else {
+            v
+        };
         finals.push(v);
     }
     Ok(finals)
@@ -387,7 +440,11 @@ fn translate_vmap(
 fn to_parallel_map(ctx: &Context, fb: &mut Body, vmap: Op, max_concurrency: u32) {
     let mut attrs = fb.attrs(vmap);
     if max_concurrency > 0 {
-        attrs = ctx.dict_set(attrs, ctx.ident("max_concurrency"), Some(ctx.i64_attr(max_concurrency as i64)));
+        attrs = ctx.dict_set(
+            attrs,
+            ctx.ident("max_concurrency"),
+            Some(ctx.i64_attr(max_concurrency as i64)),
+        );
     }
     let mut st = OperationState::new(ctx, "xcs.parallel_map", fb.op_loc(vmap))
         .operands(&fb.operand_vec(vmap))
@@ -451,30 +508,44 @@ impl Env<'_> {
             Some(&i) => self.st.pending[i].1.self_attrs(),
             None => self.module.attrs(self.funcs[*self.index.get(name)?]),
         };
-        ctx.dict_get(attrs, "xcs.class").and_then(|a| ctx.as_str(a)).map(String::from)
+        ctx.dict_get(attrs, "xcs.class")
+            .and_then(|a| ctx.as_str(a))
+            .map(String::from)
     }
 
     fn name_taken(&self, name: &str) -> bool {
         self.index.contains_key(name) || self.st.pending_index.contains_key(name)
     }
 
-    fn make_clone(&mut self, callee: &str, arg_types: &[Type], batched: &[bool], batch: i64) -> Result<CallTarget, Unbatchable> {
+    fn make_clone(
+        &mut self,
+        callee: &str,
+        arg_types: &[Type],
+        batched: &[bool],
+        batch: i64,
+    ) -> Result<CallTarget, Unbatchable> {
         let ctx = self.ctx;
         if let Some(c @ ("orchestration" | "hybrid")) = self.class_of(callee).as_deref() {
             return Err(Unbatchable(format!("it calls @{callee}, classified \"{c}\"")));
         }
         let src = self.body_of(callee).ok_or_else(|| {
-            Unbatchable(format!("it calls @{callee}, which is not a function of the module outside the current call cycle"))
+            Unbatchable(format!(
+                "it calls @{callee}, which is not a function of the module outside the current call cycle"
+            ))
         })?;
         let Some(&region) = src.root_regions().first() else {
             return Err(Unbatchable(format!("@{callee} has no body")));
         };
         let blocks: SmallVec<[xcs_ir::Block; 2]> = src.region_blocks(region).collect();
         let [entry] = blocks[..] else {
-            return Err(Unbatchable(format!("@{callee} is an external declaration or has more than one block")));
+            return Err(Unbatchable(format!(
+                "@{callee} is an external declaration or has more than one block"
+            )));
         };
         if src.block_args(entry).len() != arg_types.len() {
-            return Err(Unbatchable(format!("the call of @{callee} has the wrong number of arguments")));
+            return Err(Unbatchable(format!(
+                "the call of @{callee} has the wrong number of arguments"
+            )));
         }
         let mut fb = Box::new(src.clone());
         let args: SmallVec<[Value; 4]> = fb.block_args(entry).into();
@@ -483,13 +554,16 @@ impl Env<'_> {
             fb.set_value_type(a, t);
             tx.bind(a, BVal { v: a, batched: b });
         }
-        let term = fb.last_op(entry).filter(|&t| ctx.op_name_str(fb.op_name(t)) == "func.return");
+        let term = fb
+            .last_op(entry)
+            .filter(|&t| ctx.op_name_str(fb.op_name(t)) == "func.return");
         let Some(term) = term else {
             return Err(Unbatchable(format!("@{callee} does not end in 'func.return'")));
         };
         for op in fb.block_op_vec(entry) {
             if op != term {
-                tx.translate(&mut fb, op, self).map_err(|u| Unbatchable(format!("in @{callee}: {}", u.0)))?;
+                tx.translate(&mut fb, op, self)
+                    .map_err(|u| Unbatchable(format!("in @{callee}: {}", u.0)))?;
             }
         }
         let rets: Vec<BVal> = fb.operands(term).map(|v| tx.get(v)).collect();
@@ -502,7 +576,11 @@ impl Env<'_> {
         let result_types: Vec<Type> = results.iter().map(|r| r.0).collect();
         // @f_batched_8_bu: batch size (or dyn) and which arguments are batched
         let mask: String = batched.iter().map(|&b| if b { 'b' } else { 'u' }).collect();
-        let size = if batch == DYNAMIC { "dyn".to_string() } else { batch.to_string() };
+        let size = if batch == DYNAMIC {
+            "dyn".to_string()
+        } else {
+            batch.to_string()
+        };
         let base = format!("{callee}_batched_{size}_{mask}");
         let mut name = base.clone();
         let mut k = 1;
@@ -511,7 +589,11 @@ impl Env<'_> {
             k += 1;
         }
         fb.set_self_attr(ctx, "sym_name", Some(ctx.str_attr(&name)));
-        fb.set_self_attr(ctx, "function_type", Some(ctx.type_attr(ctx.function_type(arg_types, &result_types))));
+        fb.set_self_attr(
+            ctx,
+            "function_type",
+            Some(ctx.type_attr(ctx.function_type(arg_types, &result_types))),
+        );
         fb.set_self_attr(ctx, "sym_visibility", Some(ctx.str_attr("private")));
         self.st.pending_index.insert(name.clone(), self.st.pending.len());
         self.st.pending.push((name.clone(), fb));
@@ -524,7 +606,9 @@ impl Env<'_> {
             return false;
         }
         let Some(body) = self.body_of(name) else { return false };
-        let Some(&region) = body.root_regions().first() else { return false };
+        let Some(&region) = body.root_regions().first() else {
+            return false;
+        };
         if body.region_is_empty(region) {
             return false; // a declaration: its effects are unknown
         }
@@ -533,8 +617,14 @@ impl Env<'_> {
         for op in body.walk_ops() {
             let n = ctx.op_name_str(body.op_name(op));
             if n == "func.call" {
-                callees.push(body.attr(ctx, op, "callee").and_then(|a| ctx.as_symbol(a)).unwrap_or("").to_string());
-            } else if !(n == "func.return" || (n.starts_with("tensor.") && util::is_memory_effect_free(ctx, body, op))) {
+                callees.push(
+                    body.attr(ctx, op, "callee")
+                        .and_then(|a| ctx.as_symbol(a))
+                        .unwrap_or("")
+                        .to_string(),
+                );
+            } else if !(n == "func.return" || (n.starts_with("tensor.") && util::is_memory_effect_free(ctx, body, op)))
+            {
                 ok = false;
                 break;
             }
@@ -544,7 +634,13 @@ impl Env<'_> {
 }
 
 impl CallBatcher for Env<'_> {
-    fn batched_call(&mut self, callee: &str, arg_types: &[Type], batched: &[bool], batch: i64) -> Result<CallTarget, Unbatchable> {
+    fn batched_call(
+        &mut self,
+        callee: &str,
+        arg_types: &[Type],
+        batched: &[bool],
+        batch: i64,
+    ) -> Result<CallTarget, Unbatchable> {
         let key = (callee.to_string(), arg_types.to_vec());
         if let Some(r) = self.st.clones.get(&key) {
             return r.clone();

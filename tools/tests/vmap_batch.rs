@@ -21,7 +21,12 @@ fn lit_files() -> Vec<(String, String)> {
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect();
     out.sort();
     out
@@ -32,7 +37,10 @@ pub fn input(xcs: &Compiler, ty: Type, seed: u64) -> Option<RtValue> {
     let ctx = &xcs.ctx;
     match ctx.type_kind(ty) {
         TypeKind::RankedTensor { shape, elem, .. } => {
-            let dims: Vec<usize> = shape.iter().map(|&d| if d == DYNAMIC { 3 } else { d as usize }).collect();
+            let dims: Vec<usize> = shape
+                .iter()
+                .map(|&d| if d == DYNAMIC { 3 } else { d as usize })
+                .collect();
             let elem = ElemType::from_type(ctx, *elem)?;
             Some(RtValue::Tensor(random_tensor(elem, &dims, seed)))
         }
@@ -65,14 +73,20 @@ pub fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seed
     for name in &names {
         let Some((ins, _)) = ib.signature(name) else { continue };
         for seed in 0..seeds {
-            let args: Option<Vec<RtValue>> =
-                ins.iter().enumerate().map(|(i, &t)| input(xcs, t, seed * 1000 + i as u64)).collect();
+            let args: Option<Vec<RtValue>> = ins
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| input(xcs, t, seed * 1000 + i as u64))
+                .collect();
             let Some(args) = args else {
                 tally.skipped += 1;
                 continue;
             };
             let want = ib.call(name, args.clone());
-            if want.as_ref().is_err_and(|e| e.message.contains("has no body") || e.message.contains("external")) {
+            if want
+                .as_ref()
+                .is_err_and(|e| e.message.contains("has no body") || e.message.contains("external"))
+            {
                 tally.skipped += 1;
                 continue;
             }
@@ -90,7 +104,10 @@ pub fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seed
                     tally.compared += 1;
                 }
                 (Err(_), Err(_)) => tally.both_failed += 1,
-                (Ok(_), Err(e)) => panic!("{what} @{name} (seed {seed}) fails only after vmap-batch: {e}\n\nafter:\n{}", xcs.print(after)),
+                (Ok(_), Err(e)) => panic!(
+                    "{what} @{name} (seed {seed}) fails only after vmap-batch: {e}\n\nafter:\n{}",
+                    xcs.print(after)
+                ),
                 (Err(e), Ok(_)) => panic!("{what} @{name} (seed {seed}) fails only before vmap-batch: {e}"),
             }
         }
@@ -120,7 +137,9 @@ fn lit_programs_keep_their_results() {
     for (file, text) in lit_files() {
         for (k, chunk) in text.split("\n// -----\n").enumerate() {
             let what = format!("{file} (chunk {k})");
-            let Ok(before) = xcs.parse_named(&file, chunk) else { continue };
+            let Ok(before) = xcs.parse_named(&file, chunk) else {
+                continue;
+            };
             let mut after = before.clone();
             if xcs.run(&mut after, "builtin.module(vmap-batch)").is_err() {
                 continue; // the error tests
@@ -146,15 +165,23 @@ fn lit_programs_keep_their_results() {
 #[test]
 fn random_programs_keep_their_results() {
     let xcs = Compiler::new();
-    let cases: u64 = std::env::var("VMAP_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
-    let base: u64 = std::env::var("VMAP_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let cases: u64 = std::env::var("VMAP_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let base: u64 = std::env::var("VMAP_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut tally = Tally::default();
     let mut stats = vmap_gen::Stats::default();
     let (mut maps, mut batched) = (0, 0);
     for case in base..base + cases {
         let before = vmap_gen::program(&xcs.ctx, case, &mut stats);
         let text = xcs.print(&before);
-        let before = xcs.parse(&text).unwrap_or_else(|e| panic!("case {case}: the generated program does not parse back: {e}\n{text}"));
+        let before = xcs
+            .parse(&text)
+            .unwrap_or_else(|e| panic!("case {case}: the generated program does not parse back: {e}\n{text}"));
         let mut after = before.clone();
         if let Err(e) = xcs.run(&mut after, "builtin.module(vmap-batch)") {
             panic!("case {case}: vmap-batch failed: {e}\n{text}");
@@ -167,6 +194,10 @@ fn random_programs_keep_their_results() {
         compare(&xcs, &format!("case {case}"), &before, &after, 2, &mut tally);
     }
     eprintln!("vmap-batch random programs: {cases} cases, {maps} maps ({batched} batched), {stats:?}, {tally:?}");
-    assert!(tally.compared >= cases as usize, "only {} runs compared", tally.compared);
+    assert!(
+        tally.compared >= cases as usize,
+        "only {} runs compared",
+        tally.compared
+    );
     assert!(batched * 2 >= maps, "only {batched} of {maps} maps batched");
 }

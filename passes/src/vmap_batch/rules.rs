@@ -111,7 +111,11 @@ pub fn has_rule(name: &str) -> bool {
 /// Shape and element type of a ranked tensor type without encoding.
 fn parts(ctx: &Context, t: Type) -> R<(Vec<i64>, Type)> {
     match ctx.type_kind(t) {
-        TypeKind::RankedTensor { shape, elem, encoding: None } => Ok((shape.to_vec(), *elem)),
+        TypeKind::RankedTensor {
+            shape,
+            elem,
+            encoding: None,
+        } => Ok((shape.to_vec(), *elem)),
         _ => Err(Unbatchable(format!(
             "a value of type '{}' cannot carry a batch dimension",
             xcs_ir::printer::type_to_string(ctx, t)
@@ -239,7 +243,15 @@ impl<'c> Translator<'c> {
         Ok(op)
     }
 
-    fn build1(&mut self, body: &mut Body, at: Op, name: &str, operands: &[Value], result: Type, attrs: &[(&str, Attr)]) -> R<Value> {
+    fn build1(
+        &mut self,
+        body: &mut Body,
+        at: Op,
+        name: &str,
+        operands: &[Value],
+        result: Type,
+        attrs: &[(&str, Attr)],
+    ) -> R<Value> {
         let op = self.build(body, at, name, operands, &[result], attrs)?;
         Ok(body.result(op, 0))
     }
@@ -325,12 +337,20 @@ impl<'c> Translator<'c> {
     /// A `tensor.constant` of `ty` with integer elements `vals` (one value: a splat).
     fn int_const(&mut self, body: &mut Body, at: Op, ty: Type, vals: &[i64]) -> R<Value> {
         let (_, e) = parts(self.ctx, ty)?;
-        let n = self.ctx.int_width(e).ok_or_else(|| Unbatchable::new("internal: not an integer type"))?.div_ceil(8) as usize;
+        let n = self
+            .ctx
+            .int_width(e)
+            .ok_or_else(|| Unbatchable::new("internal: not an integer type"))?
+            .div_ceil(8) as usize;
         let mut bytes = Vec::with_capacity(n * vals.len());
         for &v in vals {
             write_int(&mut bytes, v as i128, n);
         }
-        let data = if vals.len() == 1 { DenseData::Splat(bytes.into()) } else { DenseData::Elements(bytes.into()) };
+        let data = if vals.len() == 1 {
+            DenseData::Splat(bytes.into())
+        } else {
+            DenseData::Elements(bytes.into())
+        };
         let value = self.ctx.attr(AttrKind::DenseElements { ty, data });
         self.build1(body, at, "tensor.constant", &[], ty, &[("value", value)])
     }
@@ -341,7 +361,10 @@ impl<'c> Translator<'c> {
         if s.contains(&DYNAMIC) {
             return Err(Unbatchable::new("a constant of a dynamic shape would be needed"));
         }
-        let kind = self.ctx.float_kind(e).ok_or_else(|| Unbatchable::new("internal: not a float type"))?;
+        let kind = self
+            .ctx
+            .float_kind(e)
+            .ok_or_else(|| Unbatchable::new("internal: not a float type"))?;
         let n = xcs_ir::attrs::dense_elem_bytes(self.ctx, e);
         let bits = float_to_bits(kind, value);
         let data = DenseData::Splat(bits.to_le_bytes()[..n].to_vec().into());
@@ -360,9 +383,14 @@ impl<'c> Translator<'c> {
         if !ins.iter().any(|b| b.batched) {
             // The same value for every element: computed once, if that is unobservable.
             let keep = if name == "func.call" {
-                let callee = body.attr(ctx, op, "callee").and_then(|a| ctx.as_symbol(a)).unwrap_or("");
+                let callee = body
+                    .attr(ctx, op, "callee")
+                    .and_then(|a| ctx.as_symbol(a))
+                    .unwrap_or("");
                 if !calls.is_pure_tensor(callee) {
-                    return Err(Unbatchable(format!("it calls @{callee}, which is not a function of tensor ops")));
+                    return Err(Unbatchable(format!(
+                        "it calls @{callee}, which is not a function of tensor ops"
+                    )));
                 }
                 true
             } else {
@@ -383,7 +411,10 @@ impl<'c> Translator<'c> {
         }
         let outs = self.rule(body, op, name, &ins, calls)?;
         if outs.len() != body.num_results(op) {
-            return Err(Unbatchable(format!("internal: the rule of '{name}' gave {} results", outs.len())));
+            return Err(Unbatchable(format!(
+                "internal: the rule of '{name}' gave {} results",
+                outs.len()
+            )));
         }
         for (i, bv) in outs.into_iter().enumerate() {
             let r = body.result(op, i);
@@ -412,7 +443,14 @@ impl<'c> Translator<'c> {
 
         if UNARY.contains(&name) {
             let attrs = self.attrs_with(body, op, &[]);
-            return Ok(vec![batched(self.build1(body, op, name, &vals(ins), out_ty, &attrs)?)]);
+            return Ok(vec![batched(self.build1(
+                body,
+                op,
+                name,
+                &vals(ins),
+                out_ty,
+                &attrs,
+            )?)]);
         }
         if NARY.contains(&name) {
             let rank = parts(ctx, old_ty)?.0.len();
@@ -435,7 +473,10 @@ impl<'c> Translator<'c> {
                 self.build1(body, op, name, &[a, c], out_ty, &attrs)?
             }
             "tensor.einsum" => {
-                let eq = body.attr(ctx, op, "equation").and_then(|a| ctx.as_str(a)).ok_or_else(|| bad_attr("equation"))?;
+                let eq = body
+                    .attr(ctx, op, "equation")
+                    .and_then(|a| ctx.as_str(a))
+                    .ok_or_else(|| bad_attr("equation"))?;
                 let e = parse_einsum(eq, ins.len()).map_err(Unbatchable)?;
                 let used: FxHashSet<char> = e.inputs.iter().flatten().chain(&e.output).copied().collect();
                 let fresh = ('a'..='z')
@@ -518,7 +559,11 @@ impl<'c> Translator<'c> {
                 let axis = norm_axis(i64_of("axis").ok_or_else(|| bad_attr("axis"))?, rank).map_err(Unbatchable)?;
                 let mut operands = SmallVec::<[Value; 4]>::new();
                 for &bv in ins {
-                    operands.push(if bv.batched { bv.v } else { self.broadcast_batch(body, op, bv.v)? });
+                    operands.push(if bv.batched {
+                        bv.v
+                    } else {
+                        self.broadcast_batch(body, op, bv.v)?
+                    });
                 }
                 let attrs = self.attrs_with(body, op, &[("axis", ctx.i64_attr(axis as i64 + 1))]);
                 self.build1(body, op, name, &operands, out_ty, &attrs)?
@@ -548,7 +593,10 @@ impl<'c> Translator<'c> {
             .results
             .iter()
             .enumerate()
-            .map(|(i, r)| BVal { v: body.result(new, i), batched: r.1 })
+            .map(|(i, r)| BVal {
+                v: body.result(new, i),
+                batched: r.1,
+            })
             .collect())
     }
 
@@ -558,12 +606,22 @@ impl<'c> Translator<'c> {
     fn layer_norm(&mut self, body: &mut Body, op: Op, ins: &[BVal], out_ty: Type) -> R<Value> {
         let ctx = self.ctx;
         let (xs, elem) = self.inner(body, ins[0])?;
-        let axis_attr = body.attr(ctx, op, "axis").and_then(|a| ctx.as_int(a)).ok_or_else(|| Unbatchable::new("'tensor.layer_norm' has no valid 'axis' attribute"))?;
+        let axis_attr = body
+            .attr(ctx, op, "axis")
+            .and_then(|a| ctx.as_int(a))
+            .ok_or_else(|| Unbatchable::new("'tensor.layer_norm' has no valid 'axis' attribute"))?;
         let axis = norm_axis(axis_attr as i64, xs.len()).map_err(Unbatchable)?;
         let shift = |b: bool| axis as i64 + b as i64;
         if !ins[1].batched && !ins[2].batched {
             let attrs = self.attrs_with(body, op, &[("axis", ctx.i64_attr(shift(ins[0].batched)))]);
-            return self.build1(body, op, "tensor.layer_norm", &[ins[0].v, ins[1].v, ins[2].v], out_ty, &attrs);
+            return self.build1(
+                body,
+                op,
+                "tensor.layer_norm",
+                &[ins[0].v, ins[1].v, ins[2].v],
+                out_ty,
+                &attrs,
+            );
         }
         let f64t = ctx.f64_type();
         let norm_dims = xs[axis..].to_vec();
@@ -585,7 +643,9 @@ impl<'c> Translator<'c> {
         if x64.batched {
             n_shape.insert(0, self.batch);
         }
-        let eps = body.attr(ctx, op, "epsilon").ok_or_else(|| Unbatchable::new("'tensor.layer_norm' has no 'epsilon'"))?;
+        let eps = body
+            .attr(ctx, op, "epsilon")
+            .ok_or_else(|| Unbatchable::new("'tensor.layer_norm' has no 'epsilon'"))?;
         let n = self.build1(
             body,
             op,
@@ -594,16 +654,26 @@ impl<'c> Translator<'c> {
             ctx.tensor_type(&n_shape, f64t),
             &[("axis", ctx.i64_attr(shift(x64.batched))), ("epsilon", eps)],
         )?;
-        let n = BVal { v: n, batched: x64.batched };
+        let n = BVal {
+            v: n,
+            batched: x64.batched,
+        };
         let mut full = xs.clone();
         full.insert(0, self.batch);
         let full64 = ctx.tensor_type(&full, f64t);
         let rank = xs.len();
         let ew = |this: &mut Self, body: &mut Body, name: &str, a: BVal, b: BVal| -> R<BVal> {
             let (a2, b2) = (this.pad(body, op, a, rank)?, this.pad(body, op, b, rank)?);
-            let ty = if a.batched || b.batched { full64 } else { ctx.tensor_type(&xs, f64t) };
+            let ty = if a.batched || b.batched {
+                full64
+            } else {
+                ctx.tensor_type(&xs, f64t)
+            };
             let v = this.build1(body, op, name, &[a2, b2], ty, &[])?;
-            Ok(BVal { v, batched: a.batched || b.batched })
+            Ok(BVal {
+                v,
+                batched: a.batched || b.batched,
+            })
         };
         let y = ew(self, body, "tensor.mul", n, g64)?;
         let z = ew(self, body, "tensor.add", y, b64)?;
@@ -622,7 +692,10 @@ impl<'c> Translator<'c> {
         let (t, bi) = (ins[0], ins[1]);
         let (ts, _) = self.inner(body, t)?;
         let (is, ie) = self.inner(body, bi)?;
-        let axis_attr = body.attr(ctx, op, "axis").and_then(|a| ctx.as_int(a)).ok_or_else(|| Unbatchable::new("'tensor.gather' has no valid 'axis' attribute"))?;
+        let axis_attr = body
+            .attr(ctx, op, "axis")
+            .and_then(|a| ctx.as_int(a))
+            .ok_or_else(|| Unbatchable::new("'tensor.gather' has no valid 'axis' attribute"))?;
         let a = norm_axis(axis_attr as i64, ts.len()).map_err(Unbatchable)?;
         let (_, elem) = parts(ctx, out_ty)?;
         if t.batched && !bi.batched {
@@ -636,7 +709,14 @@ impl<'c> Translator<'c> {
             s.extend(&is);
             s.extend(&ts[a + 1..]);
             let attrs = self.attrs_with(body, op, &[]);
-            let g = self.build1(body, op, "tensor.gather", &[t.v, bi.v], ctx.tensor_type(&s, elem), &attrs)?;
+            let g = self.build1(
+                body,
+                op,
+                "tensor.gather",
+                &[t.v, bi.v],
+                ctx.tensor_type(&s, elem),
+                &attrs,
+            )?;
             return self.transpose(body, op, g, &move_dim_perm(s.len(), a, 0));
         }
         let size = ts[a];
@@ -646,9 +726,15 @@ impl<'c> Translator<'c> {
             ));
         }
         let bits = ctx.int_width(ie).unwrap_or(64);
-        let max = if bits >= 64 { i64::MAX as i128 } else { (1i128 << (bits - 1)) - 1 };
+        let max = if bits >= 64 {
+            i64::MAX as i128
+        } else {
+            (1i128 << (bits - 1)) - 1
+        };
         if (self.batch as i128) * (size as i128) > max {
-            return Err(Unbatchable::new("the flattened gather indices would overflow the index type"));
+            return Err(Unbatchable::new(
+                "the flattened gather indices would overflow the index type",
+            ));
         }
         // table [B, t...] -> [B, t[a], t[:a], t[a+1:]] -> [B*t[a], t[:a], t[a+1:]]
         let tt = self.transpose(body, op, t.v, &move_dim_perm(ts.len() + 1, a + 1, 1))?;
@@ -661,7 +747,11 @@ impl<'c> Translator<'c> {
         off_shape.extend(std::iter::repeat_n(1, is.len()));
         let offs: Vec<i64> = (0..self.batch).map(|b| b * size).collect();
         let off_ty = ctx.tensor_type(&off_shape, ie);
-        let offsets = if offs.is_empty() { None } else { Some(self.int_const(body, op, off_ty, &offs)?) };
+        let offsets = if offs.is_empty() {
+            None
+        } else {
+            Some(self.int_const(body, op, off_ty, &offs)?)
+        };
         let scalar = ctx.tensor_type(&[], ie);
         let zero = self.int_const(body, op, scalar, &[0])?;
         let lim = self.int_const(body, op, scalar, &[size])?;
@@ -672,8 +762,22 @@ impl<'c> Translator<'c> {
             None => bi.v,
         };
         let bool_ty = ctx.tensor_type(&parts(ctx, ity)?.0, ctx.i1_type());
-        let ge = self.build1(body, op, "tensor.cmp", &[bi.v, zero], bool_ty, &[("predicate", ctx.str_attr("ge"))])?;
-        let lt = self.build1(body, op, "tensor.cmp", &[bi.v, lim], bool_ty, &[("predicate", ctx.str_attr("lt"))])?;
+        let ge = self.build1(
+            body,
+            op,
+            "tensor.cmp",
+            &[bi.v, zero],
+            bool_ty,
+            &[("predicate", ctx.str_attr("ge"))],
+        )?;
+        let lt = self.build1(
+            body,
+            op,
+            "tensor.cmp",
+            &[bi.v, lim],
+            bool_ty,
+            &[("predicate", ctx.str_attr("lt"))],
+        )?;
         let inner = self.build1(body, op, "tensor.select", &[lt, shifted, neg], ity, &[])?;
         let idx = self.build1(body, op, "tensor.select", &[ge, inner, neg], ity, &[])?;
         // gather -> [B, i..., t[:a], t[a+1:]] -> [B, t[:a], i..., t[a+1:]]
@@ -681,7 +785,14 @@ impl<'c> Translator<'c> {
         gs.extend(&is);
         gs.extend(&ts[..a]);
         gs.extend(&ts[a + 1..]);
-        let g = self.build1(body, op, "tensor.gather", &[table, idx], ctx.tensor_type(&gs, elem), &[("axis", ctx.i64_attr(0))])?;
+        let g = self.build1(
+            body,
+            op,
+            "tensor.gather",
+            &[table, idx],
+            ctx.tensor_type(&gs, elem),
+            &[("axis", ctx.i64_attr(0))],
+        )?;
         let (q, p) = (is.len() as i64, a as i64);
         let mut perm = vec![0i64];
         perm.extend(q + 1..=q + p);

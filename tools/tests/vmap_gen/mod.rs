@@ -44,7 +44,13 @@ struct Gen<'a> {
 
 /// One random program.
 pub fn program(ctx: &Context, seed: u64, stats: &mut Stats) -> Module {
-    let mut g = Gen { ctx, rng: SplitMix64(seed.wrapping_mul(0x9E37_79B9).wrapping_add(17)), helpers: Vec::new(), next_helper: 0, stats };
+    let mut g = Gen {
+        ctx,
+        rng: SplitMix64(seed.wrapping_mul(0x9E37_79B9).wrapping_add(17)),
+        helpers: Vec::new(),
+        next_helper: 0,
+        stats,
+    };
     let main = g.main();
     let mut module = Module::new(ctx, Location::UNKNOWN);
     let block = module.block();
@@ -103,7 +109,11 @@ impl<'a> Gen<'a> {
         let mut b = Builder::at_end(self.ctx, body, block);
         let v = tensor::constant(&mut b, attr).ok()?;
         self.count("tensor.constant");
-        Some(V { v, ty: body.value_type(v), dep: false })
+        Some(V {
+            v,
+            ty: body.value_type(v),
+            dep: false,
+        })
     }
 
     fn count(&mut self, name: &'static str) {
@@ -121,14 +131,22 @@ impl<'a> Gen<'a> {
         for i in 0..n {
             let s = self.rand_shape(3);
             let e = self.rand_elem();
-            let ax: i64 = if i > 0 && self.chance(30) { -1 } else { self.below(s.len() + 1) as i64 };
+            let ax: i64 = if i > 0 && self.chance(30) {
+                -1
+            } else {
+                self.below(s.len() + 1) as i64
+            };
             let mut outer = s.clone();
             if ax >= 0 {
                 outer.insert(ax as usize, batch);
             }
             // sometimes the negative spelling of the same axis
             // (-1 means "not batched", so only axes that spell as -2 or below)
-            let spelled = if ax >= 0 && (ax as usize) + 1 < outer.len() && self.chance(20) { ax - outer.len() as i64 } else { ax };
+            let spelled = if ax >= 0 && (ax as usize) + 1 < outer.len() && self.chance(20) {
+                ax - outer.len() as i64
+            } else {
+                ax
+            };
             inner.push(ctx.tensor_type(&s, e));
             axes.push(spelled);
             arg_types.push(ctx.tensor_type(&outer, e));
@@ -138,19 +156,38 @@ impl<'a> Gen<'a> {
         let block = body.create_block(&arg_types);
         body.append_block(region, block);
         let args: Vec<Value> = body.block_args(block).to_vec();
-        let operands: Vec<V> = args.iter().zip(&arg_types).map(|(&v, &ty)| V { v, ty, dep: false }).collect();
+        let operands: Vec<V> = args
+            .iter()
+            .zip(&arg_types)
+            .map(|(&v, &ty)| V { v, ty, dep: false })
+            .collect();
         let results = self.vmap(&mut body, block, &operands, &axes, &inner, &[], 1);
         let result_types: Vec<Type> = results.iter().map(|&v| body.value_type(v)).collect();
-        Builder::at_end(ctx, &mut body, block).create_with_types("func.return", &results, &[], &[]).expect("return");
+        Builder::at_end(ctx, &mut body, block)
+            .create_with_types("func.return", &results, &[], &[])
+            .expect("return");
         body.set_self_attr(ctx, "sym_name", Some(ctx.str_attr("main")));
-        body.set_self_attr(ctx, "function_type", Some(ctx.type_attr(ctx.function_type(&arg_types, &result_types))));
+        body.set_self_attr(
+            ctx,
+            "function_type",
+            Some(ctx.type_attr(ctx.function_type(&arg_types, &result_types))),
+        );
         body
     }
 
     /// Builds a map at the end of `block` over `operands` (batched at `axes`, -1: not) whose
     /// block sees `inner` types and may use the `captured` values; returns its results.
     #[allow(clippy::too_many_arguments)]
-    fn vmap(&mut self, body: &mut Body, block: Block, operands: &[V], axes: &[i64], inner: &[Type], captured: &[V], depth: usize) -> Vec<Value> {
+    fn vmap(
+        &mut self,
+        body: &mut Body,
+        block: Block,
+        operands: &[V],
+        axes: &[i64],
+        inner: &[Type],
+        captured: &[V],
+        depth: usize,
+    ) -> Vec<Value> {
         let ctx = self.ctx;
         self.stats.maps += 1;
         if depth > 1 {
@@ -170,7 +207,11 @@ impl<'a> Gen<'a> {
         body.append_block(region, eb);
         let mut pool: Vec<V> = captured.iter().map(|c| V { dep: false, ..*c }).collect();
         for (i, &a) in body.block_args(eb).to_vec().iter().enumerate() {
-            pool.push(V { v: a, ty: inner[i], dep: axes[i] != -1 });
+            pool.push(V {
+                v: a,
+                ty: inner[i],
+                dep: axes[i] != -1,
+            });
         }
         let nops = 2 + self.below(5);
         let mut built = 0;
@@ -218,7 +259,8 @@ impl<'a> Gen<'a> {
             result_types.push(rt);
         }
         // the yield verifies only inside its map: created unchecked, checked with the module
-        Builder::at_end(ctx, body, eb).create_state(OperationState::new(ctx, "xcs.yield", Location::UNKNOWN).operands(&yields));
+        Builder::at_end(ctx, body, eb)
+            .create_state(OperationState::new(ctx, "xcs.yield", Location::UNKNOWN).operands(&yields));
         let mut st = OperationState::new(ctx, "xcs.vmap", Location::UNKNOWN)
             .operands(&operands.iter().map(|o| o.v).collect::<Vec<_>>())
             .results(&result_types)
@@ -263,7 +305,11 @@ impl<'a> Gen<'a> {
         let captured: Vec<V> = pool.clone();
         let results = self.vmap(body, block, &operands, &axes, &inner, &captured, depth + 1);
         for r in results {
-            pool.push(V { v: r, ty: body.value_type(r), dep: true });
+            pool.push(V {
+                v: r,
+                ty: body.value_type(r),
+                dep: true,
+            });
         }
         true
     }
@@ -283,8 +329,13 @@ impl<'a> Gen<'a> {
                 .map(|op| b.body.result(op, 0)),
         };
         let prompt = prompt.expect("prompt");
-        b.create_with_types("xcs.llm", &[prompt], &[s], &[("model", ctx.str_attr("m")), ("provider", ctx.str_attr("echo"))])
-            .expect("llm");
+        b.create_with_types(
+            "xcs.llm",
+            &[prompt],
+            &[s],
+            &[("model", ctx.str_attr("m")), ("provider", ctx.str_attr("echo"))],
+        )
+        .expect("llm");
     }
 
     /// Builds one random tensor op (or a call) from the pool; false if it did not fit.
@@ -300,7 +351,9 @@ impl<'a> Gen<'a> {
             Some(match kind {
                 0 | 1 => {
                     let names: &[&'static str] = if fl {
-                        &["neg", "abs", "relu", "exp", "log", "tanh", "sigmoid", "silu", "sqrt", "rsqrt", "gelu"]
+                        &[
+                            "neg", "abs", "relu", "exp", "log", "tanh", "sigmoid", "silu", "sqrt", "rsqrt", "gelu",
+                        ]
                     } else {
                         &["neg", "abs", "relu"]
                     };
@@ -324,7 +377,11 @@ impl<'a> Gen<'a> {
                 2..=4 => {
                     let c = self.partner(body, block, pool, a)?;
                     deps |= c.dep;
-                    let names: &[&'static str] = if fl { &["add", "sub", "mul", "div", "max", "min", "pow"] } else { &["add", "sub", "mul", "max", "min"] };
+                    let names: &[&'static str] = if fl {
+                        &["add", "sub", "mul", "div", "max", "min", "pow"]
+                    } else {
+                        &["add", "sub", "mul", "max", "min"]
+                    };
                     let n = self.pick(names)?;
                     let (x, y) = if self.chance(50) { (a.v, c.v) } else { (c.v, a.v) };
                     let mut b = Builder::at_end(ctx, body, block);
@@ -345,11 +402,19 @@ impl<'a> Gen<'a> {
                     let pred = self.pick(&["eq", "ne", "lt", "le", "gt", "ge"])?;
                     let mut b = Builder::at_end(ctx, body, block);
                     let cond = tensor::cmp(&mut b, a.v, c.v, pred).ok()?;
-                    let v = if self.chance(50) { tensor::select(&mut b, cond, a.v, c.v) } else { tensor::select(&mut b, cond, c.v, a.v) };
+                    let v = if self.chance(50) {
+                        tensor::select(&mut b, cond, a.v, c.v)
+                    } else {
+                        tensor::select(&mut b, cond, c.v, a.v)
+                    };
                     (v.ok()?, "cmp+select")
                 }
                 6 => {
-                    let to = if fl { self.pick(&[ctx.f64_type(), ctx.f32_type(), ctx.i32_type(), ctx.f16_type()])? } else { ctx.f32_type() };
+                    let to = if fl {
+                        self.pick(&[ctx.f64_type(), ctx.f32_type(), ctx.i32_type(), ctx.f16_type()])?
+                    } else {
+                        ctx.f32_type()
+                    };
                     let mut b = Builder::at_end(ctx, body, block);
                     (tensor::cast(&mut b, a.v, to).ok()?, "tensor.cast")
                 }
@@ -368,7 +433,11 @@ impl<'a> Gen<'a> {
                             tensor::transpose(&mut b, a.v, &perm).ok()?
                         }
                         1 => {
-                            let mut s = if self.chance(30) { vec![1 + self.below(2) as i64] } else { Vec::new() };
+                            let mut s = if self.chance(30) {
+                                vec![1 + self.below(2) as i64]
+                            } else {
+                                Vec::new()
+                            };
                             s.extend([k, 1 + self.below(3) as i64]);
                             self.constant(body, block, &s, ea)?.v
                         }
@@ -388,7 +457,11 @@ impl<'a> Gen<'a> {
                     };
                     let _ = m;
                     let mut b = Builder::at_end(ctx, body, block);
-                    let v = if self.chance(20) { tensor::matmul(&mut b, rhs, a.v) } else { tensor::matmul(&mut b, a.v, rhs) };
+                    let v = if self.chance(20) {
+                        tensor::matmul(&mut b, rhs, a.v)
+                    } else {
+                        tensor::matmul(&mut b, a.v, rhs)
+                    };
                     (v.ok()?, "tensor.matmul")
                 }
                 8 => {
@@ -418,7 +491,11 @@ impl<'a> Gen<'a> {
                         }
                         _ => {
                             // outer product with a pool vector
-                            let cands: Vec<V> = pool.iter().copied().filter(|v| self.shape(v.ty).len() == 1 && self.elem(v.ty) == ea).collect();
+                            let cands: Vec<V> = pool
+                                .iter()
+                                .copied()
+                                .filter(|v| self.shape(v.ty).len() == 1 && self.elem(v.ty) == ea)
+                                .collect();
                             let c = self.pick(&cands)?;
                             deps |= c.dep;
                             (format!("{l},z->{l}z"), vec![c.v])
@@ -463,7 +540,11 @@ impl<'a> Gen<'a> {
                     let norm = sa[axis..].to_vec();
                     let mut params = Vec::new();
                     for _ in 0..2 {
-                        let cands: Vec<V> = pool.iter().copied().filter(|v| self.shape(v.ty) == norm && self.elem(v.ty) == ea).collect();
+                        let cands: Vec<V> = pool
+                            .iter()
+                            .copied()
+                            .filter(|v| self.shape(v.ty) == norm && self.elem(v.ty) == ea)
+                            .collect();
                         let p = match self.pick(&cands) {
                             Some(p) if self.chance(60) => p,
                             _ => self.constant(body, block, &norm, ea)?,
@@ -473,7 +554,10 @@ impl<'a> Gen<'a> {
                     }
                     let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
                     let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::layer_norm(&mut b, a.v, params[0], params[1], ax, 1e-5).ok()?, "tensor.layer_norm")
+                    (
+                        tensor::layer_norm(&mut b, a.v, params[0], params[1], ax, 1e-5).ok()?,
+                        "tensor.layer_norm",
+                    )
                 }
                 12 => {
                     if sa.len() < 2 {
@@ -527,7 +611,10 @@ impl<'a> Gen<'a> {
                         stride.push(1 + self.below(2) as i64);
                     }
                     let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::slice(&mut b, a.v, &start, &limit, &stride).ok()?, "tensor.slice")
+                    (
+                        tensor::slice(&mut b, a.v, &start, &limit, &stride).ok()?,
+                        "tensor.slice",
+                    )
                 }
                 16 => {
                     if sa.is_empty() {
@@ -539,7 +626,9 @@ impl<'a> Gen<'a> {
                         .copied()
                         .filter(|v| {
                             let s = self.shape(v.ty);
-                            self.elem(v.ty) == ea && s.len() == sa.len() && (0..s.len()).all(|d| d == axis || s[d] == sa[d])
+                            self.elem(v.ty) == ea
+                                && s.len() == sa.len()
+                                && (0..s.len()).all(|d| d == axis || s[d] == sa[d])
                         })
                         .collect();
                     let c = match self.pick(&cands) {
@@ -551,7 +640,11 @@ impl<'a> Gen<'a> {
                         }
                     };
                     deps |= c.dep;
-                    let ops = if self.chance(50) { vec![a.v, c.v] } else { vec![c.v, a.v, a.v] };
+                    let ops = if self.chance(50) {
+                        vec![a.v, c.v]
+                    } else {
+                        vec![c.v, a.v, a.v]
+                    };
                     let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
                     let mut b = Builder::at_end(ctx, body, block);
                     (tensor::concat(&mut b, &ops, ax).ok()?, "tensor.concat")
@@ -569,7 +662,13 @@ impl<'a> Gen<'a> {
                         // now and then an index out of range: a run-time error before and after
                         let wild = self.chance(15);
                         let vals: Vec<f64> = (0..n)
-                            .map(|_| if wild { self.below(size as usize + 2) as f64 - 1.0 } else { self.below(size as usize) as f64 })
+                            .map(|_| {
+                                if wild {
+                                    self.below(size as usize + 2) as f64 - 1.0
+                                } else {
+                                    self.below(size as usize) as f64
+                                }
+                            })
                             .collect();
                         let dims: Vec<usize> = ishape.iter().map(|&d| d as usize).collect();
                         let t = xcs_dialects::interp::Tensor::from_f64s(ElemType::I32, &dims, &vals).ok()?;
@@ -578,7 +677,11 @@ impl<'a> Gen<'a> {
                         tensor::constant(&mut b, attr).ok()?
                     } else {
                         // min(cast_i32(abs(v * (size + 0.5))), size - 1): in range
-                        let cands: Vec<V> = pool.iter().copied().filter(|v| self.is_float(v.ty) && self.shape(v.ty).len() <= 2).collect();
+                        let cands: Vec<V> = pool
+                            .iter()
+                            .copied()
+                            .filter(|v| self.is_float(v.ty) && self.shape(v.ty).len() <= 2)
+                            .collect();
                         let src = self.pick(&cands)?;
                         deps |= src.dep;
                         let hi = self.constant_i32(body, block, size - 1)?;
@@ -614,7 +717,11 @@ impl<'a> Gen<'a> {
         })();
         let Some((v, name)) = built else { return false };
         self.count(name);
-        pool.push(V { v, ty: body.value_type(v), dep: deps });
+        pool.push(V {
+            v,
+            ty: body.value_type(v),
+            dep: deps,
+        });
         true
     }
 
@@ -632,7 +739,9 @@ impl<'a> Gen<'a> {
         let cands: Vec<V> = pool
             .iter()
             .copied()
-            .filter(|v| self.elem(v.ty) == ea && ranked(self.ctx, v.ty).is_some() && broadcast(&sa, &self.shape(v.ty)).is_ok())
+            .filter(|v| {
+                self.elem(v.ty) == ea && ranked(self.ctx, v.ty).is_some() && broadcast(&sa, &self.shape(v.ty)).is_ok()
+            })
             .collect();
         match self.pick(&cands) {
             Some(c) if self.chance(65) => Some(c),
@@ -674,7 +783,12 @@ impl<'a> Gen<'a> {
         let region = hb.add_root_region();
         let entry = hb.create_block(&types);
         hb.append_block(region, entry);
-        let mut hpool: Vec<V> = hb.block_args(entry).iter().zip(&types).map(|(&v, &ty)| V { v, ty, dep: true }).collect();
+        let mut hpool: Vec<V> = hb
+            .block_args(entry)
+            .iter()
+            .zip(&types)
+            .map(|(&v, &ty)| V { v, ty, dep: true })
+            .collect();
         let n = 1 + self.below(4);
         let mut tries = 0;
         let mut made = 0;
@@ -689,12 +803,20 @@ impl<'a> Gen<'a> {
             self.orchestration(&mut hb, entry, &hpool);
         }
         let nres = 1 + self.below(2);
-        let rets: Vec<V> = (0..nres).map(|_| hpool[hpool.len() - 1 - self.below(hpool.len().min(3))]).collect();
+        let rets: Vec<V> = (0..nres)
+            .map(|_| hpool[hpool.len() - 1 - self.below(hpool.len().min(3))])
+            .collect();
         let ret_vals: Vec<Value> = rets.iter().map(|r| r.v).collect();
         let ret_types: Vec<Type> = rets.iter().map(|r| r.ty).collect();
-        Builder::at_end(ctx, &mut hb, entry).create_with_types("func.return", &ret_vals, &[], &[]).ok()?;
+        Builder::at_end(ctx, &mut hb, entry)
+            .create_with_types("func.return", &ret_vals, &[], &[])
+            .ok()?;
         hb.set_self_attr(ctx, "sym_name", Some(ctx.str_attr(&name)));
-        hb.set_self_attr(ctx, "function_type", Some(ctx.type_attr(ctx.function_type(&types, &ret_types))));
+        hb.set_self_attr(
+            ctx,
+            "function_type",
+            Some(ctx.type_attr(ctx.function_type(&types, &ret_types))),
+        );
         if hybrid {
             hb.set_self_attr(ctx, "xcs.class", Some(ctx.str_attr("hybrid")));
         } else if self.chance(50) {
@@ -704,7 +826,9 @@ impl<'a> Gen<'a> {
         self.stats.calls += 1;
         let operands: Vec<Value> = args.iter().map(|v| v.v).collect();
         let mut b = Builder::at_end(ctx, body, block);
-        let op = b.create_with_types("func.call", &operands, &ret_types, &[("callee", ctx.symbol_ref(&name))]).ok()?;
+        let op = b
+            .create_with_types("func.call", &operands, &ret_types, &[("callee", ctx.symbol_ref(&name))])
+            .ok()?;
         // the helper's results: pick the first (a dep is conservative: any argument's)
         Some((body.result(op, 0), args.iter().any(|v| v.dep)))
     }
