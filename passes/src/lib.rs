@@ -1,9 +1,11 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
+//! `cost-annotate` (symbolic FLOPs/bytes, seed 004),
 //! one file per pass, each exposing its pass type and its registry entry `INFO`, and the
 //! `test-*` passes of [`test_passes`] for testing the pass infrastructure.
 //! [`register_all`] adds them to a [`PassRegistry`].
 
 pub mod canonicalize;
+pub mod cost_annotate;
 pub mod cse;
 pub mod dce;
 pub mod inline;
@@ -17,6 +19,7 @@ use xcs_ir::pass::PassRegistry;
 /// Registers every XCS pass.
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::INFO);
+    registry.register(cost_annotate::INFO);
     registry.register(cse::INFO);
     registry.register(dce::INFO);
     registry.register(inline::INFO);

@@ -146,6 +146,33 @@ impl OpPassManager {
         }
     }
 
+    /// Parses `options` (the inside of `{...}`) over the options of every pass `argument` in
+    /// this manager and its nested managers, and re-creates each of them from the result. A
+    /// driver flag that sets a pass option (`xcs-opt --classify-report=FILE`) goes through
+    /// this. Returns how many passes were updated.
+    pub fn set_pass_options(&mut self, registry: &PassRegistry, argument: &str, options: &str) -> Result<usize, String> {
+        let mut n = 0;
+        for e in &mut self.elements {
+            match e {
+                PipelineElement::Pass(p) if p.pass.argument() == argument => {
+                    let Some(info) = registry.pass(argument) else { continue };
+                    let fail = |e: String| format!("failed to set `{options}` on `{argument}`: {e}");
+                    let mut opts = p.options.clone();
+                    if opts.is_empty() {
+                        opts = PassOptions::defaults(info.options);
+                    }
+                    opts.parse_into(options).map_err(fail)?;
+                    p.pass = (info.factory)(&opts, registry).map_err(fail)?;
+                    p.options = opts;
+                    n += 1;
+                }
+                PipelineElement::Pass(_) => {}
+                PipelineElement::Nested(m) => n += m.set_pass_options(registry, argument, options)?,
+            }
+        }
+        Ok(n)
+    }
+
     /// The number of passes, counting nested managers' passes.
     pub fn num_passes(&self) -> usize {
         self.elements
