@@ -497,6 +497,10 @@ fn infer_same(_: &Context, ops: &[Type], _: Attr) -> Infer {
 }
 
 fn infer_broadcast(ctx: &Context, ops: &[Type], _: Attr) -> Infer {
+    if ops[0] == ops[1] && ranked(ctx, ops[0]).is_some() {
+        // The common case, without building a shape: a type broadcasts with itself to itself.
+        return Ok(smallvec![ops[0]]);
+    }
     let (a, ea) = tensor_parts(ctx, ops[0], "lhs")?;
     let (b, eb) = tensor_parts(ctx, ops[1], "rhs")?;
     same_elem(ctx, ea, eb)?;
@@ -709,8 +713,14 @@ fn infer_slice(ctx: &Context, ops: &[Type], attrs: Attr) -> Infer {
     let start = attr_i64s(ctx, attrs, "start")?;
     let limit = attr_i64s(ctx, attrs, "limit")?;
     let stride = attr_i64s(ctx, attrs, "stride")?;
-    if start.len() != s.len() || limit.len() != s.len() || stride.len() != s.len() {
-        return Err(format!("slice start, limit and stride must each have {} entries (the rank)", s.len()));
+    for (name, v) in [("start", &start), ("limit", &limit), ("stride", &stride)] {
+        if v.len() != s.len() {
+            return Err(format!(
+                "slice {name} has {} entries, but the operand has rank {} (start, limit and stride have one entry per dim)",
+                v.len(),
+                s.len()
+            ));
+        }
     }
     let mut out = Vec::with_capacity(s.len());
     for d in 0..s.len() {
@@ -808,13 +818,31 @@ fn verify_fused(v: &OpView) -> Result<(), Diagnostic> {
     };
     let args = body.block_args(entry);
     let inputs = v.operand_types();
-    if args.len() != inputs.len() || args.iter().zip(&inputs).any(|(&a, &t)| body.value_type(a) != t) {
-        return Err(v.error("block argument types must match the operand types"));
+    if args.len() != inputs.len() {
+        return Err(v.error(format!("body block has {} arguments, but the op has {} operands", args.len(), inputs.len())));
     }
-    if let Some(term) = body.last_op(entry) {
-        let yielded = body.operand_types(term);
-        if yielded.as_slice() != v.result_types().as_slice() {
-            return Err(v.error("yielded types must match the result types"));
+    for (i, (&a, &t)) in args.iter().zip(&inputs).enumerate() {
+        let at = body.value_type(a);
+        if at != t {
+            return Err(v.error(format!(
+                "body block argument #{i} has type '{}', but operand #{i} has type '{}'",
+                v.ty(at),
+                v.ty(t)
+            )));
+        }
+    }
+    // A body that does not end in `tensor.yield` is reported by the terminator checks.
+    let Some(term) = body.last_op(entry).filter(|&t| v.ctx.op_name_str(body.op_name(t)) == "tensor.yield") else {
+        return Ok(());
+    };
+    let yielded = body.operand_types(term);
+    let results = v.result_types();
+    if yielded.len() != results.len() {
+        return Err(v.error(format!("body yields {} values, but the op has {} results", yielded.len(), results.len())));
+    }
+    for (j, (&y, &r)) in yielded.iter().zip(&results).enumerate() {
+        if y != r {
+            return Err(v.error(format!("yielded value #{j} has type '{}', but result #{j} has type '{}'", v.ty(y), v.ty(r))));
         }
     }
     Ok(())

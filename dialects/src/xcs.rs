@@ -19,7 +19,10 @@ pub fn any_type(ctx: &Context) -> Type {
     ctx.dialect_type("xcs.any")
 }
 
-pub const STR: TypeConstraint = TypeConstraint { desc: "!xcs.str", check: |c, t| t == str_type(c) };
+pub const STR: TypeConstraint = TypeConstraint {
+    desc: "!xcs.str",
+    check: |c, t| t == str_type(c),
+};
 
 op! {
     /// A string constant.
@@ -70,6 +73,7 @@ op! {
         regions: { body: 1 },
         traits: [SingleBlock, RecursiveMemoryEffects],
         verify: verify_map_like,
+        verify_regions: verify_map_regions,
     }
 }
 
@@ -85,6 +89,7 @@ op! {
         regions: { body: 1 },
         traits: [SingleBlock, RecursiveMemoryEffects],
         verify: verify_map_like,
+        verify_regions: verify_map_regions,
     }
 }
 
@@ -120,7 +125,12 @@ In/Out/InOut tensors and constexprs, launched by `xcs.launch @kernel[%axes](%ten
         crate::xcs_kernel::LaunchOp::DEF,
     ],
     types: &[
-        TypeDef { mnemonic: "str", summary: "Text", description: "A UTF-8 string value.", params: None },
+        TypeDef {
+            mnemonic: "str",
+            summary: "Text",
+            description: "A UTF-8 string value.",
+            params: None,
+        },
         TypeDef {
             mnemonic: "any",
             summary: "An opaque host value",
@@ -136,7 +146,13 @@ fn materialize(ctx: &Context, body: &mut Body, value: Attr, ty: Type, loc: Locat
     if ty != str_type(ctx) || ctx.as_str(value).is_none() {
         return None;
     }
-    Some(body.create_op(OperationState::new(ctx, "xcs.str_const", loc).results(&[ty]).attr(ctx, "value", value)))
+    Some(
+        body.create_op(
+            OperationState::new(ctx, "xcs.str_const", loc)
+                .results(&[ty])
+                .attr(ctx, "value", value),
+        ),
+    )
 }
 
 /// The pieces of a format template: literal text and argument references.
@@ -176,10 +192,13 @@ pub fn parse_template(t: &str, n: usize) -> Result<Vec<Piece>, String> {
                     next += 1;
                     next - 1
                 } else {
-                    idx.parse::<usize>().map_err(|_| "format template index is too large".to_string())?
+                    idx.parse::<usize>()
+                        .map_err(|_| "format template index is too large".to_string())?
                 };
                 if i >= n {
-                    return Err(format!("format template refers to argument {i}, but the op has {n} operands"));
+                    return Err(format!(
+                        "format template refers to argument {i}, but the op has {n} operands"
+                    ));
                 }
                 if !text.is_empty() {
                     out.push(Piece::Text(std::mem::take(&mut text)));
@@ -206,7 +225,10 @@ fn verify_format(v: &OpView) -> Result<(), Diagnostic> {
 /// element type itself.
 pub fn unbatched_type(ctx: &Context, t: Type, axis: i64) -> Result<(Type, i64), String> {
     let Some((shape, elem)) = ranked(ctx, t) else {
-        return Err(format!("batched operand of type '{}' is not a ranked tensor", xcs_ir::printer::type_to_string(ctx, t)));
+        return Err(format!(
+            "batched operand of type '{}' is not a ranked tensor",
+            xcs_ir::printer::type_to_string(ctx, t)
+        ));
     };
     let a = crate::shape::norm_axis(axis, shape.len()).map_err(|e| format!("in_axes: {e}"))?;
     let size = shape[a];
@@ -230,15 +252,25 @@ pub fn batched_type(ctx: &Context, t: Type, axis: i64, size: i64) -> Result<Type
     Ok(ctx.tensor_type(&s, elem))
 }
 
-fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
+/// The batch size of a map-like op and the unbatched operand types (its body's argument
+/// types), checking `in_axes`/`out_axes` against the operands and results.
+fn map_batch(v: &OpView) -> Result<(i64, Vec<Type>), Diagnostic> {
     let ctx = v.ctx;
     let in_axes = v.attr("in_axes").and_then(|a| ctx.as_i64_array(a)).unwrap_or_default();
     let out_axes = v.attr("out_axes").and_then(|a| ctx.as_i64_array(a)).unwrap_or_default();
     if in_axes.len() != v.num_operands() {
-        return Err(v.error(format!("in_axes has {} entries but the op has {} operands", in_axes.len(), v.num_operands())));
+        return Err(v.error(format!(
+            "in_axes has {} entries but the op has {} operands",
+            in_axes.len(),
+            v.num_operands()
+        )));
     }
     if out_axes.len() != v.num_results() {
-        return Err(v.error(format!("out_axes has {} entries but the op has {} results", out_axes.len(), v.num_results())));
+        return Err(v.error(format!(
+            "out_axes has {} entries but the op has {} results",
+            out_axes.len(),
+            v.num_results()
+        )));
     }
     let mut batch: Option<i64> = None;
     let mut inner = Vec::new();
@@ -250,7 +282,9 @@ fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
         let (u, size) = unbatched_type(ctx, t, ax).map_err(|e| v.error(format!("operand #{i}: {e}")))?;
         batch = match batch {
             Some(b) if b != size && b != xcs_ir::DYNAMIC && size != xcs_ir::DYNAMIC => {
-                return Err(v.error(format!("operand #{i} has batch size {size}, but an earlier operand has {b}")));
+                return Err(v.error(format!(
+                    "operand #{i} has batch size {size}, but an earlier operand has {b}"
+                )));
             }
             None | Some(xcs_ir::DYNAMIC) => Some(size),
             known => known,
@@ -260,6 +294,12 @@ fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
     let Some(batch) = batch else {
         return Err(v.error("needs at least one batched operand (an in_axes entry other than -1)"));
     };
+    Ok((batch, inner))
+}
+
+/// On entry (before the body): the axes, batch sizes and body block arguments.
+fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
+    let (_, inner) = map_batch(v)?;
     let body = v.body;
     let region = body.regions(v.op)[0];
     let Some(entry) = body.entry_block(region) else {
@@ -267,7 +307,11 @@ fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
     };
     let args = body.block_args(entry);
     if args.len() != inner.len() {
-        return Err(v.error(format!("body block has {} arguments, but the op has {} operands", args.len(), inner.len())));
+        return Err(v.error(format!(
+            "body block has {} arguments, but the op has {} operands",
+            args.len(),
+            inner.len()
+        )));
     }
     for (i, (&a, &t)) in args.iter().zip(&inner).enumerate() {
         let at = body.value_type(a);
@@ -279,6 +323,19 @@ fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
             )));
         }
     }
+    Ok(())
+}
+
+/// After the body verified (MLIR's region traits run on exit): the terminator and the
+/// yielded types against the results.
+fn verify_map_regions(v: &OpView) -> Result<(), Diagnostic> {
+    let ctx = v.ctx;
+    let (batch, _) = map_batch(v)?;
+    let out_axes = v.attr("out_axes").and_then(|a| ctx.as_i64_array(a)).unwrap_or_default();
+    let body = v.body;
+    let Some(entry) = body.entry_block(body.regions(v.op)[0]) else {
+        return Ok(());
+    };
     if let Some(term) = body.last_op(entry) {
         let term_name = ctx.op_name_str(body.op_name(term));
         if term_name != "xcs.yield" {
@@ -287,10 +344,18 @@ fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
         }
         let yielded = body.operand_types(term);
         if yielded.len() != v.num_results() {
-            return Err(v.error(format!("body yields {} values, but the op has {} results", yielded.len(), v.num_results())));
+            return Err(v.error(format!(
+                "body yields {} values, but the op has {} results",
+                yielded.len(),
+                v.num_results()
+            )));
         }
         for (j, ((&y, &ax), r)) in yielded.iter().zip(&out_axes).zip(v.result_types()).enumerate() {
-            let expect = if ax == -1 { Ok(y) } else { batched_type(ctx, y, ax, batch) };
+            let expect = if ax == -1 {
+                Ok(y)
+            } else {
+                batched_type(ctx, y, ax, batch)
+            };
             let expect = expect.map_err(|e| v.error(format!("result #{j}: {e}")))?;
             if !crate::shape::types_compatible(ctx, expect, r) {
                 return Err(v.error(format!(
@@ -324,7 +389,13 @@ mod tests {
     fn templates() {
         assert_eq!(
             parse_template("a {} b {0} {{x}}", 1).unwrap(),
-            vec![Piece::Text("a ".into()), Piece::Arg(0), Piece::Text(" b ".into()), Piece::Arg(0), Piece::Text(" {x}".into())]
+            vec![
+                Piece::Text("a ".into()),
+                Piece::Arg(0),
+                Piece::Text(" b ".into()),
+                Piece::Arg(0),
+                Piece::Text(" {x}".into())
+            ]
         );
         assert!(parse_template("{} {}", 1).unwrap_err().contains("refers to argument 1"));
         assert!(parse_template("{", 1).is_err());
@@ -340,7 +411,10 @@ mod tests {
         assert_eq!(unbatched_type(&ctx, t, 1).unwrap(), (ctx.tensor_type(&[8], f), 4));
         let s = ctx.tensor_type(&[8], str_type(&ctx));
         assert_eq!(unbatched_type(&ctx, s, 0).unwrap(), (str_type(&ctx), 8));
-        assert_eq!(batched_type(&ctx, ctx.tensor_type(&[4], f), 1, 8).unwrap(), ctx.tensor_type(&[4, 8], f));
+        assert_eq!(
+            batched_type(&ctx, ctx.tensor_type(&[4], f), 1, 8).unwrap(),
+            ctx.tensor_type(&[4, 8], f)
+        );
         assert_eq!(batched_type(&ctx, str_type(&ctx), 0, 8).unwrap(), s);
     }
 }

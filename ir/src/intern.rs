@@ -17,7 +17,10 @@ pub struct Interner<T: ?Sized + Hash + Eq> {
 
 impl<T: ?Sized + Hash + Eq> Default for Interner<T> {
     fn default() -> Self {
-        Interner { items: boxcar::Vec::new(), shards: std::array::from_fn(|_| Mutex::new(HashTable::new())) }
+        Interner {
+            items: boxcar::Vec::new(),
+            shards: std::array::from_fn(|_| Mutex::new(HashTable::new())),
+        }
     }
 }
 
@@ -35,7 +38,10 @@ impl<T: ?Sized + Hash + Eq> Interner<T> {
         T: PartialEq<Q>,
     {
         let h = hash_of(value);
-        let shard = &self.shards[(h >> 59) as usize % SHARDS];
+        // The shard comes from the middle bits: hashbrown takes the bucket from the low bits
+        // and its 7-bit tag from the top ones, so top bits here would leave every entry of a
+        // shard with nearly the same tag and make lookups compare values again and again.
+        let shard = &self.shards[(h >> 32) as usize % SHARDS];
         let mut table = shard.lock();
         if let Some(&i) = table.find(h, |&i| *self.items[i as usize] == *value) {
             return i;

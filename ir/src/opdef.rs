@@ -240,6 +240,9 @@ pub struct OpDef {
     pub successor_operands: SuccessorOperands,
     pub traits: Traits,
     pub verify: Option<VerifyFn>,
+    /// Runs after the op's regions verified (MLIR's `verifyRegions`): checks that look at
+    /// nested ops, such as the terminator a region must end with.
+    pub verify_regions: Option<VerifyFn>,
     pub verify_symbol_uses: Option<VerifySymbolUsesFn>,
     pub fold: Option<FoldFn>,
     pub patterns: &'static [&'static dyn crate::rewrite::RewritePattern],
@@ -261,7 +264,8 @@ impl OpDef {
         self.attributes.iter().find(|a| a.name == name)
     }
     pub fn is_inherent_attr(&self, name: &str) -> bool {
-        self.attr_spec(name).is_some() || (name == "operandSegmentSizes" && self.successor_operands != SuccessorOperands::None)
+        self.attr_spec(name).is_some()
+            || (name == "operandSegmentSizes" && self.successor_operands != SuccessorOperands::None)
     }
 }
 
@@ -401,35 +405,44 @@ fn check_group_counts(v: &OpView, specs: &[ValueSpec], total: usize, what: &str)
     }
 }
 
+/// Checks each operand (or result) against its group's type constraint, walking the groups
+/// in order (the ranges [`group_range`] computes, without a lookup per group).
+fn check_group_types(
+    v: &OpView,
+    specs: &[ValueSpec],
+    total: usize,
+    what: &str,
+    ty: impl Fn(usize) -> Type,
+) -> Result<(), Diagnostic> {
+    let singles = specs.iter().filter(|s| s.arity == Arity::Single).count();
+    let extra = total.saturating_sub(singles);
+    let mut start = 0;
+    for spec in specs {
+        let n = if spec.arity == Arity::Single { 1 } else { extra };
+        for i in start..(start + n).min(total) {
+            let t = ty(i);
+            if !(spec.constraint.check)(v.ctx, t) {
+                return Err(v.error(format!("{what} #{i} must be {}, but got '{}'", spec.constraint.desc, v.ty(t))));
+            }
+        }
+        start += n;
+    }
+    Ok(())
+}
+
 /// Checks what an [`OpDef`] declares: operand/result counts and types, inherent attributes
 /// (presence and kind), region and successor counts, and the type traits.
 pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     check_group_counts(v, def.operands, v.num_operands(), "operand")?;
     check_group_counts(v, def.results, v.num_results(), "result")?;
-    for spec in def.operands {
-        for i in group_range(def.operands, v.num_operands(), spec.name) {
-            let t = v.operand_type(i);
-            if !(spec.constraint.check)(ctx, t) {
-                return Err(v.error(format!(
-                    "operand #{i} must be {}, but got '{}'",
-                    spec.constraint.desc,
-                    v.ty(t)
-                )));
-            }
-        }
-    }
-    for spec in def.results {
-        for i in group_range(def.results, v.num_results(), spec.name) {
-            let t = v.result_type(i);
-            if !(spec.constraint.check)(ctx, t) {
-                return Err(v.error(format!("result #{i} must be {}, but got '{}'", spec.constraint.desc, v.ty(t))));
-            }
-        }
-    }
+    check_group_types(v, def.operands, v.num_operands(), "operand", |i| v.operand_type(i))?;
+    check_group_types(v, def.results, v.num_results(), "result", |i| v.result_type(i))?;
     // In name order, as MLIR's generated verifiers check them.
     let mut specs: SmallVec<[&AttrSpec; 8]> = def.attributes.iter().collect();
-    specs.sort_by_key(|s| s.name);
+    if !specs.is_sorted_by_key(|s| s.name) {
+        specs.sort_by_key(|s| s.name);
+    }
     for spec in specs {
         match v.attr(spec.name) {
             None if !spec.optional => {
@@ -461,7 +474,10 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
     if let Some(infer) = def.infer {
         let inferred = infer(ctx, &operand_types, v.attrs()).map_err(|msg| v.error(msg))?;
         let compatible = inferred.len() == result_types.len()
-            && inferred.iter().zip(result_types.iter()).all(|(&a, &b)| types_compatible(ctx, a, b));
+            && inferred
+                .iter()
+                .zip(result_types.iter())
+                .all(|(&a, &b)| types_compatible(ctx, a, b));
         if !compatible {
             let list = |ts: &[Type]| ts.iter().map(|&t| v.ty(t)).collect::<Vec<_>>().join(", ");
             return Err(v.error(format!(
@@ -472,8 +488,9 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
         }
     }
     if def.has(Traits::SameOperandsAndResultType) {
-        let all: Vec<Type> = operand_types.iter().chain(result_types.iter()).copied().collect();
-        if all.windows(2).any(|w| w[0] != w[1]) {
+        let mut all = operand_types.iter().chain(result_types.iter());
+        let first = all.next();
+        if all.any(|t| Some(t) != first) {
             return Err(v.error("requires the same type for all operands and results"));
         }
     }
@@ -481,9 +498,9 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
         return Err(v.error("requires all operands to have the same type"));
     }
     if def.has(Traits::SameOperandsAndResultElementType) {
-        let elems: Vec<Type> =
-            operand_types.iter().chain(result_types.iter()).map(|&t| ctx.element_type(t)).collect();
-        if elems.windows(2).any(|w| w[0] != w[1]) {
+        let mut elems = operand_types.iter().chain(result_types.iter()).map(|&t| ctx.element_type(t));
+        let first = elems.next();
+        if elems.any(|e| Some(e) != first) {
             return Err(v.error("requires the same element type for all operands and results"));
         }
     }
@@ -499,13 +516,24 @@ pub fn types_compatible(ctx: &Context, a: Type, b: Type) -> bool {
     }
     match (ctx.type_kind(a), ctx.type_kind(b)) {
         (
-            TypeKind::RankedTensor { shape: sa, elem: ea, encoding: na },
-            TypeKind::RankedTensor { shape: sb, elem: eb, encoding: nb },
+            TypeKind::RankedTensor {
+                shape: sa,
+                elem: ea,
+                encoding: na,
+            },
+            TypeKind::RankedTensor {
+                shape: sb,
+                elem: eb,
+                encoding: nb,
+            },
         ) => {
             ea == eb
                 && na == nb
                 && sa.len() == sb.len()
-                && sa.iter().zip(sb.iter()).all(|(&x, &y)| x == y || x == DYNAMIC || y == DYNAMIC)
+                && sa
+                    .iter()
+                    .zip(sb.iter())
+                    .all(|(&x, &y)| x == y || x == DYNAMIC || y == DYNAMIC)
         }
         _ => false,
     }
@@ -516,7 +544,10 @@ pub fn types_compatible(ctx: &Context, a: Type, b: Type) -> bool {
 /// The reference page of a dialect, in Markdown, generated from its declarations.
 pub fn dialect_markdown(d: &DialectDef) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "<!-- Generated from the op declarations by `xcs-opt --gen-dialect-docs=docs/dialects`; do not edit. -->\n");
+    let _ = writeln!(
+        s,
+        "<!-- Generated from the op declarations by `xcs-opt --gen-dialect-docs=docs/dialects`; do not edit. -->\n"
+    );
     let _ = writeln!(s, "# '{}' dialect\n\n{}\n", d.name, d.summary);
     if !d.description.trim().is_empty() {
         let _ = writeln!(s, "{}\n", d.description.trim());
@@ -556,7 +587,13 @@ fn unindent(text: &str) -> String {
         .map(|l| l.len() - l.trim_start().len())
         .min()
         .unwrap_or(0);
-    lines.iter().map(|l| if l.len() >= indent { &l[indent..] } else { l.trim() }).collect::<Vec<_>>().join("\n").trim().to_string()
+    lines
+        .iter()
+        .map(|l| if l.len() >= indent { &l[indent..] } else { l.trim() })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
 }
 
 fn arity_suffix(a: Arity) -> &'static str {
@@ -589,8 +626,17 @@ fn pretty_syntax(op: &OpDef) -> Option<String> {
         let _ = write!(s, " {}", operands.join(", "));
     }
     if !op.attributes.is_empty() {
-        let attrs: Vec<String> =
-            op.attributes.iter().map(|a| if a.optional { format!("[{} = ...]", a.name) } else { format!("{} = ...", a.name) }).collect();
+        let attrs: Vec<String> = op
+            .attributes
+            .iter()
+            .map(|a| {
+                if a.optional {
+                    format!("[{} = ...]", a.name)
+                } else {
+                    format!("{} = ...", a.name)
+                }
+            })
+            .collect();
         let _ = write!(s, " {{{}}}", attrs.join(", "));
     }
     if !op.results.is_empty() || !op.operands.is_empty() || !op.regions.is_empty() {
@@ -625,9 +671,18 @@ pub fn op_markdown(op: &OpDef) -> String {
         s.push('\n');
     }
     if !op.attributes.is_empty() {
-        let _ = writeln!(s, "| Attribute | Kind | Description |\n| :-------: | ---- | ----------- |");
+        let _ = writeln!(
+            s,
+            "| Attribute | Kind | Description |\n| :-------: | ---- | ----------- |"
+        );
         for a in op.attributes {
-            let _ = writeln!(s, "| `{}` | {} | {} |", a.name, if a.optional { "optional" } else { "required" }, a.constraint.desc);
+            let _ = writeln!(
+                s,
+                "| `{}` | {} | {} |",
+                a.name,
+                if a.optional { "optional" } else { "required" },
+                a.constraint.desc
+            );
         }
         s.push('\n');
     }
@@ -641,7 +696,11 @@ pub fn op_markdown(op: &OpDef) -> String {
     if !op.regions.is_empty() {
         let _ = writeln!(s, "| Region | Blocks |\n| :----: | ------ |");
         for r in op.regions {
-            let blocks = if r.max_blocks == u32::MAX { "any number".to_string() } else { format!("at most {}", r.max_blocks) };
+            let blocks = if r.max_blocks == u32::MAX {
+                "any number".to_string()
+            } else {
+                format!("at most {}", r.max_blocks)
+            };
             let _ = writeln!(s, "| `{}` | {} |", r.name, blocks);
         }
         s.push('\n');
@@ -676,7 +735,7 @@ pub fn op_markdown(op: &OpDef) -> String {
 /// ```
 /// Sections after `summary` are optional but must come in this order: `operands`, `results`,
 /// `attributes`, `regions`, `successors`, `successor_operands`, `traits`, `verify`,
-/// `verify_symbol_uses`, `fold`, `patterns`, `infer`, `syntax` (default `Syntax::Pretty`).
+/// `verify_regions`, `verify_symbol_uses`, `fold`, `patterns`, `infer`, `syntax` (default `Syntax::Pretty`).
 /// Groups may be marked `#[optional]` or `#[variadic]`; attributes may be `#[optional]`.
 #[macro_export]
 macro_rules! op {
@@ -692,6 +751,7 @@ macro_rules! op {
             $(successor_operands: $so:expr,)?
             $(traits: [ $($trait:ident),* $(,)? ],)?
             $(verify: $verify:expr,)?
+            $(verify_regions: $verify_regions:expr,)?
             $(verify_symbol_uses: $vsu:expr,)?
             $(fold: $fold:expr,)?
             $(patterns: $patterns:expr,)?
@@ -724,6 +784,7 @@ macro_rules! op {
                 successor_operands: $crate::op!(@or $($so)? ; $crate::opdef::SuccessorOperands::None),
                 traits: $crate::opdef::Traits::empty() $($(.union($crate::opdef::Traits::$trait))*)?,
                 verify: $crate::op!(@opt $($verify)?),
+                verify_regions: $crate::op!(@opt $($verify_regions)?),
                 verify_symbol_uses: $crate::op!(@opt $($vsu)?),
                 fold: $crate::op!(@opt $($fold)?),
                 patterns: $crate::op!(@or $($patterns)? ; &[]),

@@ -1,10 +1,11 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
-//! `cost-annotate` (symbolic FLOPs/bytes, seed 004),
+//! the seed passes (`classify`, `vmap-batch`, `cost-annotate`),
 //! one file per pass, each exposing its pass type and its registry entry `INFO`, and the
 //! `test-*` passes of [`test_passes`] for testing the pass infrastructure.
 //! [`register_all`] adds them to a [`PassRegistry`].
 
 pub mod canonicalize;
+pub mod classify;
 pub mod cost_annotate;
 pub mod cse;
 pub mod dce;
@@ -13,17 +14,20 @@ pub mod region_simplify;
 pub mod symbol_dce;
 pub mod test_passes;
 pub mod util;
+pub mod vmap_batch;
 
 use xcs_ir::pass::PassRegistry;
 
 /// Registers every XCS pass.
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::INFO);
+    registry.register(classify::INFO);
     registry.register(cost_annotate::INFO);
     registry.register(cse::INFO);
     registry.register(dce::INFO);
     registry.register(inline::INFO);
     registry.register(symbol_dce::INFO);
+    registry.register(vmap_batch::INFO);
     registry.register(test_passes::BREAK_IR);
     registry.register(test_passes::PASS_FAILURE);
 }

@@ -58,7 +58,7 @@ fn every_pass_builds_with_its_defaults() {
     let args: Vec<&str> = r.passes().map(|p| p.argument).collect();
     assert_eq!(
         args,
-        ["canonicalize", "cse", "dce", "inline", "symbol-dce", "test-break-ir", "test-pass-failure"]
+        ["canonicalize", "classify", "cost-annotate", "cse", "dce", "inline", "symbol-dce", "test-break-ir", "test-pass-failure", "vmap-batch"]
     );
     for p in r.passes() {
         let (pass, _) = r.create(p.argument, "").unwrap();

@@ -14,6 +14,15 @@
 // CHECK-NEXT:     =aggressive{{ +}}-   Perform aggressive control-flow simplification (e.g. block merging).
 // CHECK-NEXT:     --test-convergence{{ +}}- Test only: Fail pass on non-convergence to detect cyclic pattern (default: false)
 // CHECK-NEXT:     --top-down{{ +}}- Seed the worklist in general top-down order (default: true)
+// CHECK-NEXT:   --classify{{ +}}-   Classify functions as tensor, orchestration, hybrid or none
+// CHECK-NEXT:     --orchestration-keywords=<string>{{ +}}- Extra orchestration keywords
+// CHECK-NEXT:     --orchestration-prefixes=<string>{{ +}}- Extra orchestration module prefixes
+// CHECK-NEXT:     --report=<string>{{ +}}- Write a JSON report
+// CHECK-NEXT:     --tensor-keywords=<string>{{ +}}- Extra tensor keywords
+// CHECK-NEXT:     --tensor-prefixes=<string>{{ +}}- Extra tensor module prefixes
+// CHECK-NEXT:   --cost-annotate{{ +}}-   Annotate every op and function with its symbolic FLOPs and bytes
+// CHECK-NEXT:     --bind=<string>{{ +}}- Numbers for dimension symbols
+// CHECK-NEXT:     --report=<string>{{ +}}- Write the resolved cost tree
 // CHECK-NEXT:   --cse{{ +}}-   Eliminate common sub-expressions
 // CHECK-NEXT:   --dce{{ +}}-   Remove unused operations without side effects
 // CHECK-NEXT:   --inline{{ +}}-   Inline function calls
@@ -24,4 +33,7 @@
 // CHECK-NEXT:   --symbol-dce{{ +}}-   Eliminate dead symbols
 // CHECK-NEXT:   --test-break-ir{{ +}}-   Test only: erase the terminator
 // CHECK-NEXT:   --test-pass-failure{{ +}}-   Test only: fail with an error
+// CHECK-NEXT:   --vmap-batch{{ +}}-   Batch tensor-only xcs.vmap bodies; run the others as xcs.parallel_map
+// CHECK-NEXT:     --max-concurrency=<uint>{{ +}}- The max_concurrency of the xcs.parallel_map ops
+// CHECK-NEXT:     --remarks{{ +}}- Emit a remark at each xcs.vmap{{.*}}
 // CHECK-NOT:  {{.}}

@@ -3,12 +3,15 @@
 
 Part 1 parses and prints (generic form, one thread) generated 100k- and 1M-op modules with
 both tools and prints wall time (best of N), peak RSS, ops/s and the ratios against the goals
-(xcs-opt >= 2x faster, <= 0.5x the memory). Part 2 times `cse` on a 1000-function module with
-xcs-opt on one thread vs two (goal >= 1.6x), and mlir-opt the same way as a reference.
+(xcs-opt >= 2x faster, <= 0.5x the memory). Part 1b times xcs-opt (parse + verify + print,
+one thread) on a module of the same op count written in the registered XCS dialects in the
+pretty form (the generator's `xcs` flavor printed by xcs-opt) against the unregistered generic
+module (goal: <= 1.2x its time). Part 2 times `cse` on a 1000-function module with xcs-opt on
+one thread vs two (goal >= 1.6x), and mlir-opt the same way as a reference.
 Benchmarks measure; nothing here is a test. Python 3.11, standard library only.
 
 Usage (from the repository root):
-    python3 tools/bench/bench_ir.py                      # both parts, best of 3
+    python3 tools/bench/bench_ir.py                      # all parts, best of 3
     python3 tools/bench/bench_ir.py --only-mlir          # peer figures only (no xcs-opt)
     python3 tools/bench/bench_ir.py --runs 5 --json target/bench/results.json
 
@@ -40,6 +43,7 @@ GEN = HERE / "gen_module.py"
 GOAL_SPEED = 2.0      # mlir-opt time / xcs-opt time >= this
 GOAL_MEM = 0.5        # xcs-opt RSS / mlir-opt RSS <= this
 GOAL_THREADS = 1.6    # xcs-opt cse: one-thread time / two-thread time >= this
+GOAL_PRETTY = 1.2     # xcs-opt on the registered pretty module / on the unregistered one <= this
 
 SIZES = {"100k": 100_000, "1M": 1_000_000}
 # The threading module: 1000 functions of ~300 ops with duplicate runs for cse to remove.
@@ -300,6 +304,99 @@ def part_parse_print(args, tools: dict[str, str], floor: int) -> tuple[list[dict
     return entries, failed
 
 
+# ---- part 1b: registered dialects in the pretty form vs the unregistered generic module ----
+
+def pretty_file(args, xcs_opt: str, label: str) -> dict:
+    """The `xcs` flavor module of `label`'s op count (the XCS tensor dialect, generic form)
+    printed by xcs-opt in the pretty form; cached like the generated files, regenerated when
+    the generic source changes. Returns its stats."""
+    ops = SIZES[label]
+    src = ensure_file(args.cache, f"ir_{label}_xcs.mlir",
+                      ["--ops", str(ops), "--seed", "1", "--flavor", "xcs"])
+    path = args.cache / f"ir_{label}_xcs_pretty.mlir"
+    meta_path = args.cache / (path.name + ".json")
+    key = {"source": src["key"], "source_bytes": src["bytes"]}
+    if path.exists() and meta_path.exists():
+        try:
+            meta = json.loads(meta_path.read_text())
+            if meta.get("key") == key and meta.get("bytes") == path.stat().st_size:
+                meta["path"] = str(path)
+                return meta
+        except (OSError, ValueError):
+            pass
+    print(f"  printing {Path(src['path']).name} in the pretty form -> {path.name} ...", flush=True)
+    tmp = path.with_suffix(".tmp")
+    r = subprocess.run([xcs_opt, src["path"], "--allow-unregistered-dialect", "-o", str(tmp)],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, timeout=args.timeout)
+    if r.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise RuntimeError(f"xcs-opt failed to print {src['path']} in the pretty form:\n"
+                           + r.stderr[:2000])
+    tmp.replace(path)
+    meta = {"key": key, "ops": src["ops"], "funcs": src["funcs"], "flavor": "xcs",
+            "mix": src.get("mix"), "bytes": path.stat().st_size}
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    meta["path"] = str(path)
+    return meta
+
+
+def pretty_cmd(xcs_opt: str, path: str) -> list[str]:
+    # The same command for both inputs: parse, verify, print in the default (custom) form.
+    return [xcs_opt, path, "--allow-unregistered-dialect", "-o", "/dev/null",
+            "--mlir-disable-threading"]
+
+
+def part_pretty(args, tools: dict[str, str]) -> tuple[list[dict], bool]:
+    print("\n== Part 1b: xcs-opt parse + verify + print, registered dialects (pretty form) vs "
+          f"the unregistered generic module of the same op count (best of {args.runs}) ==")
+    xcs = tools["xcs-opt"]
+    entries = []
+    failed = False
+    for label in args.sizes:
+        generic = ensure_file(args.cache, f"ir_{label}.mlir", ["--ops", str(SIZES[label]), "--seed", "1"])
+        try:
+            pretty = pretty_file(args, xcs, label)
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            print(f"  !! {e}")
+            failed = True
+            continue
+        cmds = {"generic, unregistered": pretty_cmd(xcs, generic["path"]),
+                "pretty, registered": pretty_cmd(xcs, pretty["path"])}
+        res = run_series(cmds, args.runs, f"{label} pretty/generic", args.timeout)
+        e = {"label": label, "ops": generic["ops"],
+             "files": {"generic, unregistered": {k: generic[k] for k in ("path", "bytes", "ops")},
+                       "pretty, registered": {k: pretty[k] for k in ("path", "bytes", "ops")}},
+             "runs": res, "goal": GOAL_PRETTY}
+        g, q = res["generic, unregistered"], res["pretty, registered"]
+        if g.get("best_wall_s") and q.get("best_wall_s"):
+            e["ratio"] = round(q["best_wall_s"] / g["best_wall_s"], 3)
+            e["pass"] = e["ratio"] <= GOAL_PRETTY
+        failed |= any(not d["ok"] for d in res.values())
+        entries.append(e)
+    rows = [["ops", "input", "size", "wall", "cpu", "peak RSS", "ops/s"]]
+    for e in entries:
+        for i, (k, d) in enumerate(e["runs"].items()):
+            f = e["files"][k]
+            head = [f"{e['ops']:,}" if i == 0 else "", f"{Path(f['path']).name} ({k})",
+                    fmt_bytes(f["bytes"])]
+            if d.get("best_wall_s"):
+                rows.append(head + [f"{d['best_wall_s']:.3f} s", f"{d['cpu_s_of_best']:.3f} s",
+                                    fmt_bytes(d["peak_rss_bytes"]), fmt_rate(e["ops"], d["best_wall_s"])])
+            else:
+                rows.append(head + ["FAILED", "", "", ""])
+    print()
+    print_table(rows, right={0, 2, 3, 4, 5, 6})
+    print()
+    for e in entries:
+        if "ratio" in e:
+            print(f"  {e['label']}: pretty registered / generic unregistered = {e['ratio']:.2f}x "
+                  f"(goal <= {GOAL_PRETTY:g}x) {mark(e['pass'])}")
+        else:
+            print(f"  {e['label']}: no ratio (a run failed)")
+    return entries, failed
+
+
 # ---- part 2: threads --------------------------------------------------------------------
 
 def cse_cmd(tool: str, path: str, threads: bool) -> list[str]:
@@ -447,6 +544,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only-mlir", action="store_true", help="measure mlir-opt only")
     p.add_argument("--skip-threads", action="store_true", help="skip part 2")
     p.add_argument("--skip-parse", action="store_true", help="skip part 1")
+    p.add_argument("--skip-pretty", action="store_true",
+                   help="skip part 1b (registered pretty form vs unregistered generic)")
     p.add_argument("--threads", type=int, default=2, help="RAYON_NUM_THREADS for part 2")
     p.add_argument("--cse-flavor", choices=["auto", "xcs", "test", "upstream"], default="auto",
                    help="op set of xcs-opt's cse module (auto: the XCS tensor dialect, else "
@@ -500,7 +599,8 @@ def main(argv: list[str] | None = None) -> int:
                                                for k, v in tools.items()},
                     "runs": args.runs, "rss_floor_bytes": floor,
                     "goals": {"speed_ratio_min": GOAL_SPEED, "mem_ratio_max": GOAL_MEM,
-                              "thread_speedup_min": GOAL_THREADS}}
+                              "thread_speedup_min": GOAL_THREADS,
+                              "pretty_ratio_max": GOAL_PRETTY}}
     failed = False
     if not args.skip_parse:
         # Fixed costs: an empty module (process start, dialect registration, mapped libraries).
@@ -516,6 +616,9 @@ def main(argv: list[str] | None = None) -> int:
         failed |= any(not d["ok"] for d in res.values())
         result["parse_print"], f = part_parse_print(args, tools, floor)
         failed |= f
+    if not args.skip_pretty and "xcs-opt" in tools:
+        result["pretty_vs_generic"], f = part_pretty(args, tools)
+        failed |= f
     if not args.skip_threads:
         result["threads"], f = part_threads(args, tools)
         failed |= f
@@ -528,7 +631,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     missed = [e for e in result.get("parse_print", []) if e.get("speed_pass") is False
               or e.get("mem_pass") is False] + \
-             [e for e in result.get("threads", []) if e.get("pass") is False]
+             [e for e in result.get("threads", []) if e.get("pass") is False] + \
+             [e for e in result.get("pretty_vs_generic", []) if e.get("pass") is False]
     if args.fail_on_miss and missed:
         return 3
     return 0

@@ -140,6 +140,12 @@ fn command(registry: &PassRegistry) -> Command {
                 .value_name("FILE")
                 .help("Write the Markdown reference of the registered passes into FILE"),
         )
+        .arg(
+            Arg::new("classify-report")
+                .long("classify-report")
+                .value_name("FILE")
+                .help("Write the classify pass's JSON report into FILE (sets the option report=FILE of every classify pass in the pipeline)"),
+        )
         .next_help_heading("Passes");
     for p in registry.passes() {
         cmd = cmd.arg(
@@ -249,6 +255,13 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
             PassManager::from_pass_flags(&f, registry).map_err(|e| e.render())?
         }
     };
+    // driver flags that set pass options
+    if let Some(file) = m.get_one::<String>("classify-report") {
+        let n = pm.root.set_pass_options(registry, "classify", &format!("report={{{file}}}")).map_err(|e| format!("<unknown>:0: error: {e}"))?;
+        if n == 0 {
+            return Err("<unknown>:0: error: --classify-report needs the classify pass in the pipeline (--classify, or classify in --pass-pipeline)".into());
+        }
+    }
     let o = &mut pm.options;
     o.threading = !m.get_flag("mlir-disable-threading");
     o.verify_each = *m.get_one::<bool>("verify-each").unwrap_or(&true);

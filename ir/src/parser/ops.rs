@@ -640,8 +640,9 @@ impl<'s> Parser<'s> {
         if quoted.len() <= 2 {
             return Err(self.error_at(nt.start, "empty operation name is invalid"));
         }
-        // Only an escape can make a NUL (decode just then: names are looked up by their text).
-        if memchr::memchr(b'\\', quoted).is_some() && self.string_value(nt).contains(&0) {
+        // A raw NUL byte or an escape (`\00`) can make a NUL: MLIR rejects both. Decode only
+        // then: names are looked up by their text.
+        if memchr::memchr2(b'\\', 0, quoted).is_some() && self.string_value(nt).contains(&0) {
             return Err(self.error_at(nt.start, "null character not allowed in operation name"));
         }
         let name = self.op_name_of(nt);

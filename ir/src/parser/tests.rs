@@ -768,6 +768,13 @@ fn op_name_errors() {
         (format!("expected location, but found '{}'", crate::printer::attr_to_string(&c, c.i64_attr(1))), 1, 26)
     );
     check("\"foo.a\"() {a = loc(foo)} : () -> ()\n", "expected location instance", 1, 20);
+    // A NUL in a quoted op name, escaped or raw (found by the fuzzer: the raw byte parsed, and
+    // the printed `\00` escape did not).
+    check("\"foo.a\\00b\"() : () -> ()\n", "null character not allowed in operation name", 1, 1);
+    check("\"foo.a\0b\"() : () -> ()\n", "null character not allowed in operation name", 1, 1);
+    // An empty dialect namespace (found by the fuzzer: `!<...>` was printed and did not parse).
+    check("\"foo.a\"() : () -> !.t<\"x\">\n", "invalid dialect namespace '\"\"'", 1, 21);
+    check("\"foo.a\"() {a = #.t<\"x\">} : () -> ()\n", "invalid dialect namespace '\"\"'", 1, 18);
 }
 
 #[test]

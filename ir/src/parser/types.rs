@@ -494,6 +494,10 @@ impl<'s> Parser<'s> {
         text: &[u8],
         is_type: bool,
     ) -> PResult<String> {
+        if ns.is_empty() {
+            // `!.foo` / `#.foo`: MLIR's wording and place (after the dot)
+            return Err(self.error_at(t.start + 2, "invalid dialect namespace '\"\"'"));
+        }
         let what = if is_type { "type" } else { "attribute" };
         let text_s = String::from_utf8_lossy(text).into_owned();
         let Some(d) = self.ctx.dialect(ns) else {

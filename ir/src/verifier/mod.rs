@@ -53,7 +53,10 @@ fn default_print_op(ctx: &Context, body: &Body, op: Op) -> String {
 }
 
 fn default_print_owner(ctx: &Context, body: &Body) -> String {
-    let opts = crate::printer::PrintOptions { generic: true, ..Default::default() };
+    let opts = crate::printer::PrintOptions {
+        generic: true,
+        ..Default::default()
+    };
     crate::printer::print_isolated(ctx, body, &opts).trim_end().to_string()
 }
 
@@ -71,7 +74,14 @@ impl Default for VerifyOptions {
 /// Verifies a whole module; function bodies are verified in parallel unless `threads` is
 /// false. Returns the errors in program order (empty = valid).
 pub fn verify_module(ctx: &Context, m: &Module, threads: bool) -> Result<(), Vec<Diagnostic>> {
-    verify_module_with(ctx, m, &VerifyOptions { threads, ..VerifyOptions::default() })
+    verify_module_with(
+        ctx,
+        m,
+        &VerifyOptions {
+            threads,
+            ..VerifyOptions::default()
+        },
+    )
 }
 
 /// [`verify_module`] with explicit options.
@@ -162,7 +172,15 @@ impl<'a> BodyVerifier<'a> {
                 }
             }
         }
-        BodyVerifier { v, ctx, body, owner_def: ctx.op_def(body.name()), preds, root_of, layout: Some(layout) }
+        BodyVerifier {
+            v,
+            ctx,
+            body,
+            owner_def: ctx.op_def(body.name()),
+            preds,
+            root_of,
+            layout: Some(layout),
+        }
     }
 
     // ------------------------------------------------------------------ helpers
@@ -246,7 +264,10 @@ impl<'a> BodyVerifier<'a> {
 
     /// `op.emitOpError(message)`: `'name' op message`.
     fn op_op_error(&self, h: Holder, message: impl AsRef<str>) -> Diagnostic {
-        let d = Diagnostic::error(self.holder_loc(h), format!("'{}' op {}", self.holder_name(h), message.as_ref()));
+        let d = Diagnostic::error(
+            self.holder_loc(h),
+            format!("'{}' op {}", self.holder_name(h), message.as_ref()),
+        );
         self.at_holder(h, d)
     }
 
@@ -269,7 +290,12 @@ impl<'a> BodyVerifier<'a> {
         self.dominance().map_err(one)?;
         if let Some(outer) = outer {
             if !self.owner_def.is_some_and(|d| d.has(Traits::SymbolTable)) {
-                let tasks: Vec<Task> = self.body.root_regions().iter().map(|&r| (self.body, r, false)).collect();
+                let tasks: Vec<Task> = self
+                    .body
+                    .root_regions()
+                    .iter()
+                    .map(|&r| (self.body, r, false))
+                    .collect();
                 check_symbol_uses_seq(self.v, tasks, outer).map_err(one)?;
             }
         }
@@ -375,7 +401,10 @@ impl<'a> BodyVerifier<'a> {
                 Some(a) if !(spec.constraint.check)(ctx, a) => {
                     return Err(self.op_op_error(
                         Holder::Owner,
-                        format!("attribute '{}' failed to satisfy constraint: {}", spec.name, spec.constraint.desc),
+                        format!(
+                            "attribute '{}' failed to satisfy constraint: {}",
+                            spec.name, spec.constraint.desc
+                        ),
                     ));
                 }
                 _ => {}
@@ -383,9 +412,10 @@ impl<'a> BodyVerifier<'a> {
         }
         let n = self.body.root_regions().len();
         if n != def.regions.len() {
-            return Err(
-                self.op_op_error(Holder::Owner, format!("requires {} regions, but found {n}", def.regions.len()))
-            );
+            return Err(self.op_op_error(
+                Holder::Owner,
+                format!("requires {} regions, but found {n}", def.regions.len()),
+            ));
         }
         self.region_shape(Holder::Owner, def)?;
         if def.has(Traits::Symbol) {
@@ -471,9 +501,14 @@ impl<'a> BodyVerifier<'a> {
         // malformed `operandSegmentSizes` is the op's own verifier's business).
         let ranges: Vec<std::ops::Range<usize>> = match def.successor_operands {
             SuccessorOperands::None => return Ok(()),
-            SuccessorOperands::All => (0..succs.len()).map(|i| if i == 0 { 0..operands.len() } else { 0..0 }).collect(),
+            SuccessorOperands::All => (0..succs.len())
+                .map(|i| if i == 0 { 0..operands.len() } else { 0..0 })
+                .collect(),
             SuccessorOperands::Segments { leading } => {
-                let Some(seg) = body.attr(ctx, op, "operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a)) else {
+                let Some(seg) = body
+                    .attr(ctx, op, "operandSegmentSizes")
+                    .and_then(|a| ctx.as_dense_ints(a))
+                else {
                     return Ok(());
                 };
                 let leading = leading as usize;
@@ -552,7 +587,9 @@ impl<'a> BodyVerifier<'a> {
     /// A block may lack a terminator if it is the only block of its region and the region's
     /// op might have `NoTerminator`.
     fn may_be_valid_without_terminator(&self, b: Block) -> bool {
-        let Some(r) = self.body.block_region(b) else { return true };
+        let Some(r) = self.body.block_region(b) else {
+            return true;
+        };
         if self.body.region_blocks(r).nth(1).is_some() {
             return false;
         }
@@ -565,7 +602,9 @@ impl<'a> BodyVerifier<'a> {
             if self.may_be_valid_without_terminator(b) {
                 return Ok(());
             }
-            let loc = body.block_region(b).map_or(body.loc(), |r| self.holder_loc(self.holder_of(r)));
+            let loc = body
+                .block_region(b)
+                .map_or(body.loc(), |r| self.holder_loc(self.holder_of(r)));
             return Err(Diagnostic::error(loc, "empty block: expect at least a terminator"));
         };
         for op in body.block_ops(b) {
@@ -621,8 +660,14 @@ impl<'a> BodyVerifier<'a> {
             self.symbol_table(h).map_err(one)?;
         }
         if let Holder::Op(op) = h {
-            if self.def(op).is_none() {
-                self.unknown_op_check(op).map_err(one)?;
+            match self.def(op) {
+                None => self.unknown_op_check(op).map_err(one)?,
+                Some(def) => {
+                    if let Some(hook) = def.verify_regions {
+                        let view = OpView::new(self.ctx, body, op);
+                        hook(&view).map_err(|d| one(self.hook_error(op, d)))?;
+                    }
+                }
             }
         }
         Ok(())
@@ -714,7 +759,9 @@ impl<'a> BodyVerifier<'a> {
                 // `rb` is this body (the table's regions are never in a child body here: the
                 // child's own verifier checks an isolated table).
                 let d = Diagnostic::error(rb.op_loc(op), format!("redefinition of symbol named '{name}'"));
-                return Err(self.at_op(op, d).with_note(first, "see existing symbol definition here"));
+                return Err(self
+                    .at_op(op, d)
+                    .with_note(first, "see existing symbol definition here"));
             }
         };
         let tasks: Vec<Task> = regions.iter().map(|&r| (rb, r, false)).collect();
@@ -799,7 +846,10 @@ impl<'a> BodyVerifier<'a> {
                     "child" => "in a child region",
                     _ => "neither in a parent nor in a child region",
                 };
-                d.with_note(loc, format!("operand defined as a block argument (block #{index} {where_})"))
+                d.with_note(
+                    loc,
+                    format!("operand defined as a block argument (block #{index} {where_})"),
+                )
             }
         }
     }
@@ -808,8 +858,12 @@ impl<'a> BodyVerifier<'a> {
     fn is_proper_ancestor(&self, a: Region, b: Region) -> bool {
         let mut r = b;
         loop {
-            let Some(op) = self.body.region_parent_op(r) else { return false };
-            let Some(parent) = self.body.op_block(op).and_then(|bb| self.body.block_region(bb)) else { return false };
+            let Some(op) = self.body.region_parent_op(r) else {
+                return false;
+            };
+            let Some(parent) = self.body.op_block(op).and_then(|bb| self.body.block_region(bb)) else {
+                return false;
+            };
             if parent == a {
                 return true;
             }
