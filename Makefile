@@ -53,6 +53,7 @@ test-python: build
 
 bench: build-release
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
+	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 
 fuzz: deps
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz

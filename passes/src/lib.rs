@@ -1,11 +1,12 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
-//! the seed passes (`classify`, `vmap-batch`),
+//! the seed passes (`classify`, `vmap-batch`, `cost-annotate`),
 //! one file per pass, each exposing its pass type and its registry entry `INFO`, and the
 //! `test-*` passes of [`test_passes`] for testing the pass infrastructure.
 //! [`register_all`] adds them to a [`PassRegistry`].
 
 pub mod canonicalize;
 pub mod classify;
+pub mod cost_annotate;
 pub mod cse;
 pub mod dce;
 pub mod inline;
@@ -21,6 +22,7 @@ use xcs_ir::pass::PassRegistry;
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::INFO);
     registry.register(classify::INFO);
+    registry.register(cost_annotate::INFO);
     registry.register(cse::INFO);
     registry.register(dce::INFO);
     registry.register(inline::INFO);

@@ -61,6 +61,7 @@ fn every_pass_builds_with_its_defaults() {
         [
             "canonicalize",
             "classify",
+            "cost-annotate",
             "cse",
             "dce",
             "inline",

@@ -20,6 +20,9 @@
 // CHECK-NEXT:     --report=<string>{{ +}}- Write a JSON report
 // CHECK-NEXT:     --tensor-keywords=<string>{{ +}}- Extra tensor keywords
 // CHECK-NEXT:     --tensor-prefixes=<string>{{ +}}- Extra tensor module prefixes
+// CHECK-NEXT:   --cost-annotate{{ +}}-   Annotate every op and function with its symbolic FLOPs and bytes
+// CHECK-NEXT:     --bind=<string>{{ +}}- Numbers for dimension symbols
+// CHECK-NEXT:     --report=<string>{{ +}}- Write the resolved cost tree
 // CHECK-NEXT:   --cse{{ +}}-   Eliminate common sub-expressions
 // CHECK-NEXT:   --dce{{ +}}-   Remove unused operations without side effects
 // CHECK-NEXT:   --inline{{ +}}-   Inline function calls
