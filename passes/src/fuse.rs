@@ -261,6 +261,7 @@ struct BlockFuser<'a> {
     groups: Vec<Group>,
     member_of: FxHashMap<Op, usize>,
     cloned_in: FxHashMap<Op, SmallVec<[usize; 2]>>,
+    erased: FxHashSet<Op>,
 }
 
 fn fuse_block(ctx: &Context, body: &mut Body, block: Block, config: &Config) -> bool {
@@ -291,6 +292,7 @@ fn fuse_block(ctx: &Context, body: &mut Body, block: Block, config: &Config) -> 
         groups: Vec::new(),
         member_of: FxHashMap::default(),
         cloned_in: FxHashMap::default(),
+        erased: FxHashSet::default(),
     };
     f.decide(body);
     f.materialize(body)
@@ -523,21 +525,31 @@ impl BlockFuser<'_> {
         // Originals of copied ops, latest first. Once every group after an original is built,
         // it is dead if all its users read copies; erasing it before building the groups
         // before it keeps them from making its operands outputs.
-        let mut copied: Vec<Op> = self.cloned_in.keys().copied().filter(|o| !self.member_of.contains_key(o)).collect();
+        let mut copied: Vec<Op> = self.cloned_in.keys().copied().collect();
         copied.sort_by_key(|o| std::cmp::Reverse(self.pos[o]));
         let mut next = 0;
         for g in 0..self.groups.len() {
             let seed = self.groups[g].seed_pos;
             while next < copied.len() && self.pos[&copied[next]] > seed {
-                changed |= erase_if_dead(body, copied[next]);
+                changed |= self.erase_if_dead(body, copied[next]);
                 next += 1;
             }
             changed |= self.build(body, g);
         }
         for &op in &copied[next..] {
-            changed |= erase_if_dead(body, op);
+            changed |= self.erase_if_dead(body, op);
         }
         changed
+    }
+
+    /// Erases `op` (not erased yet: ids of erased ops may be reused) if nothing uses it.
+    fn erase_if_dead(&mut self, body: &mut Body, op: Op) -> bool {
+        if !self.erased.contains(&op) && body.results(op).all(|r| !body.has_uses(r)) {
+            body.erase_op(op);
+            self.erased.insert(op);
+            return true;
+        }
+        false
     }
 
     fn build(&mut self, body: &mut Body, g: usize) -> bool {
@@ -624,17 +636,10 @@ impl BlockFuser<'_> {
         gone.sort_by_key(|o| std::cmp::Reverse(self.pos[o]));
         for o in gone {
             body.erase_op(o);
+            self.erased.insert(o);
         }
         true
     }
-}
-
-fn erase_if_dead(body: &mut Body, op: Op) -> bool {
-    if body.contains_op(op) && body.results(op).all(|r| !body.has_uses(r)) {
-        body.erase_op(op);
-        return true;
-    }
-    false
 }
 
 /// MLIR's `FusedLoc::get`: the distinct known locations, one location when only one is left.
