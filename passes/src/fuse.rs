@@ -91,7 +91,13 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_ops: 32, recompute: true, max_recompute: 4, reductions: true, epilogue: true }
+        Config {
+            max_ops: 32,
+            recompute: true,
+            max_recompute: 4,
+            reductions: true,
+            epilogue: true,
+        }
     }
 }
 
@@ -186,7 +192,9 @@ enum Class {
 
 fn classify(ctx: &Context, body: &Body, op: Op) -> Class {
     let name = body.op_name(op);
-    let Some(rest) = ctx.op_name_str(name).strip_prefix("tensor.") else { return Class::Barrier };
+    let Some(rest) = ctx.op_name_str(name).strip_prefix("tensor.") else {
+        return Class::Barrier;
+    };
     if ctx.op_def(name).is_none() {
         return Class::Barrier;
     }
@@ -210,9 +218,14 @@ fn classify(ctx: &Context, body: &Body, op: Op) -> Class {
 }
 
 fn small_constant(ctx: &Context, body: &Body, op: Op) -> bool {
-    let Some(v) = body.attr(ctx, op, "value") else { return false };
+    let Some(v) = body.attr(ctx, op, "value") else {
+        return false;
+    };
     match ctx.attr_kind(v) {
-        AttrKind::DenseElements { data: xcs_ir::attrs::DenseData::Splat(_), .. } => true,
+        AttrKind::DenseElements {
+            data: xcs_ir::attrs::DenseData::Splat(_),
+            ..
+        } => true,
         AttrKind::DenseElements { ty, .. } => ranked(ctx, *ty)
             .and_then(|(s, _)| num_elements(s))
             .is_some_and(|n| n <= MAX_CLONED_CONSTANT_ELEMENTS),
@@ -325,7 +338,9 @@ impl BlockFuser<'_> {
     }
 
     fn shape(&self, body: &Body, op: Op) -> Vec<i64> {
-        ranked(self.ctx, body.value_type(body.result(op, 0))).map(|(s, _)| s.to_vec()).unwrap_or_default()
+        ranked(self.ctx, body.value_type(body.result(op, 0)))
+            .map(|(s, _)| s.to_vec())
+            .unwrap_or_default()
     }
 
     fn seed(&mut self, body: &Body, kind: Kind, space: Vec<i64>, p: usize) {
@@ -447,7 +462,7 @@ impl BlockFuser<'_> {
         let may_output = same && grp.kind != Kind::Reduction && outside.iter().all(|&u| u > grp.seed_pos);
         // A copy only pays when the other users may fuse the original (or copies of it) too;
         // when some cannot, the value is materialized anyway, so it becomes an output here.
-        if may_recompute && !(may_output && !self.others_fusible(body, op, g)) {
+        if may_recompute && (!may_output || self.others_fusible(body, op, g)) {
             let grp = &mut self.groups[g];
             grp.recomputed += 1;
             grp.clones.push(op);
@@ -502,8 +517,9 @@ impl BlockFuser<'_> {
             {
                 continue;
             }
-            let operand_inside =
-                body.operands(mm).any(|v| body.defining_op(v).is_some_and(|d| self.in_group(d, g)));
+            let operand_inside = body
+                .operands(mm)
+                .any(|v| body.defining_op(v).is_some_and(|d| self.in_group(d, g)));
             if operand_inside {
                 continue;
             }
@@ -558,7 +574,13 @@ impl BlockFuser<'_> {
         // liveness: outputs are member results used outside the members; then backwards
         // through the ops of the region
         let members: FxHashSet<Op> = grp.members.iter().copied().collect();
-        let mut region_ops: Vec<Op> = grp.members.iter().chain(&grp.clones).chain(&grp.consts).copied().collect();
+        let mut region_ops: Vec<Op> = grp
+            .members
+            .iter()
+            .chain(&grp.clones)
+            .chain(&grp.consts)
+            .copied()
+            .collect();
         region_ops.sort_by_key(|o| self.pos[o]);
         region_ops.dedup();
         let in_region: FxHashSet<Op> = region_ops.iter().copied().collect();
@@ -586,7 +608,10 @@ impl BlockFuser<'_> {
             }
         }
         let live_ops: Vec<Op> = region_ops.iter().copied().filter(|o| live.contains(o)).collect();
-        let computing = live_ops.iter().filter(|&&o| self.class[self.pos[&o]] != Class::SmallConstant).count();
+        let computing = live_ops
+            .iter()
+            .filter(|&&o| self.class[self.pos[&o]] != Class::SmallConstant)
+            .count();
         if computing < 2 {
             return false;
         }
@@ -599,10 +624,17 @@ impl BlockFuser<'_> {
                 }
             }
         }
-        let Some(&last) = live_ops.iter().filter(|o| members.contains(o)).max_by_key(|o| self.pos[o]) else {
+        let Some(&last) = live_ops
+            .iter()
+            .filter(|o| members.contains(o))
+            .max_by_key(|o| self.pos[o])
+        else {
             return false;
         };
-        let loc = fused_loc(ctx, live_ops.iter().filter(|o| members.contains(o)).map(|&o| body.op_loc(o)));
+        let loc = fused_loc(
+            ctx,
+            live_ops.iter().filter(|o| members.contains(o)).map(|&o| body.op_loc(o)),
+        );
         let fused_name = ctx.op_name("tensor.fused");
         let mut nb = Body::new(ctx, fused_name, loc);
         let region = nb.add_root_region();
@@ -624,7 +656,9 @@ impl BlockFuser<'_> {
         let y = nb.create_op(OperationState::new(ctx, "tensor.yield", loc).operands(&yielded));
         nb.append_op(entry, y);
         let out_types: Vec<_> = outputs.iter().map(|&v| body.value_type(v)).collect();
-        let mut st = OperationState::new(ctx, "tensor.fused", loc).operands(&inputs).results(&out_types);
+        let mut st = OperationState::new(ctx, "tensor.fused", loc)
+            .operands(&inputs)
+            .results(&out_types);
         st.nested = Some(Box::new(nb));
         let fused = body.create_op(st);
         body.insert_op_after(last, fused);
@@ -653,6 +687,9 @@ fn fused_loc(ctx: &Context, locs: impl Iterator<Item = Location>) -> Location {
     match distinct.len() {
         0 => Location::UNKNOWN,
         1 => distinct[0],
-        _ => ctx.loc(LocKind::Fused { metadata: None, locs: distinct.into() }),
+        _ => ctx.loc(LocKind::Fused {
+            metadata: None,
+            locs: distinct.into(),
+        }),
     }
 }

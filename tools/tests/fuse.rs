@@ -17,7 +17,10 @@ fn input(xcs: &Compiler, ty: Type, seed: u64) -> Option<RtValue> {
     let ctx = &xcs.ctx;
     match ctx.type_kind(ty) {
         TypeKind::RankedTensor { shape, elem, .. } => {
-            let dims: Vec<usize> = shape.iter().map(|&d| if d == DYNAMIC { 3 } else { d as usize }).collect();
+            let dims: Vec<usize> = shape
+                .iter()
+                .map(|&d| if d == DYNAMIC { 3 } else { d as usize })
+                .collect();
             let elem = ElemType::from_type(ctx, *elem)?;
             Some(RtValue::Tensor(random_tensor(elem, &dims, seed)))
         }
@@ -40,8 +43,11 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, afters: &[&Module], tall
     for name in &names {
         let Some((ins, _)) = ib.signature(name) else { continue };
         for seed in 0..SEEDS {
-            let args: Option<Vec<RtValue>> =
-                ins.iter().enumerate().map(|(i, &t)| input(xcs, t, seed * 1000 + i as u64)).collect();
+            let args: Option<Vec<RtValue>> = ins
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| input(xcs, t, seed * 1000 + i as u64))
+                .collect();
             let Some(args) = args else {
                 tally.skipped += 1;
                 continue;
@@ -67,7 +73,10 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, afters: &[&Module], tall
                         tally.compared += 1;
                     }
                     (Err(_), Err(_)) => tally.both_failed += 1,
-                    (Ok(_), Err(e)) => panic!("{what} @{name} (seed {seed}) fails only after fuse: {e}\n{}", xcs.print(after)),
+                    (Ok(_), Err(e)) => panic!(
+                        "{what} @{name} (seed {seed}) fails only after fuse: {e}\n{}",
+                        xcs.print(after)
+                    ),
                     (Err(e), Ok(_)) => panic!("{what} @{name} (seed {seed}) fails only before fuse: {e}"),
                 }
             }
@@ -176,7 +185,11 @@ impl Gen {
             return None;
         }
         // later values more often: chains
-        let i = if self.chance(60) { c.len() - 1 - self.below(c.len().min(3)) } else { self.below(c.len()) };
+        let i = if self.chance(60) {
+            c.len() - 1 - self.below(c.len().min(3))
+        } else {
+            self.below(c.len())
+        };
         Some(c[i].clone())
     }
     fn fresh(&mut self) -> String {
@@ -217,33 +230,66 @@ impl Gen {
 
     fn binary(&mut self) {
         let Some(a) = self.pick(|_| true) else { return };
-        let Some(b) = self.pick(|v| v.float == a.float && broadcast(&v.shape, &a.shape).is_some()) else { return };
-        let names: &[&str] =
-            if a.float { &["add", "sub", "mul", "max", "min", "div", "pow"] } else { &["add", "sub", "mul", "max", "min"] };
+        let Some(b) = self.pick(|v| v.float == a.float && broadcast(&v.shape, &a.shape).is_some()) else {
+            return;
+        };
+        let names: &[&str] = if a.float {
+            &["add", "sub", "mul", "max", "min", "div", "pow"]
+        } else {
+            &["add", "sub", "mul", "max", "min"]
+        };
         let n = names[self.below(names.len())];
         let shape = broadcast(&a.shape, &b.shape).unwrap();
-        let r = V { name: self.fresh(), shape, float: a.float };
-        let line = format!("  {} = tensor.{n} {}, {} : ({}, {}) -> {}", r.name, a.name, b.name, vty(&a), vty(&b), vty(&r));
+        let r = V {
+            name: self.fresh(),
+            shape,
+            float: a.float,
+        };
+        let line = format!(
+            "  {} = tensor.{n} {}, {} : ({}, {}) -> {}",
+            r.name,
+            a.name,
+            b.name,
+            vty(&a),
+            vty(&b),
+            vty(&r)
+        );
         self.emit(line, r);
     }
 
     fn unary(&mut self) {
         let Some(a) = self.pick(|_| true) else { return };
         let names: &[&str] = if a.float {
-            &["neg", "abs", "relu", "exp", "log", "tanh", "sigmoid", "silu", "sqrt", "rsqrt", "gelu"]
+            &[
+                "neg", "abs", "relu", "exp", "log", "tanh", "sigmoid", "silu", "sqrt", "rsqrt", "gelu",
+            ]
         } else {
             &["neg", "abs", "relu"]
         };
         let n = names[self.below(names.len())];
-        let attrs = if n == "gelu" { if self.chance(50) { " {approximate = \"tanh\"}" } else { " {approximate = \"none\"}" } } else { "" };
-        let r = V { name: self.fresh(), shape: a.shape.clone(), float: a.float };
+        let attrs = if n == "gelu" {
+            if self.chance(50) {
+                " {approximate = \"tanh\"}"
+            } else {
+                " {approximate = \"none\"}"
+            }
+        } else {
+            ""
+        };
+        let r = V {
+            name: self.fresh(),
+            shape: a.shape.clone(),
+            float: a.float,
+        };
         let line = format!("  {} = tensor.{n} {}{attrs} : {}", r.name, a.name, vty(&a));
         self.emit(line, r);
     }
 
     fn cmp_select(&mut self) {
         let Some(a) = self.pick(|_| true) else { return };
-        let Some(b) = self.pick(|v| v.float == a.float && broadcast(&v.shape, &a.shape).is_some()) else { return };
+        let Some(b) = self.pick(|v| v.float == a.float && broadcast(&v.shape, &a.shape).is_some()) else {
+            return;
+        };
         let cs = broadcast(&a.shape, &b.shape).unwrap();
         let preds = ["eq", "ne", "lt", "le", "gt", "ge"];
         let p = preds[self.below(6)];
@@ -256,13 +302,20 @@ impl Gen {
             vty(&b),
             bool_ty(&cs)
         ));
-        let Some(x) = self.pick(|v| broadcast(&v.shape, &cs).is_some()) else { return };
-        let Some(y) = self.pick(|v| v.float == x.float && broadcast(&v.shape, &cs).and_then(|s| broadcast(&s, &x.shape)).is_some())
+        let Some(x) = self.pick(|v| broadcast(&v.shape, &cs).is_some()) else {
+            return;
+        };
+        let Some(y) = self
+            .pick(|v| v.float == x.float && broadcast(&v.shape, &cs).and_then(|s| broadcast(&s, &x.shape)).is_some())
         else {
             return;
         };
         let shape = broadcast(&broadcast(&cs, &x.shape).unwrap(), &y.shape).unwrap();
-        let r = V { name: self.fresh(), shape, float: x.float };
+        let r = V {
+            name: self.fresh(),
+            shape,
+            float: x.float,
+        };
         let line = format!(
             "  {} = tensor.select {c}, {}, {} : ({}, {}, {}) -> {}",
             r.name,
@@ -278,21 +331,48 @@ impl Gen {
 
     fn cast(&mut self) {
         let Some(a) = self.pick(|_| true) else { return };
-        let r = V { name: self.fresh(), shape: a.shape.clone(), float: !a.float };
+        let r = V {
+            name: self.fresh(),
+            shape: a.shape.clone(),
+            float: !a.float,
+        };
         let line = format!("  {} = tensor.cast {} : ({}) -> {}", r.name, a.name, vty(&a), vty(&r));
         self.emit(line, r);
     }
 
     fn constant(&mut self) {
-        let shape = if self.chance(50) { self.space.clone() } else { vec![*self.space.last().unwrap()] };
-        let float = if self.chance(80) { self.main_float } else { !self.main_float };
-        let r = V { name: self.fresh(), shape: shape.clone(), float };
+        let shape = if self.chance(50) {
+            self.space.clone()
+        } else {
+            vec![*self.space.last().unwrap()]
+        };
+        let float = if self.chance(80) {
+            self.main_float
+        } else {
+            !self.main_float
+        };
+        let r = V {
+            name: self.fresh(),
+            shape: shape.clone(),
+            float,
+        };
         let value = if self.chance(70) {
-            if float { format!("{}.5", self.below(5) as i64 - 2) } else { format!("{}", self.below(7) as i64 - 3) }
+            if float {
+                format!("{}.5", self.below(5) as i64 - 2)
+            } else {
+                format!("{}", self.below(7) as i64 - 3)
+            }
         } else {
             let n: i64 = shape.iter().product();
-            let elems: Vec<String> =
-                (0..n).map(|i| if float { format!("{}.25", (i * 7 + 3) % 11 - 5) } else { format!("{}", (i * 5 + 1) % 9 - 4) }).collect();
+            let elems: Vec<String> = (0..n)
+                .map(|i| {
+                    if float {
+                        format!("{}.25", (i * 7 + 3) % 11 - 5)
+                    } else {
+                        format!("{}", (i * 5 + 1) % 9 - 4)
+                    }
+                })
+                .collect();
             // row-major nesting
             nest(&elems, &shape)
         };
@@ -302,14 +382,28 @@ impl Gen {
     }
 
     fn reduce(&mut self) {
-        let Some(a) = self.pick(|v| !v.shape.is_empty()) else { return };
-        let kinds: &[&str] = if a.float { &["sum", "max", "min", "mean", "prod"] } else { &["sum", "max", "min", "mean"] };
+        let Some(a) = self.pick(|v| !v.shape.is_empty()) else {
+            return;
+        };
+        let kinds: &[&str] = if a.float {
+            &["sum", "max", "min", "mean", "prod"]
+        } else {
+            &["sum", "max", "min", "mean"]
+        };
         let kind = kinds[self.below(kinds.len())];
         let axis = self.below(a.shape.len());
         let keep = self.chance(50);
-        let shape: Vec<i64> =
-            a.shape.iter().enumerate().filter_map(|(i, &d)| if i == axis { keep.then_some(1) } else { Some(d) }).collect();
-        let r = V { name: self.fresh(), shape, float: a.float };
+        let shape: Vec<i64> = a
+            .shape
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &d)| if i == axis { keep.then_some(1) } else { Some(d) })
+            .collect();
+        let r = V {
+            name: self.fresh(),
+            shape,
+            float: a.float,
+        };
         let line = format!(
             "  {} = tensor.reduce {} {{axes = array<i64: {axis}>, keepdims = {keep}, kind = \"{kind}\"}} : ({}) -> {}",
             r.name,
@@ -321,19 +415,40 @@ impl Gen {
     }
 
     fn softmax(&mut self) {
-        let Some(a) = self.pick(|v| v.float && !v.shape.is_empty()) else { return };
-        let r = V { name: self.fresh(), shape: a.shape.clone(), float: true };
-        let line = format!("  {} = tensor.softmax {} {{axis = -1 : i64}} : {}", r.name, a.name, vty(&a));
+        let Some(a) = self.pick(|v| v.float && !v.shape.is_empty()) else {
+            return;
+        };
+        let r = V {
+            name: self.fresh(),
+            shape: a.shape.clone(),
+            float: true,
+        };
+        let line = format!(
+            "  {} = tensor.softmax {} {{axis = -1 : i64}} : {}",
+            r.name,
+            a.name,
+            vty(&a)
+        );
         self.emit(line, r);
     }
 
     fn layer_norm(&mut self) {
         let last = *self.space.last().unwrap();
-        let Some(a) = self.pick(|v| v.float && v.shape.len() >= 2 && v.shape.last() == Some(&last)) else { return };
-        let Some(g) = self.pick(|v| v.float && v.shape == [last]) else { return };
-        let Some(b) = self.pick(|v| v.float && v.shape == [last]) else { return };
+        let Some(a) = self.pick(|v| v.float && v.shape.len() >= 2 && v.shape.last() == Some(&last)) else {
+            return;
+        };
+        let Some(g) = self.pick(|v| v.float && v.shape == [last]) else {
+            return;
+        };
+        let Some(b) = self.pick(|v| v.float && v.shape == [last]) else {
+            return;
+        };
         let axis = a.shape.len() - 1;
-        let r = V { name: self.fresh(), shape: a.shape.clone(), float: true };
+        let r = V {
+            name: self.fresh(),
+            shape: a.shape.clone(),
+            float: true,
+        };
         let line = format!(
             "  {} = tensor.layer_norm {}, {}, {} {{axis = {axis} : i64, epsilon = 1.0e-05 : f32}} : ({}, {}, {}) -> {}",
             r.name,
@@ -350,17 +465,41 @@ impl Gen {
 
     fn matmul(&mut self) {
         let last = *self.space.last().unwrap();
-        let Some(a) = self.pick(|v| v.shape.len() >= 2 && v.shape.last() == Some(&last)) else { return };
-        let w = V { name: if a.float { "%wf".into() } else { "%wi".into() }, shape: vec![last, last], float: a.float };
-        let r = V { name: self.fresh(), shape: a.shape.clone(), float: a.float };
-        let line = format!("  {} = tensor.matmul {}, {} : ({}, {}) -> {}", r.name, a.name, w.name, vty(&a), vty(&w), vty(&r));
+        let Some(a) = self.pick(|v| v.shape.len() >= 2 && v.shape.last() == Some(&last)) else {
+            return;
+        };
+        let w = V {
+            name: if a.float { "%wf".into() } else { "%wi".into() },
+            shape: vec![last, last],
+            float: a.float,
+        };
+        let r = V {
+            name: self.fresh(),
+            shape: a.shape.clone(),
+            float: a.float,
+        };
+        let line = format!(
+            "  {} = tensor.matmul {}, {} : ({}, {}) -> {}",
+            r.name,
+            a.name,
+            w.name,
+            vty(&a),
+            vty(&w),
+            vty(&r)
+        );
         self.emit(line, r);
     }
 
     fn call(&mut self) {
         let (space, float) = (self.space.clone(), self.main_float);
-        let Some(a) = self.pick(|v| v.shape == space && v.float == float) else { return };
-        let r = V { name: self.fresh(), shape: a.shape.clone(), float: a.float };
+        let Some(a) = self.pick(|v| v.shape == space && v.float == float) else {
+            return;
+        };
+        let r = V {
+            name: self.fresh(),
+            shape: a.shape.clone(),
+            float: a.float,
+        };
         let line = format!("  {} = func.call @h({}) : ({}) -> {}", r.name, a.name, vty(&a), vty(&r));
         self.stats.calls += 1;
         self.emit(line, r);
@@ -368,9 +507,22 @@ impl Gen {
 
     fn broadcast_to(&mut self) {
         let space = self.space.clone();
-        let Some(a) = self.pick(|v| v.shape != space && broadcast(&v.shape, &space).as_deref() == Some(&space[..])) else { return };
-        let r = V { name: self.fresh(), shape: space, float: a.float };
-        let line = format!("  {} = tensor.broadcast_to {} : ({}) -> {}", r.name, a.name, vty(&a), vty(&r));
+        let Some(a) = self.pick(|v| v.shape != space && broadcast(&v.shape, &space).as_deref() == Some(&space[..]))
+        else {
+            return;
+        };
+        let r = V {
+            name: self.fresh(),
+            shape: space,
+            float: a.float,
+        };
+        let line = format!(
+            "  {} = tensor.broadcast_to {} : ({}) -> {}",
+            r.name,
+            a.name,
+            vty(&a),
+            vty(&r)
+        );
         self.emit(line, r);
     }
 }
@@ -398,14 +550,46 @@ fn program(seed: u64, stats: &mut Stats) -> String {
     let mut col = space.clone();
     *col.last_mut().unwrap() = 1;
     let args = vec![
-        V { name: "%a".into(), shape: space.clone(), float: main_float },
-        V { name: "%b".into(), shape: space.clone(), float: main_float },
-        V { name: "%row".into(), shape: vec![last], float: main_float },
-        V { name: "%col".into(), shape: col, float: main_float },
-        V { name: "%gamma".into(), shape: vec![last], float: true },
-        V { name: "%beta".into(), shape: vec![last], float: true },
+        V {
+            name: "%a".into(),
+            shape: space.clone(),
+            float: main_float,
+        },
+        V {
+            name: "%b".into(),
+            shape: space.clone(),
+            float: main_float,
+        },
+        V {
+            name: "%row".into(),
+            shape: vec![last],
+            float: main_float,
+        },
+        V {
+            name: "%col".into(),
+            shape: col,
+            float: main_float,
+        },
+        V {
+            name: "%gamma".into(),
+            shape: vec![last],
+            float: true,
+        },
+        V {
+            name: "%beta".into(),
+            shape: vec![last],
+            float: true,
+        },
     ];
-    let mut g = Gen { rng, pool: args.clone(), lines: Vec::new(), next: 0, main_float, space: space.clone(), stats: std::mem::take(stats) };
+    let mut g = Gen {
+        rng,
+        pool: args.clone(),
+        lines: Vec::new(),
+        next: 0,
+        main_float,
+        space: space.clone(),
+        stats: std::mem::take(stats),
+    };
     let n = 4 + g.below(14);
     for _ in 0..n {
         g.op();
@@ -449,7 +633,9 @@ fn random_programs_keep_their_results() {
     for seed in 0..300 {
         let src = program(seed, &mut stats);
         let what = format!("random program {seed}");
-        let before = xcs.parse_named(&what, &src).unwrap_or_else(|e| panic!("{what}: {e}\n{src}"));
+        let before = xcs
+            .parse_named(&what, &src)
+            .unwrap_or_else(|e| panic!("{what}: {e}\n{src}"));
         let (once, twice) = fused(&xcs, &what, &before);
         let text = xcs.print(&once);
         stats.programs += 1;
@@ -470,5 +656,8 @@ fn random_programs_keep_their_results() {
     eprintln!("{stats:?} {tally:?}");
     assert!(tally.compared >= 1500, "{tally:?}");
     assert!(stats.fused_regions >= 300, "{stats:?}");
-    assert!(stats.with_reduction >= 30 && stats.with_matmul >= 30 && stats.calls >= 10, "{stats:?}");
+    assert!(
+        stats.with_reduction >= 30 && stats.with_matmul >= 30 && stats.calls >= 10,
+        "{stats:?}"
+    );
 }
