@@ -62,9 +62,11 @@ most 64 elements are copied in.\n\n\
 Recompute rule: a value with users outside the region is copied into the region (and the \
 original kept for the other users) only if its op is cheap (`add`, `sub`, `mul`, `max`, `min`, \
 `neg`, `abs`, `relu`, `cmp`, `select`, `cast`, `broadcast_to`: no division, `pow` or \
-transcendental) and the region has recomputed fewer than `max-recompute` ops; the same holds \
-for an internal producer of a smaller shape that the region broadcasts (it runs once per \
-element of the iteration space). Otherwise the value stays a region output (in an \
+transcendental), the region has recomputed fewer than `max-recompute` ops, and every other \
+user is an elementwise op or reduction of the same segment (so the original may vanish; a \
+value needed materialized anyway is read, not recomputed). An internal producer of a smaller \
+shape, which the region broadcasts, is recomputed once per element of the iteration space and \
+so needs a cheap op and the budget too. Otherwise the value stays a region output (in an \
 elementwise or epilogue region, when all its other users come after the region) or is not \
 fused (the region reads it as an input).\n\n\
 Never fused: ops in different blocks; ops separated by any op outside the `tensor` dialect \
@@ -74,7 +76,7 @@ segments and a region lies in one segment); layout ops (`transpose`, `reshape`, 
 region; a producer whose shape does not broadcast to the region's iteration space. The \
 contents of existing `tensor.fused` ops are left alone. Regions of fewer than two ops are not \
 made. Options: `max-ops` (ops per region), `recompute` and `max-recompute` (the recompute \
-rule), `reductions` and `epilogue` (turn the reduction and matmul kinds off).",
+rule), `reductions` and `epilogue` (turn the reduction and matmul kinds off). See `docs/fuse.md`.",
     options: OPTIONS,
     factory: |o, _| Ok(Box::new(Fuse::from_options(o))),
 };
@@ -460,9 +462,9 @@ impl BlockFuser<'_> {
             return false;
         }
         let may_output = same && grp.kind != Kind::Reduction && outside.iter().all(|&u| u > grp.seed_pos);
-        // A copy only pays when the other users may fuse the original (or copies of it) too;
-        // when some cannot, the value is materialized anyway, so it becomes an output here.
-        if may_recompute && (!may_output || self.others_fusible(body, op, g)) {
+        // A copy only pays when the other users may fuse the original (or copies of it) too: a
+        // value that some other user needs materialized is read, not recomputed.
+        if may_recompute && self.others_fusible(body, op, g) {
             let grp = &mut self.groups[g];
             grp.recomputed += 1;
             grp.clones.push(op);

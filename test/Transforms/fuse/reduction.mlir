@@ -104,18 +104,37 @@ func.func @expensive_multi_user(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4
   return %2, %3 : tensor<4xf32>, tensor<4x8xf32>
 }
 
-// A cheap producer with another user is recomputed inside the reduction.
+// A cheap producer whose other user fuses too is recomputed inside the reduction and in the
+// other region, and the original is erased.
 // CHECK-LABEL: func.func @cheap_multi_user
-// CHECK-NEXT: %[[A:.*]] = tensor.add %arg0, %arg0
 // CHECK-NEXT: %[[F:.*]] = tensor.fused %arg0 : (tensor<4x8xi32>) -> tensor<4xi32> {
 // CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<4x8xi32>):
 // CHECK-NEXT: %[[A2:.*]] = tensor.add %[[X]], %[[X]]
 // CHECK-NEXT: tensor.reduce %[[A2]]
 // CHECK-NEXT: tensor.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: return %[[F]], %[[A]]
+// CHECK-NEXT: %[[G:.*]] = tensor.fused %arg0 : tensor<4x8xi32> {
+// CHECK-NEXT: ^bb0(
+// CHECK-NEXT: tensor.add
+// CHECK-NEXT: tensor.mul
+// CHECK-NEXT: tensor.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]], %[[G]]
 func.func @cheap_multi_user(%x: tensor<4x8xi32>) -> (tensor<4xi32>, tensor<4x8xi32>) {
   %0 = tensor.add %x, %x : tensor<4x8xi32>
   %1 = tensor.reduce %0 {axes = array<i64: 1>, keepdims = false, kind = "prod"} : (tensor<4x8xi32>) -> tensor<4xi32>
+  %2 = tensor.mul %0, %x : tensor<4x8xi32>
+  return %1, %2 : tensor<4xi32>, tensor<4x8xi32>
+}
+
+// A cheap producer that is also returned is materialized anyway: the reduction reads it
+// instead of recomputing it.
+// CHECK-LABEL: func.func @cheap_but_returned
+// CHECK-NEXT: %[[A:.*]] = tensor.add %arg0, %arg0
+// CHECK-NEXT: %[[R:.*]] = tensor.reduce %[[A]]
+// CHECK-NEXT: return %[[R]], %[[A]]
+func.func @cheap_but_returned(%x: tensor<4x8xi32>) -> (tensor<4xi32>, tensor<4x8xi32>) {
+  %0 = tensor.add %x, %x : tensor<4x8xi32>
+  %1 = tensor.reduce %0 {axes = array<i64: 1>, keepdims = false, kind = "sum"} : (tensor<4x8xi32>) -> tensor<4xi32>
   return %1, %0 : tensor<4xi32>, tensor<4x8xi32>
 }
