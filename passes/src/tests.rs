@@ -64,6 +64,7 @@ fn every_pass_builds_with_its_defaults() {
             "cost-annotate",
             "cse",
             "dce",
+            "fuse",
             "inline",
             "symbol-dce",
             "test-break-ir",
