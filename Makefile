@@ -12,6 +12,7 @@ XCS_OPT     := target/debug/xcs-opt
 XCS_RUN     := target/debug/xcs-run
 EXAMPLE     ?= examples/pipeline.mlir
 MLP_EXAMPLE ?= examples/mlp.mlir
+MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dce)
 PIPELINE    ?= builtin.module(inline,func.func(canonicalize,cse),symbol-dce)
 FUZZ_SECONDS ?= 600
 
@@ -44,13 +45,14 @@ run: build
 	@cat target/run/pipeline.opt.mlir
 	@echo "== $(XCS_RUN) target/run/pipeline.opt.mlir --input 0=3 --input 1=4   (LLVM JIT)"
 	@$(XCS_RUN) target/run/pipeline.opt.mlir --input 0=3 --input 1=4
-	@echo "== $(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(PIPELINE)'"
-	@$(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(PIPELINE)' -o target/run/mlp.opt.mlir
+	@echo "== $(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(MLP_PIPELINE)'"
+	@$(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(MLP_PIPELINE)' -o target/run/mlp.opt.mlir
 	@cat target/run/mlp.opt.mlir
 	@echo "== $(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3   (LLVM JIT)"
 	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 | tee target/run/mlp.jit.txt
 	@echo "== the same on the reference interpreter (--backend=interp)"
 	@$(XCS_RUN) target/run/mlp.opt.mlir --backend=interp --input x=random:1 --input w1=random:2 --input w2=random:3 | tee target/run/mlp.interp.txt
+	@cmp -s target/run/mlp.jit.txt target/run/mlp.interp.txt && echo "== the JIT and the interpreter agree" || echo "== note: the JIT and the interpreter print different digits (see target/run/)"
 	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 --bench 100
 
 # ---- every test
@@ -68,6 +70,7 @@ test-python: build
 
 bench: build-release
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
+	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 
 fuzz: deps
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz

@@ -1,7 +1,8 @@
 // A small MLP layer that `make run` optimizes and then runs through the LLVM JIT:
-// the pipeline inlines @dense, CSE merges the repeated bias add, symbol-dce drops @unused,
+// the pipeline inlines @dense, CSE merges the repeated gelu, fuse puts the first layer in one
+// tensor.fused region, symbol-dce drops @unused,
 // and xcs-run compiles @main for the host CPU.
-// Run: xcs-opt examples/mlp.mlir --pass-pipeline='builtin.module(inline,func.func(canonicalize,cse),symbol-dce)' -o mlp.opt.mlir
+// Run: xcs-opt examples/mlp.mlir --pass-pipeline='builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dce)' -o mlp.opt.mlir
 //      xcs-run mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3
 
 func.func private @dense(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {

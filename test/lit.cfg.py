@@ -16,7 +16,7 @@ repo = os.path.dirname(config.test_source_root)
 
 xcs_bin = os.environ.get("XCS_BIN_DIR", os.path.join(repo, "target", "debug"))
 llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
-for tool in ["xcs-opt", "xcs-run", "xcs-translate"]:
+for tool in ["xcs-opt", "xcs-run", "xcs-translate", "xcs-cost"]:
     if not os.path.exists(os.path.join(xcs_bin, tool)):
         lit_config.fatal(f"{tool} not found in {xcs_bin}; build it first (make build) or set XCS_BIN_DIR")
 

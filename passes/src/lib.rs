@@ -1,13 +1,15 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
-//! the seed passes (`classify`, `vmap-batch`),
+//! the seed passes (`classify`, `vmap-batch`, `fuse`, `cost-annotate`),
 //! one file per pass, each exposing its pass type and its registry entry `INFO`, and the
 //! `test-*` passes of [`test_passes`] for testing the pass infrastructure.
 //! [`register_all`] adds them to a [`PassRegistry`].
 
 pub mod canonicalize;
 pub mod classify;
+pub mod cost_annotate;
 pub mod cse;
 pub mod dce;
+pub mod fuse;
 pub mod inline;
 pub mod region_simplify;
 pub mod symbol_dce;
@@ -21,8 +23,10 @@ use xcs_ir::pass::PassRegistry;
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::INFO);
     registry.register(classify::INFO);
+    registry.register(cost_annotate::INFO);
     registry.register(cse::INFO);
     registry.register(dce::INFO);
+    registry.register(fuse::INFO);
     registry.register(inline::INFO);
     registry.register(symbol_dce::INFO);
     registry.register(vmap_batch::INFO);

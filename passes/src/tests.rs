@@ -61,8 +61,10 @@ fn every_pass_builds_with_its_defaults() {
         [
             "canonicalize",
             "classify",
+            "cost-annotate",
             "cse",
             "dce",
+            "fuse",
             "inline",
             "symbol-dce",
             "test-break-ir",

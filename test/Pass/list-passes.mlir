@@ -20,8 +20,17 @@
 // CHECK-NEXT:     --report=<string>{{ +}}- Write a JSON report
 // CHECK-NEXT:     --tensor-keywords=<string>{{ +}}- Extra tensor keywords
 // CHECK-NEXT:     --tensor-prefixes=<string>{{ +}}- Extra tensor module prefixes
+// CHECK-NEXT:   --cost-annotate{{ +}}-   Annotate every op and function with its symbolic FLOPs and bytes
+// CHECK-NEXT:     --bind=<string>{{ +}}- Numbers for dimension symbols
+// CHECK-NEXT:     --report=<string>{{ +}}- Write the resolved cost tree
 // CHECK-NEXT:   --cse{{ +}}-   Eliminate common sub-expressions
 // CHECK-NEXT:   --dce{{ +}}-   Remove unused operations without side effects
+// CHECK-NEXT:   --fuse{{ +}}-   Fuse tensor ops into tensor.fused regions
+// CHECK-NEXT:     --epilogue{{ +}}- Fuse elementwise consumers into a matmul's epilogue
+// CHECK-NEXT:     --max-ops=<long>{{ +}}- Maximum number of ops in one fused region
+// CHECK-NEXT:     --max-recompute=<long>{{ +}}- Maximum number of recomputed ops per region
+// CHECK-NEXT:     --recompute{{ +}}- Recompute cheap multi-user values
+// CHECK-NEXT:     --reductions{{ +}}- Fuse elementwise producers into reduce, softmax and layer_norm
 // CHECK-NEXT:   --inline{{ +}}-   Inline function calls
 // CHECK-NEXT:     --default-pipeline=<string>{{ +}}- The optimizer pipeline used for callables that do not have a dedicated optimizer pipeline in opPipelineList (default: canonicalize)
 // CHECK-NEXT:     --inlining-threshold=<uint>{{ +}}- If the ratio

@@ -123,6 +123,12 @@ fn command(registry: &PassRegistry) -> Command {
         .arg(flag("dump-pass-pipeline", "Print the pipeline that will be run"))
         .arg(flag("show-dialects", "Print the registered dialects"))
         .arg(
+            Arg::new("cost-report")
+                .long("cost-report")
+                .value_name("FILE")
+                .help("Write the resolved cost tree of the public functions into FILE (sets the option report=FILE of every cost-annotate pass in the pipeline)"),
+        )
+        .arg(
             Arg::new("gen-dialect-docs")
                 .long("gen-dialect-docs")
                 .value_name("DIR")
@@ -273,6 +279,12 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     };
     o.print_options = print.clone();
     o.validate(registry)?;
+    if let Some(file) = m.get_one::<String>("cost-report") {
+        let n = pm.root.set_pass_options(registry, "cost-annotate", &format!("report={{{file}}}")).map_err(|e| format!("<unknown>:0: error: {e}"))?;
+        if n == 0 {
+            return Err("<unknown>:0: error: --cost-report needs the cost-annotate pass in the pipeline (--cost-annotate, or cost-annotate in --pass-pipeline)".into());
+        }
+    }
     if m.get_flag("dump-pass-pipeline") {
         eprint!("{}", pm.dump_pipeline());
     }

@@ -5,6 +5,8 @@
 //! [`json`] converts between these ops and the seed's JSON files, both ways.
 
 pub mod json;
+pub mod library;
+pub mod resolve;
 #[cfg(test)]
 mod tests;
 

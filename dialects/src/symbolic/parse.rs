@@ -49,8 +49,12 @@ pub const MAX_EXPONENT: i128 = 256;
 
 /// Parses and canonicalises a formula.
 pub fn parse(text: &str) -> Result<Expr, ExprError> {
+    // The generated parser compiles its lexer's regular expressions when it is built, which
+    // cost more than parsing a formula: build it once.
+    static PARSER: std::sync::OnceLock<grammar::FormulaParser> = std::sync::OnceLock::new();
     let arena = RefCell::new(Vec::new());
-    let root = grammar::FormulaParser::new()
+    let root = PARSER
+        .get_or_init(grammar::FormulaParser::new)
         .parse(&arena, text)
         .map_err(|e| syntax_error(text, e))?;
     let nodes = arena.into_inner();

@@ -265,7 +265,7 @@ fn long_chain() {
     let ctx = ctx();
     let mut m = parse(&ctx, &text);
     let dir = tempdir("long_chain");
-    let report = dir.join("r.json");
+    let report = dir.path().join("r.json");
     run(
         &ctx,
         &mut m,
@@ -320,7 +320,7 @@ fn big_cycle() {
     let ctx = ctx();
     let mut m = parse(&ctx, &text);
     let dir = tempdir("big_cycle");
-    let report = dir.join("r.json");
+    let report = dir.path().join("r.json");
     run(
         &ctx,
         &mut m,
@@ -342,10 +342,12 @@ fn big_cycle() {
     validate(&v).unwrap();
 }
 
-fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xcs-classify-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh temporary directory, removed when dropped.
+fn tempdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("xcs-classify-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn repo() -> PathBuf {
@@ -384,7 +386,7 @@ fn lit_reports_match_the_schema() {
         for chunk in text.split("// -----") {
             let ctx = ctx();
             let mut m = parse(&ctx, chunk);
-            let report = out.join(format!("{n}.json"));
+            let report = out.path().join(format!("{n}.json"));
             run(
                 &ctx,
                 &mut m,
@@ -408,7 +410,8 @@ fn schema_rejects_bad_reports() {
         &ctx,
         "func.func private @ext()\nfunc.func @f(%x: tensor<2xf32>) {\n  call @ext() : () -> ()\n  return\n}\nfunc.func @g() {\n  return\n}\n",
     );
-    let report = tempdir("bad").join("r.json");
+    let bad_dir = tempdir("bad");
+    let report = bad_dir.path().join("r.json");
     run(
         &ctx,
         &mut m,
@@ -461,7 +464,8 @@ fn nested_modules_are_reported_with_their_path() {
         &ctx,
         "module @outer {\n  func.func @a() {\n    return\n  }\n  module @inner {\n    func.func private @torch.relu()\n  }\n}\n",
     );
-    let report = tempdir("nested").join("r.json");
+    let nested_dir = tempdir("nested");
+    let report = nested_dir.path().join("r.json");
     run(
         &ctx,
         &mut m,
