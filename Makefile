@@ -1,5 +1,5 @@
 # XCS: two commands do everything on a fresh Debian machine with the Rust toolchain.
-#   make run    set up, build, run the example pipeline and print the result
+#   make run    set up, build, run the example pipelines, then run the compiled program natively (LLVM JIT)
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy)
 # Other targets: make bench (benchmarks), make fuzz (fuzz the parser+verifier), make docs.
 
@@ -9,7 +9,10 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO       ?= cargo
 PYTHON      ?= python3
 XCS_OPT     := target/debug/xcs-opt
+XCS_RUN     := target/debug/xcs-run
 EXAMPLE     ?= examples/pipeline.mlir
+MLP_EXAMPLE ?= examples/mlp.mlir
+MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dce)
 PIPELINE    ?= builtin.module(inline,func.func(canonicalize,cse),symbol-dce)
 FUZZ_SECONDS ?= 600
 
@@ -33,10 +36,24 @@ build: deps
 build-release: deps
 	$(CARGO) build --release --workspace --bins
 
-# ---- the main job: the pipeline on an example, then the result
+# ---- the main job: the pipeline on the examples, then the optimized programs compiled through
+# LLVM and run by xcs-run's JIT (the reference interpreter runs the tensor program too, to compare)
 run: build
+	@mkdir -p target/run
 	@echo "== $(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)'"
-	@$(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)'
+	@$(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)' -o target/run/pipeline.opt.mlir
+	@cat target/run/pipeline.opt.mlir
+	@echo "== $(XCS_RUN) target/run/pipeline.opt.mlir --input 0=3 --input 1=4   (LLVM JIT)"
+	@$(XCS_RUN) target/run/pipeline.opt.mlir --input 0=3 --input 1=4
+	@echo "== $(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(MLP_PIPELINE)'"
+	@$(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(MLP_PIPELINE)' -o target/run/mlp.opt.mlir
+	@cat target/run/mlp.opt.mlir
+	@echo "== $(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3   (LLVM JIT)"
+	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 | tee target/run/mlp.jit.txt
+	@echo "== the same on the reference interpreter (--backend=interp)"
+	@$(XCS_RUN) target/run/mlp.opt.mlir --backend=interp --input x=random:1 --input w1=random:2 --input w2=random:3 | tee target/run/mlp.interp.txt
+	@cmp -s target/run/mlp.jit.txt target/run/mlp.interp.txt && echo "== the JIT and the interpreter agree" || echo "== note: the JIT and the interpreter print different digits (see target/run/)"
+	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 --bench 100
 
 # ---- every test
 test: test-cargo test-lit test-python

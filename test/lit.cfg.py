@@ -2,6 +2,8 @@
 # Tools: xcs-opt (and the other xcs-* tools) from XCS_BIN_DIR (default target/debug), and
 # LLVM 22's FileCheck, not, count, mlir-opt and mlir-minimal-opt from LLVM_BIN_DIR.
 import os
+import shutil
+import sys
 
 import lit.formats
 
@@ -14,7 +16,7 @@ repo = os.path.dirname(config.test_source_root)
 
 xcs_bin = os.environ.get("XCS_BIN_DIR", os.path.join(repo, "target", "debug"))
 llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
-for tool in ["xcs-opt", "xcs-run", "xcs-cost"]:
+for tool in ["xcs-opt", "xcs-run", "xcs-translate", "xcs-cost"]:
     if not os.path.exists(os.path.join(xcs_bin, tool)):
         lit_config.fatal(f"{tool} not found in {xcs_bin}; build it first (make build) or set XCS_BIN_DIR")
 
@@ -23,3 +25,12 @@ config.environment["RUST_BACKTRACE"] = "0"
 config.available_features.add("passes")
 config.substitutions.append(("%xcs_bin", xcs_bin))
 config.substitutions.append(("%repo", repo))
+config.substitutions.append(("%xcs-translate", os.path.join(xcs_bin, "xcs-translate")))
+config.substitutions.append(("%cc", os.environ.get("CC", "cc")))
+# The Python with numpy (the one on PATH, as `make test-python` uses), not necessarily lit's.
+config.substitutions.append(("%python", os.environ.get("PYTHON") or shutil.which("python3") or sys.executable))
+
+# The C ABI tests build a program against the shared library; the leak check needs
+# LeakSanitizer (gcc/clang -fsanitize=address).
+if shutil.which(os.environ.get("CC", "cc")):
+    config.available_features.add("cc")

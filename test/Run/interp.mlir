@@ -9,7 +9,7 @@
 // CHECK-NEXT: result1: !xcs.str
 // CHECK-NEXT: x * 2 = [ 2. -4.  6.]
 // SEED:       sum: tensor<3xf32>
-// JIT:        error: the LLVM backend is not built yet; use --interp (or --backend=interp)
+// JIT:        interp.mlir:[[# @LINE + 3]]:1: error: @main: type '!xcs.str' is not supported by the LLVM backend (run it on the reference interpreter with --backend=interp)
 // MISSING:    error: missing input for argument arg1: tensor<f32>
 
 func.func @main(%x: tensor<3xf32> {xcs.name = "x"}, %b: tensor<f32>) -> (tensor<3xf32> {xcs.name = "sum"}, !xcs.str) {

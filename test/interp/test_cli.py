@@ -40,12 +40,40 @@ def test_results_by_name_and_position(tmp_path):
     assert r.proc.stdout == ""  # --output-dir without --print prints nothing
 
 
-@pytest.mark.parametrize("flags", [[], ["--backend=llvm"]])
-def test_llvm_backend_is_not_built_yet(tmp_path, flags):
+@pytest.mark.parametrize("flags", [[], ["--backend=llvm"], ["--backend=llvm", "--threads", "1"]])
+def test_llvm_backend_is_the_default(tmp_path, flags):
     (tmp_path / "p.mlir").write_text(PROG)
-    p = xcs_run(tmp_path / "p.mlir", *flags, "--input", "x=1", "--input", "y=2")
+    p = xcs_run(tmp_path / "p.mlir", *flags, "--input", "x=[1.5, -2]", "--input", "y=[0.25, 4]")
+    assert p.returncode == 0, p.stderr
+    q = xcs_run(tmp_path / "p.mlir", "--interp", "--input", "x=[1.5, -2]", "--input", "y=[0.25, 4]")
+    assert p.stdout == q.stdout and p.stdout.startswith("sum: tensor<2xf32>\n")
+
+
+@pytest.mark.parametrize("backend", ["llvm", "interp"])
+def test_bench_line(tmp_path, backend):
+    (tmp_path / "p.mlir").write_text(PROG)
+    p = xcs_run(tmp_path / "p.mlir", f"--backend={backend}", "--bench", "5", "--threads", "2", "-i", "x=random:1", "-i", "y=random:2")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert len(lines) == 1, p.stdout  # no results printed without --print
+    kv = dict(w.split("=", 1) for w in lines[0].split()[1:])
+    assert lines[0].startswith("bench: ") and kv["entry"] == "main" and kv["backend"] == backend
+    assert kv["calls"] == "5" and kv["threads"] == "2"
+    assert 0 <= float(kv["min_ms"]) <= float(kv["median_ms"])
+    assert ("compile_ms" in kv) == (backend == "llvm")
+    p = xcs_run(tmp_path / "p.mlir", "--bench", "0", "-i", "x=1", "-i", "y=2")
     assert p.returncode == 1
-    assert "the LLVM backend is not built yet; use --interp" in p.stderr
+
+
+def test_jit_unsupported_op_suggests_interp(tmp_path):
+    (tmp_path / "p.mlir").write_text(
+        'func.func @main(%x: tensor<2xf32>) -> !xcs.str {\n'
+        '  %t = xcs.format %x {template = "{}"} : (tensor<2xf32>) -> !xcs.str\n'
+        '  return %t : !xcs.str\n}\n'
+    )
+    p = xcs_run(tmp_path / "p.mlir", "--input", "0=1")
+    assert p.returncode == 1
+    assert "not supported by the LLVM backend (run it on the reference interpreter with --backend=interp)" in p.stderr
 
 
 def test_backend_interp_is_interp(tmp_path):

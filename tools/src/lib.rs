@@ -8,12 +8,13 @@
 //! ```
 //!
 //! [`testing`] helps snapshot a pipeline's output with insta. The tools are thin mains over
-//! [`opt`] (`xcs-opt`), [`run`] (`xcs-run`) and [`cost`] (`xcs-cost`).
+//! [`opt`] (`xcs-opt`), [`run`] (`xcs-run`), [`translate`] (`xcs-translate`) and [`cost`] (`xcs-cost`).
 
 pub mod cost;
 pub mod opt;
 pub mod run;
 pub mod testing;
+pub mod translate;
 
 use std::fmt;
 

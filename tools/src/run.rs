@@ -1,14 +1,17 @@
 //! The `xcs-run` driver: parse and verify a module (through [`crate::Compiler`], so diagnostics
 //! look like `xcs-opt`'s), optionally run a pass pipeline, call one function with inputs from
 //! `.npy` files, literals or a seeded generator, and write its results as `.npy` files or print
-//! them as numpy does. The backend is the reference interpreter (`--interp`, `--backend=interp`);
-//! `--backend=llvm`, the later default, is reported as not built yet. See `docs/xcs-run.md`.
+//! them as numpy does. The default backend is the LLVM JIT (`xcs_lowering::Jit`: compiled for the
+//! host CPU, specialized to the input shapes); `--backend=interp` (alias `--interp`) runs the
+//! reference interpreter. `--bench N` times N calls, `--threads N` sizes the runtime's thread
+//! pool. See `docs/xcs-run.md`.
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use xcs_dialects::interp::{
@@ -91,7 +94,9 @@ impl EntrySignature {
             if ctx.op_name_str(module.body.op_name(op)) != "func.func" {
                 continue;
             }
-            let Some(sym) = module.body.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) else { continue };
+            let Some(sym) = module.body.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) else {
+                continue;
+            };
             if sym != name {
                 names.push(sym.to_string());
                 continue;
@@ -101,12 +106,21 @@ impl EntrySignature {
                 .attr(ctx, op, "function_type")
                 .and_then(|a| xcs_dialects::func::signature(ctx, a))
                 .ok_or_else(|| format!("@{name} has no valid function_type"))?;
-            let is_decl = module.body.nested(op).is_none_or(|b| b.root_regions().iter().all(|&r| b.region_is_empty(r)));
+            let is_decl = module
+                .body
+                .nested(op)
+                .is_none_or(|b| b.root_regions().iter().all(|&r| b.region_is_empty(r)));
             if is_decl {
-                return Err(format!("@{name} is an external declaration without a body; there is nothing to run"));
+                return Err(format!(
+                    "@{name} is an external declaration without a body; there is nothing to run"
+                ));
             }
             let ports = |key: &str, types: &[Type]| -> Vec<Port> {
-                let dicts = module.body.attr(ctx, op, key).and_then(|a| ctx.as_array(a)).unwrap_or(&[]);
+                let dicts = module
+                    .body
+                    .attr(ctx, op, key)
+                    .and_then(|a| ctx.as_array(a))
+                    .unwrap_or(&[]);
                 types
                     .iter()
                     .enumerate()
@@ -120,11 +134,20 @@ impl EntrySignature {
                     })
                     .collect()
             };
-            return Ok(EntrySignature { args: ports("arg_attrs", &inputs), results: ports("res_attrs", &results) });
+            return Ok(EntrySignature {
+                args: ports("arg_attrs", &inputs),
+                results: ports("res_attrs", &results),
+            });
         }
         names.sort();
-        let list = if names.is_empty() { "it has none".to_string() } else { format!("it has @{}", names.join(", @")) };
-        Err(format!("no function @{name} in the module ({list}); choose one with --entry"))
+        let list = if names.is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("it has @{}", names.join(", @"))
+        };
+        Err(format!(
+            "no function @{name} in the module ({list}); choose one with --entry"
+        ))
     }
 
     /// The names argument `i` answers to: `argI`, `I` and its `xcs.name`.
@@ -140,11 +163,19 @@ impl EntrySignature {
 
     /// The index of the argument called `name`.
     pub fn find_arg(&self, name: &str) -> Result<usize, String> {
-        let hits: Vec<usize> = (0..self.args.len()).filter(|&i| self.arg_names(i).iter().any(|n| n == name)).collect();
+        let hits: Vec<usize> = (0..self.args.len())
+            .filter(|&i| self.arg_names(i).iter().any(|n| n == name))
+            .collect();
         match hits.as_slice() {
             [i] => Ok(*i),
-            [] => Err(format!("no argument is called '{name}' (arguments: {})", self.describe_args())),
-            _ => Err(format!("the input name '{name}' is ambiguous: it names arguments #{} and #{}", hits[0], hits[1])),
+            [] => Err(format!(
+                "no argument is called '{name}' (arguments: {})",
+                self.describe_args()
+            )),
+            _ => Err(format!(
+                "the input name '{name}' is ambiguous: it names arguments #{} and #{}",
+                hits[0], hits[1]
+            )),
         }
     }
 
@@ -153,7 +184,10 @@ impl EntrySignature {
         if self.args.is_empty() {
             return "none".into();
         }
-        (0..self.args.len()).map(|i| self.describe_arg(i)).collect::<Vec<_>>().join(", ")
+        (0..self.args.len())
+            .map(|i| self.describe_arg(i))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     fn describe_arg(&self, i: usize) -> String {
@@ -194,9 +228,12 @@ pub fn make_input(ctx: &Context, ty: Type, source: &InputSource) -> Result<RtVal
         }
         InputSource::Literal(text) => literal(ctx, ty, text)?,
     };
-    value
-        .check_type(ctx, ty)
-        .map_err(|_| format!("the value is a {}, but the argument has type '{ty_s}'", value.type_string()))?;
+    value.check_type(ctx, ty).map_err(|_| {
+        format!(
+            "the value is a {}, but the argument has type '{ty_s}'",
+            value.type_string()
+        )
+    })?;
     Ok(value)
 }
 
@@ -206,14 +243,23 @@ fn from_tensor(ctx: &Context, ty: Type, t: Tensor) -> Result<RtValue, String> {
     if ty == xcs_dialects::xcs::str_type(ctx) {
         return match t.data {
             TensorData::Str(mut v) if t.shape.is_empty() => Ok(RtValue::Str(v.pop().unwrap_or_default())),
-            _ => Err(format!("holds a {}, but the argument is an !xcs.str (save a 0-d string array)", t.type_string())),
+            _ => Err(format!(
+                "holds a {}, but the argument is an !xcs.str (save a 0-d string array)",
+                t.type_string()
+            )),
         };
     }
     if let TypeKind::Integer { width, .. } = ctx.type_kind(ty) {
-        let ints = t.data.to_i64s().filter(|_| t.shape.is_empty() && int_width(t.elem()) == Some(*width));
+        let ints = t
+            .data
+            .to_i64s()
+            .filter(|_| t.shape.is_empty() && int_width(t.elem()) == Some(*width));
         return match ints.as_deref() {
             Some([v]) => Ok(RtValue::Scalar(Scalar::new(*v as i128, *width))),
-            _ => Err(format!("holds a {}, but the argument is an i{width} scalar (save a 0-d array)", t.type_string())),
+            _ => Err(format!(
+                "holds a {}, but the argument is an i{width} scalar (save a 0-d array)",
+                t.type_string()
+            )),
         };
     }
     Ok(RtValue::Tensor(t))
@@ -240,9 +286,13 @@ fn literal(ctx: &Context, ty: Type, text: &str) -> Result<RtValue, String> {
         let a = parse(text)?;
         return match ctx.attr_kind(a) {
             AttrKind::String { .. } => Ok(RtValue::Str(
-                ctx.as_str(a).ok_or_else(|| format!("the string '{text}' is not valid UTF-8"))?.to_string(),
+                ctx.as_str(a)
+                    .ok_or_else(|| format!("the string '{text}' is not valid UTF-8"))?
+                    .to_string(),
             )),
-            _ => Err(format!("'{text}' is not a string literal; quote it (\"...\") or give str:TEXT")),
+            _ => Err(format!(
+                "'{text}' is not a string literal; quote it (\"...\") or give str:TEXT"
+            )),
         };
     }
     match ctx.type_kind(ty) {
@@ -272,9 +322,16 @@ fn literal(ctx: &Context, ty: Type, text: &str) -> Result<RtValue, String> {
             // MLIR wants float literals for float elements (`1.0`); on the command line `1` is
             // fine too.
             let is_float = matches!(ctx.type_kind(ty), TypeKind::RankedTensor { elem, .. } if ctx.is_float(*elem));
-            let dense =
-                dense_of(text).or_else(|e| if is_float { dense_of(&floatify(text)).map_err(|_| e) } else { Err(e) })?;
-            Ok(RtValue::Tensor(tensor_from_attr(ctx, dense).map_err(|e| format!("cannot read '{text}': {e}"))?))
+            let dense = dense_of(text).or_else(|e| {
+                if is_float {
+                    dense_of(&floatify(text)).map_err(|_| e)
+                } else {
+                    Err(e)
+                }
+            })?;
+            Ok(RtValue::Tensor(
+                tensor_from_attr(ctx, dense).map_err(|e| format!("cannot read '{text}': {e}"))?,
+            ))
         }
         _ => Err(format!("no literal gives a value of type '{ty_s}'")),
     }
@@ -342,7 +399,21 @@ fn command() -> Command {
             Arg::new("backend")
                 .long("backend")
                 .value_parser(["llvm", "interp"])
-                .help("Execution backend [default: llvm; only 'interp' is built yet]"),
+                .help("Execution backend: the LLVM JIT (default) or the reference interpreter"),
+        )
+        .arg(
+            Arg::new("bench")
+                .long("bench")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u64).range(1..))
+                .help("Time N calls after one warm-up call; print one 'bench:' line with the min and median time per call (results are printed only with --print or --output-dir)"),
+        )
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u64).range(1..=256))
+                .help("Threads for large loops of compiled code (1: single-threaded code) [default: the number of CPUs]"),
         )
         .arg(
             Arg::new("input")
@@ -408,11 +479,16 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
 
 /// `NAME=SPEC` of one `--input`.
 fn split_input(arg: &str) -> Result<(&str, InputSource), String> {
-    let (name, spec) = arg.split_once('=').ok_or_else(|| format!("--input '{arg}': expected NAME=SPEC"))?;
+    let (name, spec) = arg
+        .split_once('=')
+        .ok_or_else(|| format!("--input '{arg}': expected NAME=SPEC"))?;
     if name.is_empty() {
         return Err(format!("--input '{arg}': the argument name is empty"));
     }
-    Ok((name, InputSource::parse(spec).map_err(|e| format!("--input {name}: {e}"))?))
+    Ok((
+        name,
+        InputSource::parse(spec).map_err(|e| format!("--input {name}: {e}"))?,
+    ))
 }
 
 fn run(m: &ArgMatches) -> Result<(), String> {
@@ -421,9 +497,11 @@ fn run(m: &ArgMatches) -> Result<(), String> {
         (true, _) | (false, Some("interp")) => "interp",
         _ => "llvm",
     };
-    if backend == "llvm" {
-        return Err("error: the LLVM backend is not built yet; use --interp (or --backend=interp)".into());
-    }
+    let bench = m.get_one::<u64>("bench").copied();
+    let threads = m
+        .get_one::<u64>("threads")
+        .map(|&n| n as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let inputs: Vec<(&str, InputSource)> = m
         .get_many::<String>("input")
         .into_iter()
@@ -436,7 +514,10 @@ fn run(m: &ArgMatches) -> Result<(), String> {
         Some(name) => {
             let builtin = ProviderRegistry::default();
             let p = builtin.get(name).ok_or_else(|| {
-                format!("error: --provider: no built-in provider '{name}' (built-in: {})", builtin.names().join(", "))
+                format!(
+                    "error: --provider: no built-in provider '{name}' (built-in: {})",
+                    builtin.names().join(", ")
+                )
             })?;
             let mut r = ProviderRegistry::empty();
             r.set_fallback(Arc::clone(p));
@@ -460,21 +541,43 @@ fn run(m: &ArgMatches) -> Result<(), String> {
     let args = bind_inputs(&xcs.ctx, &sig, &inputs).map_err(|e| format!("error: {e}"))?;
 
     // ---- run
-    let interp = Interpreter::new(&xcs.ctx, &module).with_providers(providers);
-    let results = interp.call(entry, args).map_err(|e| xcs.error(vec![e.to_diagnostic()]).to_string())?;
+    let (results, timing) = match backend {
+        "interp" => {
+            let interp = Interpreter::new(&xcs.ctx, &module).with_providers(providers);
+            let call = |args: Vec<RtValue>| {
+                interp
+                    .call(entry, args)
+                    .map_err(|e| xcs.error(vec![e.to_diagnostic()]).to_string())
+            };
+            let timing = match bench {
+                Some(n) => Some(time_calls(n, || call(args.clone()).map(|_| ()))?),
+                None => None,
+            };
+            (call(args)?, timing)
+        }
+        _ => run_llvm(&xcs, &module, entry, &args, threads, bench)?,
+    };
+    if let Some(t) = &timing {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", t.line(entry, backend, threads));
+        let _ = out.flush();
+    }
+    let print = m.get_flag("print") || (m.get_one::<String>("output-dir").is_none() && bench.is_none());
 
     // ---- the results
     let names: Vec<String> = (0..results.len()).map(|j| sig.result_name(j)).collect();
     let mut seen = BTreeSet::new();
     for n in &names {
         if !seen.insert(n) {
-            return Err(format!("error: two results are called '{n}' (give them distinct xcs.name attributes)"));
+            return Err(format!(
+                "error: two results are called '{n}' (give them distinct xcs.name attributes)"
+            ));
         }
     }
     if let Some(dir) = m.get_one::<String>("output-dir") {
         write_results(Path::new(dir), &names, &results).map_err(|e| format!("error: {e}"))?;
     }
-    if m.get_flag("print") || m.get_one::<String>("output-dir").is_none() {
+    if print {
         let mut out = std::io::stdout().lock();
         for (n, v) in names.iter().zip(&results) {
             // A closed pipe (`| head`) is not an error of ours.
@@ -483,6 +586,97 @@ fn run(m: &ArgMatches) -> Result<(), String> {
         let _ = out.flush();
     }
     Ok(())
+}
+
+/// Times of `--bench`: per call, sorted, and the compile time (LLVM).
+pub struct Timing {
+    pub calls: Vec<Duration>,
+    pub compile: Option<Duration>,
+}
+
+impl Timing {
+    /// The fastest call.
+    pub fn min(&self) -> Duration {
+        self.calls.first().copied().unwrap_or_default()
+    }
+    /// The median call (the mean of the two middle ones for an even count).
+    pub fn median(&self) -> Duration {
+        let n = self.calls.len();
+        match n {
+            0 => Duration::ZERO,
+            _ if n % 2 == 1 => self.calls[n / 2],
+            _ => (self.calls[n / 2 - 1] + self.calls[n / 2]) / 2,
+        }
+    }
+    /// The one line `--bench` prints (a stable format, space-separated `key=value`; times in
+    /// milliseconds): `bench: entry=main backend=llvm threads=2 calls=10 min_ms=0.012345
+    /// median_ms=0.013000 compile_ms=41.200000`.
+    pub fn line(&self, entry: &str, backend: &str, threads: usize) -> String {
+        let ms = |d: Duration| format!("{:.6}", d.as_secs_f64() * 1e3);
+        let mut s = format!(
+            "bench: entry={entry} backend={backend} threads={threads} calls={} min_ms={} median_ms={}",
+            self.calls.len(),
+            ms(self.min()),
+            ms(self.median())
+        );
+        if let Some(c) = self.compile {
+            s.push_str(&format!(" compile_ms={}", ms(c)));
+        }
+        s
+    }
+}
+
+/// One warm-up call, then `n` timed calls of `f`.
+fn time_calls(n: u64, mut f: impl FnMut() -> Result<(), String>) -> Result<Timing, String> {
+    f()?;
+    let mut calls = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let t = Instant::now();
+        f()?;
+        calls.push(t.elapsed());
+    }
+    calls.sort();
+    Ok(Timing { calls, compile: None })
+}
+
+/// Runs `entry` through the LLVM JIT with `threads` threads (and times it with `bench`).
+fn run_llvm(
+    xcs: &Compiler,
+    module: &Module,
+    entry: &str,
+    args: &[RtValue],
+    threads: usize,
+    bench: Option<u64>,
+) -> Result<(Vec<RtValue>, Option<Timing>), String> {
+    let mut opts = xcs_lowering::Options::host();
+    opts.threads = threads;
+    xcs_lowering::runtime::set_num_threads(threads);
+    let jit = xcs_lowering::Jit::new(&xcs.ctx, module, opts);
+    let render = |e: xcs_lowering::JitError| {
+        let mut d = e.to_diagnostic();
+        if matches!(e, xcs_lowering::JitError::Compile(_)) && d.message.contains("not supported by the LLVM backend") {
+            d.message
+                .push_str(" (run it on the reference interpreter with --backend=interp)");
+        }
+        if d.loc == xcs_ir::Location::UNKNOWN {
+            return format!("error: {}", d.message);
+        }
+        xcs.error(vec![d]).to_string()
+    };
+    let t0 = Instant::now();
+    let compiled = jit.compile_for(entry, args).map_err(render)?;
+    let compile = t0.elapsed();
+    let inputs = compiled.inputs(args).map_err(render)?;
+    let timing = match bench {
+        Some(n) => {
+            let mut t = time_calls(n, || compiled.run_discard(&inputs).map_err(render))?;
+            t.compile = Some(compile);
+            Some(t)
+        }
+        None => None,
+    };
+    let results = compiled.run(&inputs).map_err(render)?;
+    Ok((results, timing))
 }
 
 /// Orders the inputs by argument and makes their values; every argument needs exactly one.
@@ -495,7 +689,9 @@ pub fn bind_inputs(
     for (name, src) in inputs {
         let i = sig.find_arg(name).map_err(|e| format!("--input {name}: {e}"))?;
         if let Some((prev, _)) = slots[i] {
-            return Err(format!("--input {name}: argument #{i} already has a value (from --input {prev})"));
+            return Err(format!(
+                "--input {name}: argument #{i} already has a value (from --input {prev})"
+            ));
         }
         slots[i] = Some((name, src));
     }
@@ -538,14 +734,23 @@ mod tests {
     #[test]
     fn input_specs() {
         assert_eq!(InputSource::parse("a.npy").unwrap(), InputSource::Npy("a.npy".into()));
-        assert_eq!(InputSource::parse("npy:data/x").unwrap(), InputSource::Npy("data/x".into()));
+        assert_eq!(
+            InputSource::parse("npy:data/x").unwrap(),
+            InputSource::Npy("data/x".into())
+        );
         assert_eq!(InputSource::parse("random:42").unwrap(), InputSource::Random(42));
         assert_eq!(InputSource::parse("random:0x10").unwrap(), InputSource::Random(16));
         assert!(InputSource::parse("random:-1").unwrap_err().contains("unsigned 64-bit"));
         assert_eq!(InputSource::parse("str:a=b").unwrap(), InputSource::Text("a=b".into()));
-        assert_eq!(InputSource::parse("[1, 2]").unwrap(), InputSource::Literal("[1, 2]".into()));
+        assert_eq!(
+            InputSource::parse("[1, 2]").unwrap(),
+            InputSource::Literal("[1, 2]".into())
+        );
         assert!(InputSource::parse("").is_err());
-        assert_eq!(split_input("x=str:a=b").unwrap(), ("x", InputSource::Text("a=b".into())));
+        assert_eq!(
+            split_input("x=str:a=b").unwrap(),
+            ("x", InputSource::Text("a=b".into()))
+        );
         assert!(split_input("x").unwrap_err().contains("NAME=SPEC"));
     }
 
@@ -581,10 +786,18 @@ mod tests {
         assert!(make_input(ctx, s.args[0].ty, &InputSource::Literal("[1.0]".into())).is_err());
         let v = make_input(ctx, s.args[0].ty, &InputSource::Literal("[1, -2.5e1]".into())).unwrap();
         assert_eq!(v.as_tensor().unwrap(), &Tensor::f32(&[2], &[1.0, -25.0]));
-        assert_eq!(floatify("dense<[[1, -2], [0x7F, 1e3, 2.]]>"), "dense<[[1.0, -2.0], [0x7F, 1e3, 2.]]>");
-        assert!(make_input(ctx, s.args[0].ty, &InputSource::Text("hi".into())).unwrap_err().contains("'str:' gives"));
+        assert_eq!(
+            floatify("dense<[[1, -2], [0x7F, 1e3, 2.]]>"),
+            "dense<[[1.0, -2.0], [0x7F, 1e3, 2.]]>"
+        );
+        assert!(make_input(ctx, s.args[0].ty, &InputSource::Text("hi".into()))
+            .unwrap_err()
+            .contains("'str:' gives"));
         let err = bind_inputs(ctx, &s, &[("x", InputSource::Random(1))]).unwrap_err();
-        assert!(err.contains("missing input for arguments arg1: !xcs.str, arg2: tensor<2x2xi32>"), "{err}");
+        assert!(
+            err.contains("missing input for arguments arg1: !xcs.str, arg2: tensor<2x2xi32>"),
+            "{err}"
+        );
         let err = bind_inputs(ctx, &s, &[("x", InputSource::Random(1)), ("0", InputSource::Random(2))]).unwrap_err();
         assert!(err.contains("already has a value (from --input x)"), "{err}");
     }

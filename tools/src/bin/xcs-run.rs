@@ -1,4 +1,5 @@
-//! `xcs-run`: run a function of an XCS module on the reference interpreter (see `xcs::run`).
+//! `xcs-run`: run a function of an XCS module through the LLVM JIT or the reference interpreter
+//! (see `xcs::run`).
 fn main() {
     std::process::exit(xcs::run::main(std::env::args_os()));
 }

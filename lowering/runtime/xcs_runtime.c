@@ -1,0 +1,427 @@
+/* XCS runtime: what code compiled by XCS calls at run time. Buffers (counted, 64-byte aligned),
+ * run-time errors (a thread-local message and the failing op's site number), a small thread
+ * pool for parallel loops, argument checking and result descriptors of the C ABI, and the few
+ * conversions that are simpler in C than in IR. It is linked into every shared library
+ * xcs-translate makes and into the JIT's process (lowering/build.rs). See docs/lowering.md. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xcs_runtime.h"
+
+#define API __attribute__((visibility("default")))
+#define RT __attribute__((visibility("hidden")))
+
+/* ------------------------------------------------------------------ buffers */
+
+static atomic_llong live_allocs;
+static atomic_llong total_allocs;
+
+RT void *xcs_rt_alloc(int64_t bytes) {
+    if (bytes < 0) return NULL;
+    size_t n = (size_t)bytes;
+    n = (n + 63) & ~(size_t)63;
+    if (n == 0) n = 64;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, n) != 0) return NULL;
+    atomic_fetch_add(&live_allocs, 1);
+    atomic_fetch_add(&total_allocs, 1);
+    return p;
+}
+
+RT void xcs_rt_free(void *p) {
+    if (!p) return;
+    atomic_fetch_sub(&live_allocs, 1);
+    free(p);
+}
+
+API int64_t xcs_live_allocations(void) { return atomic_load(&live_allocs); }
+API int64_t xcs_total_allocations(void) { return atomic_load(&total_allocs); }
+
+/* Buffers of functions with several blocks: freed together when the function returns. */
+typedef struct { int64_t n, cap; void **p; } xcs_frame;
+
+RT int32_t xcs_rt_frame_push(xcs_frame *f, void *p) {
+    if (f->n == f->cap) {
+        int64_t cap = f->cap ? f->cap * 2 : 16;
+        void **q = realloc(f->p, (size_t)cap * sizeof(void *));
+        if (!q) return 1;
+        f->p = q;
+        f->cap = cap;
+    }
+    f->p[f->n++] = p;
+    return 0;
+}
+
+RT void xcs_rt_frame_release(xcs_frame *f) {
+    for (int64_t i = 0; i < f->n; i++) xcs_rt_free(f->p[i]);
+    free(f->p);
+    f->p = NULL;
+    f->n = f->cap = 0;
+}
+
+/* ------------------------------------------------------------------ errors */
+
+#define ERR_LEN 512
+static __thread char err_msg[ERR_LEN];
+static __thread int32_t err_site = -1;
+
+static void set_error(int32_t site, const char *msg) {
+    err_site = site;
+    snprintf(err_msg, ERR_LEN, "%s", msg);
+}
+
+/* A run-time error of the op numbered `site`; returns the status code (1). */
+RT int32_t xcs_rt_fail(int32_t site, const char *msg) {
+    set_error(site, msg);
+    return 1;
+}
+
+/* Like xcs_rt_fail, with two integers formatted into `fmt` (printf %lld twice). */
+RT int32_t xcs_rt_fail2(int32_t site, const char *fmt, int64_t a, int64_t b) {
+    char buf[ERR_LEN];
+    snprintf(buf, ERR_LEN, fmt, (long long)a, (long long)b);
+    set_error(site, buf);
+    return 1;
+}
+
+API const char *xcs_last_error(void) { return err_msg; }
+API int32_t xcs_last_error_site(void) { return err_site; }
+API void xcs_clear_error(void) {
+    err_msg[0] = 0;
+    err_site = -1;
+}
+
+/* ------------------------------------------------------------------ call depth */
+
+/* Nested func.calls of compiled code on this thread; deeper than XCS_MAX_CALL_DEPTH is a
+ * run-time error (as in the interpreter) instead of a stack overflow or an endless loop (LLVM
+ * turns unbounded tail recursion into a loop). */
+#define XCS_MAX_CALL_DEPTH 512
+static __thread int32_t call_depth;
+
+/* 0 and one level deeper, or 1 (unchanged) when the limit is reached. */
+RT int32_t xcs_rt_call_enter(void) {
+    if (call_depth >= XCS_MAX_CALL_DEPTH) return 1;
+    call_depth++;
+    return 0;
+}
+
+RT void xcs_rt_call_leave(void) {
+    if (call_depth > 0) call_depth--;
+}
+
+/* ------------------------------------------------------------------ thread pool */
+
+typedef int32_t (*xcs_body)(void *ctx, int64_t lo, int64_t hi);
+
+#define MAX_WORKERS 255
+
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t job_mu = PTHREAD_MUTEX_INITIALIZER; /* one job at a time */
+static pthread_t workers[MAX_WORKERS];
+static unsigned long worker_start_gen[MAX_WORKERS]; /* job generation when each was started */
+static int nworkers;           /* started */
+static int nthreads_cfg;       /* 0: not chosen yet */
+static int shutting_down;
+
+static struct {
+    xcs_body fn;
+    void *ctx;
+    int64_t n, chunk, nchunks;
+    atomic_llong next;
+    int participants; /* workers taking part (index < participants) */
+    int pending;      /* participants not finished (under pool_mu) */
+    unsigned long gen;
+    atomic_int status;
+    int32_t site;
+    char err[ERR_LEN];
+} job;
+
+static int default_threads(void) {
+    const char *e = getenv("XCS_NUM_THREADS");
+    if (e && atoi(e) > 0) return atoi(e);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+API int32_t xcs_get_num_threads(void) {
+    pthread_mutex_lock(&pool_mu);
+    if (nthreads_cfg == 0) nthreads_cfg = default_threads();
+    int n = nthreads_cfg;
+    pthread_mutex_unlock(&pool_mu);
+    return n;
+}
+
+API void xcs_set_num_threads(int32_t n) {
+    if (n < 1) n = 1;
+    if (n > MAX_WORKERS + 1) n = MAX_WORKERS + 1;
+    pthread_mutex_lock(&job_mu);
+    pthread_mutex_lock(&pool_mu);
+    nthreads_cfg = n;
+    pthread_mutex_unlock(&pool_mu);
+    pthread_mutex_unlock(&job_mu);
+}
+
+static void run_chunks(void) {
+    for (;;) {
+        int64_t c = atomic_fetch_add(&job.next, 1);
+        if (c >= job.nchunks) return;
+        if (atomic_load(&job.status) != 0) continue;
+        int64_t lo = c * job.chunk, hi = lo + job.chunk;
+        if (hi > job.n) hi = job.n;
+        int32_t st = job.fn(job.ctx, lo, hi);
+        if (st != 0) {
+            int expected = 0;
+            if (atomic_compare_exchange_strong(&job.status, &expected, st)) {
+                job.site = err_site;
+                snprintf(job.err, ERR_LEN, "%s", err_msg);
+            }
+        }
+    }
+}
+
+static void *worker_main(void *arg) {
+    int index = (int)(intptr_t)arg;
+    unsigned long seen = 0;
+    pthread_mutex_lock(&pool_mu);
+    seen = worker_start_gen[index];
+    for (;;) {
+        while (job.gen == seen && !shutting_down) pthread_cond_wait(&pool_cv, &pool_mu);
+        if (shutting_down) break;
+        seen = job.gen;
+        int part = index < job.participants;
+        pthread_mutex_unlock(&pool_mu);
+        if (part) run_chunks();
+        pthread_mutex_lock(&pool_mu);
+        if (part && --job.pending == 0) pthread_cond_signal(&done_cv);
+    }
+    pthread_mutex_unlock(&pool_mu);
+    return NULL;
+}
+
+/* Runs fn(ctx, lo, hi) over [0, n) split into contiguous chunks of at least `min_chunk`
+ * iterations, on the calling thread and the pool's workers. Returns the first non-zero status
+ * (its error message becomes this thread's). Runs serially when the pool is busy (another
+ * thread's loop) or one thread is configured. */
+RT int32_t xcs_rt_parallel_for(xcs_body fn, void *ctx, int64_t n, int64_t min_chunk) {
+    if (n <= 0) return 0;
+    if (min_chunk < 1) min_chunk = 1;
+    int threads = xcs_get_num_threads();
+    int64_t nchunks = (n + min_chunk - 1) / min_chunk;
+    if (nchunks > threads) nchunks = threads;
+    if (nchunks <= 1 || pthread_mutex_trylock(&job_mu) != 0) return fn(ctx, 0, n);
+    pthread_mutex_lock(&pool_mu);
+    int want = (int)nchunks - 1;
+    while (nworkers < want && !shutting_down) {
+        worker_start_gen[nworkers] = job.gen; /* it takes part from the next job on */
+        if (pthread_create(&workers[nworkers], NULL, worker_main, (void *)(intptr_t)nworkers) != 0) break;
+        nworkers++;
+    }
+    if (want > nworkers) want = nworkers;
+    job.fn = fn;
+    job.ctx = ctx;
+    job.n = n;
+    job.nchunks = want + 1;
+    job.chunk = (n + job.nchunks - 1) / job.nchunks;
+    job.nchunks = (n + job.chunk - 1) / job.chunk;
+    atomic_store(&job.next, 0);
+    atomic_store(&job.status, 0);
+    job.participants = want;
+    job.pending = want;
+    job.gen++;
+    pthread_cond_broadcast(&pool_cv);
+    pthread_mutex_unlock(&pool_mu);
+    run_chunks();
+    pthread_mutex_lock(&pool_mu);
+    while (job.pending > 0) pthread_cond_wait(&done_cv, &pool_mu);
+    int32_t st = atomic_load(&job.status);
+    if (st != 0) set_error(job.site, job.err);
+    pthread_mutex_unlock(&pool_mu);
+    pthread_mutex_unlock(&job_mu);
+    return st;
+}
+
+API void xcs_shutdown(void) {
+    pthread_mutex_lock(&job_mu);
+    pthread_mutex_lock(&pool_mu);
+    shutting_down = 1;
+    pthread_cond_broadcast(&pool_cv);
+    int n = nworkers;
+    pthread_mutex_unlock(&pool_mu);
+    for (int i = 0; i < n; i++) pthread_join(workers[i], NULL);
+    pthread_mutex_lock(&pool_mu);
+    nworkers = 0;
+    shutting_down = 0;
+    pthread_mutex_unlock(&pool_mu);
+    pthread_mutex_unlock(&job_mu);
+}
+
+/* ------------------------------------------------------------------ C ABI arguments and results */
+
+static int64_t dtype_size(int32_t d) {
+    switch (d) {
+    case XCS_F16: case XCS_BF16: case XCS_I16: return 2;
+    case XCS_F32: case XCS_I32: return 4;
+    case XCS_F64: case XCS_I64: return 8;
+    case XCS_I1: case XCS_I8: return 1;
+    default: return 0;
+    }
+}
+
+static const char *dtype_name(int32_t d) {
+    static const char *names[] = {"?", "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"};
+    return (d >= 1 && d <= 9) ? names[d] : "an unknown element type";
+}
+
+/* Checks argument #idx against the function type (element type, rank, static sizes, where
+ * static_dims[d] >= 0) and gives its data as a contiguous row-major buffer: the caller's, or a
+ * copy (in *copy, to be freed with xcs_rt_free) when its strides are not row-major. The sizes
+ * go to dims_out. */
+RT int32_t xcs_rt_arg(const xcs_tensor *t, int32_t idx, int32_t dtype, int64_t rank, const int64_t *static_dims,
+                      void **data_out, int64_t *dims_out, void **copy) {
+    char buf[ERR_LEN];
+    *copy = NULL;
+    if (!t) {
+        snprintf(buf, ERR_LEN, "argument #%d is NULL", idx);
+        return xcs_rt_fail(-1, buf);
+    }
+    if (t->dtype != dtype) {
+        snprintf(buf, ERR_LEN, "argument #%d has element type %s, but the function takes %s", idx, dtype_name(t->dtype),
+                 dtype_name(dtype));
+        return xcs_rt_fail(-1, buf);
+    }
+    if (t->rank != rank) {
+        snprintf(buf, ERR_LEN, "argument #%d has rank %lld, but the function takes rank %lld", idx, (long long)t->rank,
+                 (long long)rank);
+        return xcs_rt_fail(-1, buf);
+    }
+    int64_t n = 1;
+    for (int64_t d = 0; d < rank; d++) {
+        int64_t s = t->shape[d];
+        if (s < 0 || (static_dims[d] >= 0 && s != static_dims[d])) {
+            snprintf(buf, ERR_LEN, "argument #%d has size %lld in dim %lld, but the function takes %lld", idx,
+                     (long long)s, (long long)d, (long long)static_dims[d]);
+            return xcs_rt_fail(-1, buf);
+        }
+        dims_out[d] = s;
+        n *= s;
+    }
+    if (n > 0 && !t->data) {
+        snprintf(buf, ERR_LEN, "argument #%d has no data", idx);
+        return xcs_rt_fail(-1, buf);
+    }
+    int contiguous = 1;
+    if (t->strides && n > 1) {
+        int64_t expect = 1;
+        for (int64_t d = rank - 1; d >= 0; d--) {
+            if (t->shape[d] != 1 && t->strides[d] != expect) contiguous = 0;
+            expect *= t->shape[d];
+        }
+    }
+    if (contiguous) {
+        *data_out = t->data;
+        return 0;
+    }
+    int64_t es = dtype_size(dtype);
+    char *dst = xcs_rt_alloc(n * es);
+    if (!dst) return xcs_rt_fail(-1, "out of memory copying a strided argument");
+    int64_t idxs[64] = {0};
+    if (rank > 64) {
+        xcs_rt_free(dst);
+        return xcs_rt_fail(-1, "strided arguments of rank above 64 are not supported");
+    }
+    const char *src = t->data;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t off = 0;
+        for (int64_t d = 0; d < rank; d++) off += idxs[d] * t->strides[d];
+        memcpy(dst + i * es, src + off * es, (size_t)es);
+        for (int64_t d = rank - 1; d >= 0; d--) {
+            if (++idxs[d] < t->shape[d]) break;
+            idxs[d] = 0;
+        }
+    }
+    *data_out = dst;
+    *copy = dst;
+    return 0;
+}
+
+/* Fills result descriptor `out` with an owned buffer of `rank` sizes `dims` (row-major). */
+RT int32_t xcs_rt_result(xcs_tensor *out, void *data, int64_t rank, const int64_t *dims, int32_t dtype) {
+    int64_t *s = malloc(sizeof(int64_t) * (size_t)(2 * rank + 1));
+    if (!s) {
+        xcs_rt_free(data);
+        return xcs_rt_fail(-1, "out of memory");
+    }
+    int64_t stride = 1;
+    for (int64_t d = rank - 1; d >= 0; d--) {
+        s[d] = dims[d];
+        s[rank + d] = stride;
+        stride *= dims[d];
+    }
+    out->data = data;
+    out->rank = rank;
+    out->shape = s;
+    out->strides = s + rank;
+    out->dtype = dtype;
+    return 0;
+}
+
+API void xcs_tensor_release(xcs_tensor *t) {
+    if (!t) return;
+    xcs_rt_free(t->data);
+    free(t->shape);
+    t->data = NULL;
+    t->shape = NULL;
+    t->strides = NULL;
+    t->rank = 0;
+}
+
+/* ------------------------------------------------------------------ conversions */
+
+/* f32 bits -> bf16 bits, round to nearest even; NaN stays a (quiet) NaN. */
+static uint16_t f32_bits_to_bf16(uint32_t b) {
+    if ((b & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((b >> 16) | 0x40);
+    return (uint16_t)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+}
+
+/* f64 -> bf16 rounded once (round to odd at f32 precision, then to nearest even). */
+RT uint16_t xcs_rt_f64_to_bf16(double x) {
+    float f = (float)x;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    if (x == x && (double)f != x) {
+        if (__builtin_fabs((double)f) > __builtin_fabs(x)) b -= 1;
+        b |= 1u;
+    }
+    return f32_bits_to_bf16(b);
+}
+
+/* i64 -> bf16 rounded once. */
+RT uint16_t xcs_rt_i64_to_bf16(int64_t x) {
+    uint64_t m = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    int bits = m ? 64 - __builtin_clzll(m) : 0;
+    double v;
+    if (bits <= 53) {
+        v = (double)m;
+    } else {
+        int shift = bits - 53;
+        uint64_t hi = (m >> shift) | ((m & ((1ull << shift) - 1)) != 0);
+        v = (double)hi * (double)(1ull << shift);
+    }
+    return xcs_rt_f64_to_bf16(x < 0 ? -v : v);
+}
+
+/* (hi:lo as a signed 128-bit integer) / n, truncated toward zero, as i64 (wrapping). */
+RT int64_t xcs_rt_div_i128(int64_t hi, uint64_t lo, int64_t n) {
+    __int128 v = ((__int128)hi << 64) | (__int128)lo;
+    return (int64_t)(v / n);
+}

@@ -1,0 +1,279 @@
+//! The JIT: compiles one function for the argument types it is called with (sizes specialized,
+//! so static shapes fold through the whole function), at O3 for the host CPU, with LLVM's MCJIT;
+//! runs it on interpreter values. Compiled functions are cached by (function, argument element
+//! types and shapes): calling again with the same types reuses the code ([`Jit::compilations`]
+//! counts real compilations).
+
+use std::cell::RefCell;
+use std::mem::ManuallyDrop;
+use std::rc::Rc;
+
+use inkwell::context::Context as LlvmContext;
+use inkwell::execution_engine::ExecutionEngine;
+use inkwell::module::Module as LlvmModule;
+use inkwell::targets::RelocMode;
+use inkwell::OptimizationLevel;
+use rustc_hash::FxHashMap;
+use xcs_dialects::interp::{ElemType, RtValue, Scalar, Tensor};
+use xcs_ir::{Context, Diagnostic, Location, Module};
+
+use crate::codegen::Port;
+use crate::runtime::{self, XcsTensor};
+use crate::{lower_module, LowerError, Options, Which};
+
+/// An error of a JIT call: the function cannot be compiled, or it failed at run time.
+#[derive(Clone, Debug)]
+pub enum JitError {
+    Compile(LowerError),
+    /// A run-time error at an op (`loc`) or of the arguments (unknown location).
+    Run { loc: Location, message: String },
+}
+
+impl JitError {
+    pub fn message(&self) -> String {
+        match self {
+            JitError::Compile(e) => e.message.clone(),
+            JitError::Run { message, .. } => message.clone(),
+        }
+    }
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        match self {
+            JitError::Compile(e) => e.to_diagnostic(),
+            JitError::Run { loc, message } => Diagnostic::error(*loc, message.clone()),
+        }
+    }
+}
+
+impl std::fmt::Display for JitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+type Entry = unsafe extern "C" fn(*const *const XcsTensor, *mut XcsTensor) -> i32;
+
+/// A compiled function: the machine code (owned by the execution engine) and what is needed to
+/// call it.
+pub struct Compiled {
+    entry: Entry,
+    sites: Vec<crate::Site>,
+    args: Vec<Port>,
+    results: Vec<Port>,
+    /// The LLVM IR before optimization (for `--emit`-style debugging).
+    pub ir: String,
+    module: ManuallyDrop<LlvmModule<'static>>,
+    engine: ManuallyDrop<ExecutionEngine<'static>>,
+    llctx: ManuallyDrop<Box<LlvmContext>>,
+}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        // The module and engine borrow the context: drop them first.
+        unsafe {
+            ManuallyDrop::drop(&mut self.module);
+            ManuallyDrop::drop(&mut self.engine);
+            ManuallyDrop::drop(&mut self.llctx);
+        }
+    }
+}
+
+/// The cache key: function name and each argument's element type and shape (`None`: scalar).
+type Key = (String, Vec<(ElemType, Option<Vec<usize>>)>);
+
+/// A JIT for the functions of one module.
+pub struct Jit<'a> {
+    ctx: &'a Context,
+    module: &'a Module,
+    opts: Options,
+    cache: RefCell<FxHashMap<Key, Rc<Compiled>>>,
+    compilations: RefCell<usize>,
+}
+
+/// Input descriptors of one call (they point into `_bytes`).
+pub struct Inputs {
+    descs: Vec<XcsTensor>,
+    _bytes: Vec<Vec<u8>>,
+    _shapes: Vec<Vec<i64>>,
+}
+
+impl<'a> Jit<'a> {
+    pub fn new(ctx: &'a Context, module: &'a Module, opts: Options) -> Jit<'a> {
+        Jit { ctx, module, opts, cache: RefCell::new(FxHashMap::default()), compilations: RefCell::new(0) }
+    }
+
+    /// How many times code was compiled (a cached function is compiled once per argument types).
+    pub fn compilations(&self) -> usize {
+        *self.compilations.borrow()
+    }
+
+    /// The compiled code of `name` for arguments like `args`.
+    pub fn compile_for(&self, name: &str, args: &[RtValue]) -> Result<Rc<Compiled>, JitError> {
+        let mut key_args = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            key_args.push(match a {
+                RtValue::Tensor(t) if t.elem() != ElemType::Str => (t.elem(), Some(t.shape.clone())),
+                RtValue::Scalar(s) => (scalar_elem(s.width).ok_or_else(|| run_err(format!("argument #{i}: an i{} scalar is not supported", s.width)))?, None),
+                other => return Err(run_err(format!("argument #{i}: a {} is not supported by the LLVM backend", other.type_string()))),
+            });
+        }
+        let key: Key = (name.to_string(), key_args);
+        if let Some(c) = self.cache.borrow().get(&key) {
+            return Ok(Rc::clone(c));
+        }
+        let shapes: Vec<Vec<i64>> =
+            key.1.iter().map(|(_, s)| s.as_ref().map(|s| s.iter().map(|&d| d as i64).collect()).unwrap_or_default()).collect();
+        let c = Rc::new(self.compile(name, Some(shapes))?);
+        *self.compilations.borrow_mut() += 1;
+        self.cache.borrow_mut().insert(key, Rc::clone(&c));
+        Ok(c)
+    }
+
+    /// Compiles `name` (argument sizes specialized to `shapes` when given).
+    pub fn compile(&self, name: &str, shapes: Option<Vec<Vec<i64>>>) -> Result<Compiled, JitError> {
+        let which = Which::One { name: name.to_string(), symbol: "xcs_jit_entry".into(), shapes };
+        let lowered = lower_module(self.ctx, self.module, &self.opts, &which).map_err(JitError::Compile)?;
+        let export = lowered.exports.into_iter().next().ok_or_else(|| JitError::Compile(LowerError::internal("nothing exported")))?;
+        let llctx = Box::new(LlvmContext::create());
+        // SAFETY: the context is boxed (stable address) and dropped after the module and the
+        // engine that borrow it (`Compiled::drop`).
+        let ctx_ref: &'static LlvmContext = unsafe { &*(llctx.as_ref() as *const LlvmContext) };
+        let tm = crate::llvm::target_machine(&self.opts.cpu, &self.opts.features, RelocMode::Default).map_err(internal)?;
+        let module = crate::llvm::compile(ctx_ref, &lowered.ir, &tm, self.opts.optimize).map_err(internal)?;
+        let engine = module.create_jit_execution_engine(OptimizationLevel::Aggressive).map_err(|e| internal(e.to_string()))?;
+        for (sym, addr) in runtime::symbols() {
+            if let Some(f) = module.get_function(sym) {
+                engine.add_global_mapping(&f, addr);
+            }
+        }
+        let addr = engine.get_function_address("xcs_jit_entry_packed").map_err(|e| internal(format!("{e:?}")))?;
+        // SAFETY: the packed wrapper has this signature (abi.rs).
+        let entry: Entry = unsafe { std::mem::transmute::<usize, Entry>(addr) };
+        Ok(Compiled {
+            entry,
+            sites: lowered.sites,
+            args: export.args,
+            results: export.results,
+            ir: lowered.ir,
+            module: ManuallyDrop::new(module),
+            engine: ManuallyDrop::new(engine),
+            llctx: ManuallyDrop::new(llctx),
+        })
+    }
+
+    /// Calls `name` with `args` (compiling it first unless cached).
+    pub fn call(&self, name: &str, args: &[RtValue]) -> Result<Vec<RtValue>, JitError> {
+        let c = self.compile_for(name, args)?;
+        let inputs = c.inputs(args)?;
+        c.run(&inputs)
+    }
+}
+
+fn internal(e: impl Into<String>) -> JitError {
+    JitError::Compile(LowerError::internal(&e.into()))
+}
+
+fn run_err(message: String) -> JitError {
+    JitError::Run { loc: Location::UNKNOWN, message }
+}
+
+fn scalar_elem(width: u32) -> Option<ElemType> {
+    Some(match width {
+        1 => ElemType::I1,
+        8 => ElemType::I8,
+        16 => ElemType::I16,
+        32 => ElemType::I32,
+        64 => ElemType::I64,
+        _ => return None,
+    })
+}
+
+impl Compiled {
+    /// Descriptors of `args` for [`Compiled::run`].
+    pub fn inputs(&self, args: &[RtValue]) -> Result<Inputs, JitError> {
+        if args.len() != self.args.len() {
+            return Err(run_err(format!("the function takes {} arguments, but {} were given", self.args.len(), args.len())));
+        }
+        let mut bytes = Vec::new();
+        let mut shapes = Vec::new();
+        let mut dtypes = Vec::new();
+        for a in args {
+            match a {
+                RtValue::Tensor(t) => {
+                    bytes.push(runtime::tensor_bytes(t));
+                    shapes.push(t.shape.iter().map(|&d| d as i64).collect::<Vec<i64>>());
+                    dtypes.push(crate::types::dtype_code(t.elem()));
+                }
+                RtValue::Scalar(Scalar { value, width }) => {
+                    let e = scalar_elem(*width).ok_or_else(|| run_err(format!("an i{width} scalar is not supported")))?;
+                    let v = *value as i64;
+                    let b = v.to_le_bytes()[..crate::types::elem_size(e) as usize].to_vec();
+                    bytes.push(if e == ElemType::I1 { vec![(v != 0) as u8] } else { b });
+                    shapes.push(Vec::new());
+                    dtypes.push(crate::types::dtype_code(e));
+                }
+                other => return Err(run_err(format!("a {} argument is not supported by the LLVM backend", other.type_string()))),
+            }
+        }
+        let mut descs = Vec::new();
+        for i in 0..bytes.len() {
+            descs.push(XcsTensor {
+                data: bytes[i].as_ptr() as *mut _,
+                rank: shapes[i].len() as i64,
+                shape: shapes[i].as_ptr() as *mut i64,
+                strides: std::ptr::null_mut(),
+                dtype: dtypes[i],
+            });
+        }
+        Ok(Inputs { descs, _bytes: bytes, _shapes: shapes })
+    }
+
+    /// Calls the function and releases its results right away (for timing).
+    pub fn run_discard(&self, inputs: &Inputs) -> Result<(), JitError> {
+        let mut outs = self.call_raw(inputs)?;
+        for o in outs.iter_mut() {
+            runtime::release(o);
+        }
+        Ok(())
+    }
+
+    fn call_raw(&self, inputs: &Inputs) -> Result<Vec<XcsTensor>, JitError> {
+        let ptrs: Vec<*const XcsTensor> = inputs.descs.iter().map(|d| d as *const XcsTensor).collect();
+        let mut outs: Vec<XcsTensor> = (0..self.results.len().max(1)).map(|_| XcsTensor::default()).collect();
+        runtime::clear_error();
+        // SAFETY: the descriptors point at live buffers of the right sizes (`inputs`).
+        let st = unsafe { (self.entry)(ptrs.as_ptr(), outs.as_mut_ptr()) };
+        if st != 0 {
+            let (site, message) = runtime::last_error();
+            let loc = self.sites.get(site.max(0) as usize).filter(|_| site >= 0).map(|s| s.loc).unwrap_or(Location::UNKNOWN);
+            return Err(JitError::Run { loc, message });
+        }
+        outs.truncate(self.results.len());
+        Ok(outs)
+    }
+
+    /// Calls the function; results as interpreter values.
+    pub fn run(&self, inputs: &Inputs) -> Result<Vec<RtValue>, JitError> {
+        let mut outs = self.call_raw(inputs)?;
+        let mut res = Vec::new();
+        let mut err = None;
+        for (o, p) in outs.iter_mut().zip(&self.results) {
+            // SAFETY: filled by a successful call.
+            let t = unsafe { runtime::read_result(o, p.elem) };
+            runtime::release(o);
+            match t {
+                Ok(t) if p.dims.is_some() => res.push(RtValue::Tensor(t)),
+                Ok(t) => res.push(scalar_value(&t, p.elem)),
+                Err(e) => err = Some(run_err(e)),
+            }
+        }
+        match err {
+            Some(e) => Err(e),
+            None => Ok(res),
+        }
+    }
+}
+
+fn scalar_value(t: &Tensor, e: ElemType) -> RtValue {
+    let v = t.data.to_i64s().and_then(|v| v.first().copied()).unwrap_or(0);
+    RtValue::Scalar(Scalar::new(v as i128, crate::types::int_bits(e)))
+}

@@ -1,0 +1,185 @@
+//! XCS lowering: the `tensor` dialect (with `func`, `cf` and `tensor.fused`) to LLVM IR, then
+//! through LLVM 22 (inkwell) to native code: a JIT with a compile cache ([`Jit`]), and LLVM IR,
+//! assembly, object files and shared libraries with a C ABI ([`translate`]). Generated code calls
+//! a small C runtime (`runtime/xcs_runtime.c`: buffers, errors, thread pool).
+//!
+//! Design (docs/lowering.md): every `func.func` becomes an LLVM function over tensor descriptors
+//! whose sizes are run-time values (constants when static); every op becomes an outlined loop
+//! kernel, one file per op family under [`ops`]; intermediate buffers are planned by liveness.
+//! Numerics are the reference interpreter's, bit for bit where the interpreter's order of
+//! operations allows it (see [`types`] and each op family).
+
+pub mod abi;
+pub mod aot;
+pub mod codegen;
+pub mod ir;
+pub mod jit;
+pub mod llvm;
+pub mod ops;
+pub mod runtime;
+pub mod types;
+
+use std::fmt;
+
+use xcs_ir::{Context, Diagnostic, Location, Module};
+
+pub use aot::{translate, Emit};
+pub use codegen::{PlanStats, Port, Site};
+pub use jit::{Jit, JitError};
+
+/// A compile-time error of the lowering, located at the op (or function) it is about.
+#[derive(Clone, Debug)]
+pub struct LowerError {
+    pub loc: Location,
+    pub message: String,
+}
+
+impl LowerError {
+    pub fn new(loc: Location, message: impl Into<String>) -> LowerError {
+        LowerError { loc, message: message.into() }
+    }
+    /// An error that valid input should never cause (a bug of the lowering).
+    pub fn internal(message: &str) -> LowerError {
+        LowerError::new(Location::UNKNOWN, format!("internal error of the LLVM backend: {message}"))
+    }
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(self.loc, self.message.clone())
+    }
+}
+
+impl fmt::Display for LowerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LowerError {}
+
+/// Code generation options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// 1: single-threaded code (no calls into the thread pool); more: large loops are split over
+    /// the runtime's pool (whose size is set at run time, see `xcs_set_num_threads`).
+    pub threads: usize,
+    /// LLVM CPU name and feature string (`"+avx2,+fma,..."`) the code is compiled for.
+    pub cpu: String,
+    pub features: String,
+    /// Prefix of exported C symbols (`xcs_` + function name).
+    pub prefix: String,
+    /// Run-time error messages start with `file:line:col: ` (shared libraries; the JIT maps
+    /// error sites to locations itself).
+    pub locations_in_messages: bool,
+    /// Loops touching fewer elements run serially.
+    pub parallel_threshold: i64,
+    /// Optimize (LLVM `default<O3>`).
+    pub optimize: bool,
+}
+
+impl Options {
+    /// Options for the host CPU (its name and features as LLVM detects them).
+    pub fn host() -> Options {
+        let (cpu, features) = llvm::host_cpu();
+        Options {
+            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            cpu,
+            features,
+            prefix: "xcs_".into(),
+            locations_in_messages: false,
+            parallel_threshold: 1 << 15,
+            optimize: true,
+        }
+    }
+}
+
+/// One exported function of a lowered module.
+#[derive(Clone, Debug)]
+pub struct Export {
+    /// The `func.func` name.
+    pub name: String,
+    /// The C symbol of its wrapper (`<symbol>_packed` is the packed form).
+    pub symbol: String,
+    pub args: Vec<Port>,
+    pub results: Vec<Port>,
+    /// C parameter names (from `xcs.name` attributes, else `argN` / `resultN`).
+    pub arg_names: Vec<String>,
+    pub result_names: Vec<String>,
+    /// The function type as MLIR prints it (for the header's comments).
+    pub type_text: String,
+}
+
+/// A module lowered to LLVM IR text.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    pub ir: String,
+    /// Run-time error sites (index = site number passed to the runtime).
+    pub sites: Vec<Site>,
+    pub exports: Vec<Export>,
+    pub stats: PlanStats,
+}
+
+/// What to lower.
+#[derive(Clone, Debug)]
+pub enum Which {
+    /// Every public function with a body (and what they call), each exported.
+    Public,
+    /// One function, exported as `symbol`; `shapes` (one per argument, empty for scalars)
+    /// specializes its argument sizes.
+    One { name: String, symbol: String, shapes: Option<Vec<Vec<i64>>> },
+}
+
+/// Lowers `module` to LLVM IR text.
+pub fn lower_module(ctx: &Context, module: &Module, opts: &Options, which: &Which) -> Result<Lowered, LowerError> {
+    let mut cx = codegen::Cx::new(ctx, module, opts.clone());
+    let targets: Vec<(String, String, Option<Vec<Vec<i64>>>)> = match which {
+        Which::Public => cx.public_functions().into_iter().map(|n| (n.clone(), format!("{}{}", opts.prefix, abi::c_ident(&n)), None)).collect(),
+        Which::One { name, symbol, shapes } => vec![(name.clone(), symbol.clone(), shapes.clone())],
+    };
+    let mut exports = Vec::new();
+    for (name, symbol, shapes) in targets {
+        let (ins, outs) = cx.signature(&name)?;
+        let internal = match &shapes {
+            Some(s) => {
+                let llvm = format!("xcs.spec.{name}");
+                codegen::lower_function(&mut cx, &name, &llvm, Some(s))?;
+                llvm
+            }
+            None => cx.request(&name),
+        };
+        abi::emit_wrapper(&mut cx, &symbol, &internal, &ins, &outs)?;
+        let (arg_names, result_names, type_text) = port_names(ctx, module, cx.func_op(&name), ins.len(), outs.len());
+        exports.push(Export { name, symbol, args: ins, results: outs, arg_names, result_names, type_text });
+    }
+    cx.lower_requested()?;
+    let ir = cx.m.finish("xcs");
+    Ok(Lowered { ir, sites: cx.sites, exports, stats: cx.stats })
+}
+
+fn port_names(ctx: &Context, module: &Module, op: Option<xcs_ir::Op>, nin: usize, nout: usize) -> (Vec<String>, Vec<String>, String) {
+    let b = &module.body;
+    let names = |key: &str, n: usize, prefix: &str| -> Vec<String> {
+        let dicts = op.and_then(|op| b.attr(ctx, op, key)).and_then(|a| ctx.as_array(a)).unwrap_or(&[]);
+        let mut out: Vec<String> = Vec::new();
+        for i in 0..n {
+            let given = dicts.get(i).and_then(|&d| ctx.dict_get(d, "xcs.name")).and_then(|a| ctx.as_str(a)).map(abi::c_ident);
+            let mut name = given.unwrap_or_else(|| format!("{prefix}{i}"));
+            while out.contains(&name) {
+                name.push('_');
+            }
+            out.push(name);
+        }
+        out
+    };
+    let ins = names("arg_attrs", nin, "arg");
+    let mut outs = names("res_attrs", nout, "result");
+    for o in outs.iter_mut() {
+        while ins.contains(o) {
+            o.push('_');
+        }
+    }
+    let ty = op
+        .and_then(|op| b.attr(ctx, op, "function_type"))
+        .and_then(|a| ctx.as_type(a))
+        .map(|t| xcs_ir::printer::type_to_string(ctx, t))
+        .unwrap_or_default();
+    (ins, outs, ty)
+}

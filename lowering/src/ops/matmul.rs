@@ -1,0 +1,207 @@
+//! Contractions: `tensor.matmul` (batch dims broadcast; one kernel iteration per output row,
+//! a dot product in strict order per element) and `tensor.einsum` (one kernel iteration per
+//! output element, nested loops over the contracted labels in order of first appearance).
+//! Floats accumulate in f64 and round once, integers wrap in i64, as the interpreter does.
+//! This is the correct reference kernel; the blocked/packed SIMD kernel replaces [`matmul`]'s
+//! loop nest later without changing the op's interface.
+
+use super::elementwise::{broadcast_dims, bstrides, grain_rows, offset, unflatten};
+use super::{check_result_dims, OpCx};
+use crate::codegen::{FnLower, Kernel, Slot, TV};
+use crate::ir::{Val, R};
+use crate::types::{comp_to_f64, f64_to_mem, int_to_i64, load_elem, mem_ty};
+
+/// Element value in the accumulator type (double or i64).
+fn acc_load(k: &mut Kernel, t: &TV, off: &Val) -> Val {
+    let v = load_elem(&mut k.f, t.elem, &t.ptr, off);
+    if t.elem.is_float() {
+        comp_to_f64(&mut k.f, t.elem, &v)
+    } else {
+        int_to_i64(&mut k.f, t.elem, &v)
+    }
+}
+
+fn acc_store(k: &mut Kernel, out: &TV, off: &Val, acc: &Val) {
+    let v = if out.elem.is_float() {
+        f64_to_mem(&mut k.f, &mut k.m, out.elem, acc)
+    } else if out.elem == xcs_dialects::interp::ElemType::I64 {
+        acc.clone()
+    } else {
+        let t = crate::types::comp_ty(out.elem);
+        k.f.emit(t, format!("trunc i64 {acc} to {t}"))
+    };
+    let p = k.f.gep(mem_ty(out.elem), &out.ptr, off);
+    k.f.store(&v, &p);
+}
+
+fn madd(k: &mut Kernel, float: bool, acc: &Val, a: &Val, b: &Val) -> Val {
+    if float {
+        let p = k.f.emit("double", format!("fmul double {a}, {b}"));
+        k.f.emit("double", format!("fadd double {acc}, {p}"))
+    } else {
+        let p = k.f.emit("i64", format!("mul i64 {a}, {b}"));
+        k.f.emit("i64", format!("add i64 {acc}, {p}"))
+    }
+}
+
+pub fn matmul(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+    let (a, b) = (o.tensor(fl, 0)?, o.tensor(fl, 1)?);
+    if a.rank() < 2 || b.rank() < 2 {
+        return Err(o.err("operands must have rank >= 2"));
+    }
+    if !a.elem.is_numeric() || a.elem != b.elem {
+        return Err(o.err("operands must have the same numeric element type"));
+    }
+    let (ra, rb) = (a.rank(), b.rank());
+    let (m, ka) = (a.dims[ra - 2].clone(), a.dims[ra - 1].clone());
+    let (kb, n) = (b.dims[rb - 2].clone(), b.dims[rb - 1].clone());
+    let bad = fl.f.icmp("ne", &ka, &kb);
+    let msg = o.msg(fl, "contraction dimensions differ: lhs has K = %lld, rhs has K = %lld");
+    fl.fail2_if(&bad, o.site, &msg, &ka, &kb);
+    let batch = broadcast_dims(fl, o, &[&a.dims[..ra - 2], &b.dims[..rb - 2]])?;
+    let mut dims = batch.clone();
+    dims.push(m.clone());
+    dims.push(n.clone());
+    let (rd, relem) = o.result(fl, 0)?;
+    let dims = check_result_dims(fl, o, dims, &rd)?;
+    let out = fl.new_tensor(relem, &dims)?;
+    // Batch strides of each operand broadcast to the batch dims.
+    let ab = TV { dims: a.dims[..ra - 2].to_vec(), strides: a.strides[..ra - 2].to_vec(), ..a.clone() };
+    let bb = TV { dims: b.dims[..rb - 2].to_vec(), strides: b.strides[..rb - 2].to_vec(), ..b.clone() };
+    let abs = bstrides(&mut fl.f, &ab, &batch);
+    let bbs = bstrides(&mut fl.f, &bb, &batch);
+    let (sam, sak) = (a.strides[ra - 2].clone(), a.strides[ra - 1].clone());
+    let (sbk, sbn) = (b.strides[rb - 2].clone(), b.strides[rb - 1].clone());
+    let nb = fl.f.product(&batch);
+    let rows = fl.f.mul(&nb, &m);
+    let nk = fl.f.mul(&n, &ka);
+    let total = fl.f.mul(&rows, &nk);
+    let grain = grain_rows(&mut fl.f, &nk);
+    let float = a.elem.is_float();
+    let mut k = fl.kernel("matmul");
+    let (ka_, kb_, ko) = (k.tv(&a), k.tv(&b), k.tv(&out));
+    let kbatch = k.cap_all(&batch);
+    let (kabs, kbbs) = (k.cap_all(&abs), k.cap_all(&bbs));
+    let (km, kn, kk) = (k.cap(&m), k.cap(&n), k.cap(&ka));
+    let (ksam, ksak, ksbk, ksbn) = (k.cap(&sam), k.cap(&sak), k.cap(&sbk), k.cap(&sbn));
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    k.for_range(&lo, &hi, |k, row| {
+        let bi = k.f.div(row, &km);
+        let i = k.f.rem(row, &km);
+        let bidx = unflatten(&mut k.f, &bi, &kbatch);
+        let a0 = offset(&mut k.f, &bidx, &kabs);
+        let ai = k.f.mul(&i, &ksam);
+        let abase = k.f.add(&a0, &ai);
+        let bbase = offset(&mut k.f, &bidx, &kbbs);
+        let obase = k.f.mul(row, &kn);
+        k.for_range(&Val::i64(0), &kn, |k, j| {
+            let bj = k.f.mul(j, &ksbn);
+            let bcol = k.f.add(&bbase, &bj);
+            let zero = if float { Val::f64(0.0) } else { Val::i64(0) };
+            let s = k.for_acc(&Val::i64(0), &kk, &[zero], |k, p, acc| {
+                let t = k.f.mul(p, &ksak);
+                let ao = k.f.add(&abase, &t);
+                let t = k.f.mul(p, &ksbk);
+                let bo = k.f.add(&bcol, &t);
+                let x = acc_load(k, &ka_, &ao);
+                let y = acc_load(k, &kb_, &bo);
+                Ok(vec![madd(k, float, &acc[0], &x, &y)])
+            })?;
+            let oo = k.f.add(&obase, j);
+            acc_store(k, &ko, &oo, &s[0]);
+            Ok(())
+        })
+    })?;
+    fl.launch(k, &rows, &grain, &total)?;
+    Ok(vec![Slot::T(out)])
+}
+
+pub fn einsum(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+    let ins = o.operands(fl)?;
+    let eq = xcs_dialects::tensor::parse_einsum(o.str(fl, "equation")?, ins.len()).map_err(|e| o.err(&e))?;
+    let first = ins.first().ok_or_else(|| o.err("needs at least one operand"))?;
+    let elem = first.elem;
+    if !elem.is_numeric() || ins.iter().any(|t| t.elem != elem) {
+        return Err(o.err("operands must have the same numeric element type"));
+    }
+    // Label sizes (the first operand that has a label gives its size; the others must agree).
+    let mut labels: Vec<char> = Vec::new();
+    let mut sizes: Vec<Val> = Vec::new();
+    for (i, (ls, t)) in eq.inputs.iter().zip(&ins).enumerate() {
+        if ls.len() != t.rank() {
+            return Err(o.err(&format!("operand #{i} has rank {} but the equation gives it {} labels", t.rank(), ls.len())));
+        }
+        for (&c, d) in ls.iter().zip(&t.dims) {
+            match labels.iter().position(|&l| l == c) {
+                Some(p) => {
+                    let bad = fl.f.icmp("ne", &sizes[p], d);
+                    let msg = o.msg(fl, &format!("label '{c}' has size %lld and %lld"));
+                    let s = sizes[p].clone();
+                    fl.fail2_if(&bad, o.site, &msg, &s, d);
+                }
+                None => {
+                    labels.push(c);
+                    sizes.push(d.clone());
+                }
+            }
+        }
+    }
+    let size_of = |c: char| sizes[labels.iter().position(|&l| l == c).unwrap_or(0)].clone();
+    let mut contracted: Vec<char> = Vec::new();
+    for &c in eq.inputs.iter().flatten() {
+        if !eq.output.contains(&c) && !contracted.contains(&c) {
+            contracted.push(c);
+        }
+    }
+    let dims: Vec<Val> = eq.output.iter().map(|&c| size_of(c)).collect();
+    let cdims: Vec<Val> = contracted.iter().map(|&c| size_of(c)).collect();
+    let (rd, relem) = o.result(fl, 0)?;
+    let dims = check_result_dims(fl, o, dims, &rd)?;
+    let out = fl.new_tensor(relem, &dims)?;
+    let total_out = fl.f.product(&dims);
+    let clen = fl.f.product(&cdims);
+    let work = fl.f.mul(&total_out, &clen);
+    let grain = grain_rows(&mut fl.f, &clen);
+    let float = elem.is_float();
+    let mut k = fl.kernel("einsum");
+    let kin: Vec<TV> = ins.iter().map(|t| k.tv(t)).collect();
+    let ko = k.tv(&out);
+    let (kdims, kcdims) = (k.cap_all(&dims), k.cap_all(&cdims));
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let out_labels = eq.output.clone();
+    let inputs = eq.inputs.clone();
+    k.for_range(&lo, &hi, |k, e| {
+        let oidx = unflatten(&mut k.f, e, &kdims);
+        let zero = if float { Val::f64(0.0) } else { Val::i64(0) };
+        let s = k.nest_acc(&kcdims, &[zero], &mut |k, cidx, acc| {
+            let at = |c: char| -> Val {
+                if let Some(p) = out_labels.iter().position(|&l| l == c) {
+                    oidx[p].clone()
+                } else {
+                    cidx[contracted.iter().position(|&l| l == c).unwrap_or(0)].clone()
+                }
+            };
+            let mut prod = if float { Val::f64(1.0) } else { Val::i64(1) };
+            for (ls, t) in inputs.iter().zip(&kin) {
+                let idx: Vec<Val> = ls.iter().map(|&c| at(c)).collect();
+                let off = offset(&mut k.f, &idx, &t.strides);
+                let v = acc_load(k, t, &off);
+                prod = if float {
+                    k.f.emit("double", format!("fmul double {prod}, {v}"))
+                } else {
+                    k.f.emit("i64", format!("mul i64 {prod}, {v}"))
+                };
+            }
+            let next = if float {
+                k.f.emit("double", format!("fadd double {}, {prod}", acc[0]))
+            } else {
+                k.f.emit("i64", format!("add i64 {}, {prod}", acc[0]))
+            };
+            Ok(vec![next])
+        })?;
+        acc_store(k, &ko, e, &s[0]);
+        Ok(())
+    })?;
+    fl.launch(k, &total_out, &grain, &work)?;
+    Ok(vec![Slot::T(out)])
+}

@@ -1,0 +1,287 @@
+//! Reductions and row ops: `tensor.reduce` (one output element per kernel iteration, nested
+//! loops over the reduced dims in row-major order), `tensor.softmax` (three passes over each
+//! row: max, sum of exponentials, normalize) and `tensor.layer_norm` (two passes: mean, then
+//! variance, then the normalized row). Floats accumulate in f64 and round once, integers in i64
+//! (wrapping; `mean` sums exactly in i128), exactly as the interpreter.
+
+use xcs_dialects::interp::ElemType;
+
+use super::elementwise::{grain_rows, offset, unflatten};
+use super::{check_result_dims, OpCx};
+use crate::codegen::{FnLower, Slot, TV};
+use crate::ir::{Val, R};
+use crate::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
+
+fn declare_f64(k: &mut crate::codegen::Kernel, name: &str, nargs: usize) -> String {
+    let full = format!("llvm.{name}.f64");
+    let params = vec!["double"; nargs].join(", ");
+    k.m.declare(&full, &format!("declare double @{full}({params})"));
+    full
+}
+
+/// Stores accumulator `acc` (double for floats, i64 for integers) as element `idx` of `out`.
+fn store_acc(k: &mut crate::codegen::Kernel, out: &TV, idx: &Val, acc: &Val) {
+    let v = if out.elem.is_float() {
+        f64_to_mem(&mut k.f, &mut k.m, out.elem, acc)
+    } else if out.elem == ElemType::I64 {
+        acc.clone()
+    } else {
+        let t = comp_ty(out.elem);
+        k.f.emit(t, format!("trunc i64 {acc} to {t}"))
+    };
+    let p = k.f.gep(mem_ty(out.elem), &out.ptr, idx);
+    k.f.store(&v, &p);
+}
+
+pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+    let x = o.tensor(fl, 0)?;
+    let kind = o.str(fl, "kind")?;
+    if !matches!(kind, "sum" | "max" | "min" | "mean" | "prod") {
+        return Err(o.err(&format!("unknown reduction kind \"{kind}\"")));
+    }
+    let keep = o.bool(fl, "keepdims")?;
+    let axes = xcs_dialects::tensor::reduce_axes(&o.i64s(fl, "axes")?, x.rank()).map_err(|e| o.err(&e))?;
+    if !x.elem.is_numeric() {
+        return Err(o.err(&format!("element type {} is not supported by this op", x.elem)));
+    }
+    let kept: Vec<usize> = (0..x.rank()).filter(|d| !axes.contains(d)).collect();
+    let kdims: Vec<Val> = kept.iter().map(|&d| x.dims[d].clone()).collect();
+    let kstr: Vec<Val> = kept.iter().map(|&d| x.strides[d].clone()).collect();
+    let rdims: Vec<Val> = axes.iter().map(|&d| x.dims[d].clone()).collect();
+    let rstr: Vec<Val> = axes.iter().map(|&d| x.strides[d].clone()).collect();
+    let out_dims: Vec<Val> =
+        (0..x.rank()).filter_map(|d| if axes.contains(&d) { keep.then(|| Val::i64(1)) } else { Some(x.dims[d].clone()) }).collect();
+    let (rd, relem) = o.result(fl, 0)?;
+    let out_dims = check_result_dims(fl, o, out_dims, &rd)?;
+    let rows = fl.f.product(&kdims);
+    let rlen = fl.f.product(&rdims);
+    let empty = fl.f.icmp("eq", &rlen, &Val::i64(0));
+    if matches!(kind, "max" | "min") {
+        let msg = o.msg(fl, &format!("'{kind}' reduction of an empty axis (zero-size array has no identity)"));
+        fl.fail_if(&empty, o.site, &msg);
+    }
+    let int = !x.elem.is_float();
+    if int && kind == "mean" {
+        let some = fl.f.icmp("sgt", &rows, &Val::i64(0));
+        let bad = fl.f.and(&empty, &some);
+        let msg = o.msg(fl, "integer 'mean' of an empty axis divides by zero");
+        fl.fail_if(&bad, o.site, &msg);
+    }
+    let out = fl.new_tensor(relem, &out_dims)?;
+    let n = x.numel(&mut fl.f);
+    let grain = grain_rows(&mut fl.f, &rlen);
+    let mut k = fl.kernel("reduce");
+    let kx = k.tv(&x);
+    let ko = k.tv(&out);
+    let (kkd, kks) = (k.cap_all(&kdims), k.cap_all(&kstr));
+    let (krd, krs) = (k.cap_all(&rdims), k.cap_all(&rstr));
+    let krlen = k.cap(&rlen);
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let elem = x.elem;
+    k.for_range(&lo, &hi, |k, row| {
+        let idx = unflatten(&mut k.f, row, &kkd);
+        let base = offset(&mut k.f, &idx, &kks);
+        let init = match (int, kind) {
+            (false, "max") => Val::f64(f64::NEG_INFINITY),
+            (false, "min") => Val::f64(f64::INFINITY),
+            (false, "prod") => Val::f64(1.0),
+            (false, _) => Val::f64(0.0),
+            (true, "max") => Val::i64(i64::MIN),
+            (true, "min") => Val::i64(i64::MAX),
+            (true, "prod") => Val::i64(1),
+            (true, "mean") => Val::new("i128", "0"),
+            (true, _) => Val::i64(0),
+        };
+        let acc = k.nest_acc(&krd, &[init], &mut |k, ridx, acc| {
+            let r = offset(&mut k.f, ridx, &krs);
+            let off = k.f.add(&base, &r);
+            let v = load_elem(&mut k.f, elem, &kx.ptr, &off);
+            let a = &acc[0];
+            let next = if !int {
+                let d = comp_to_f64(&mut k.f, elem, &v);
+                match kind {
+                    "max" => {
+                        let n = declare_f64(k, "maximum", 2);
+                        k.f.emit("double", format!("call double @{n}(double {a}, double {d})"))
+                    }
+                    "min" => {
+                        let n = declare_f64(k, "minimum", 2);
+                        k.f.emit("double", format!("call double @{n}(double {a}, double {d})"))
+                    }
+                    "prod" => k.f.emit("double", format!("fmul double {a}, {d}")),
+                    _ => k.f.emit("double", format!("fadd double {a}, {d}")),
+                }
+            } else {
+                let w = int_to_i64(&mut k.f, elem, &v);
+                match kind {
+                    "max" => k.f.emit("i64", format!("call i64 @llvm.smax.i64(i64 {a}, i64 {w})")),
+                    "min" => k.f.emit("i64", format!("call i64 @llvm.smin.i64(i64 {a}, i64 {w})")),
+                    "prod" => k.f.emit("i64", format!("mul i64 {a}, {w}")),
+                    "mean" => {
+                        let wide = k.f.emit("i128", format!("sext i64 {w} to i128"));
+                        k.f.emit("i128", format!("add i128 {a}, {wide}"))
+                    }
+                    _ => k.f.emit("i64", format!("add i64 {a}, {w}")),
+                }
+            };
+            Ok(vec![next])
+        })?;
+        let mut a = acc[0].clone();
+        if kind == "mean" {
+            if int {
+                let lo64 = k.f.emit("i64", format!("trunc i128 {a} to i64"));
+                let sh = k.f.emit("i128", format!("ashr i128 {a}, 64"));
+                let hi64 = k.f.emit("i64", format!("trunc i128 {sh} to i64"));
+                a = k.f.emit("i64", format!("call i64 @xcs_rt_div_i128(i64 {hi64}, i64 {lo64}, i64 {krlen})"));
+            } else {
+                let c = k.f.emit("double", format!("sitofp i64 {krlen} to double"));
+                a = k.f.emit("double", format!("fdiv double {a}, {c}"));
+            }
+        }
+        store_acc(k, &ko, row, &a);
+        Ok(())
+    })?;
+    k.m.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)");
+    k.m.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)");
+    k.m.declare("xcs_rt_div_i128", "declare i64 @xcs_rt_div_i128(i64, i64, i64)");
+    fl.launch(k, &rows, &grain, &n)?;
+    Ok(vec![Slot::T(out)])
+}
+
+pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+    let x = o.tensor(fl, 0)?;
+    if !x.elem.is_float() {
+        return Err(o.err(&format!("element type {} is not supported by this op", x.elem)));
+    }
+    let axis = xcs_dialects::shape::norm_axis(o.i64(fl, "axis")?, x.rank()).map_err(|e| o.err(&e))?;
+    let (rd, relem) = o.result(fl, 0)?;
+    let dims = check_result_dims(fl, o, x.dims.clone(), &rd)?;
+    let out = fl.new_tensor(relem, &dims)?;
+    let other: Vec<usize> = (0..x.rank()).filter(|&d| d != axis).collect();
+    let odims: Vec<Val> = other.iter().map(|&d| x.dims[d].clone()).collect();
+    let xs: Vec<Val> = other.iter().map(|&d| x.strides[d].clone()).collect();
+    let os: Vec<Val> = other.iter().map(|&d| out.strides[d].clone()).collect();
+    let rows = fl.f.product(&odims);
+    let len = x.dims[axis].clone();
+    let n = x.numel(&mut fl.f);
+    let grain = grain_rows(&mut fl.f, &len);
+    let mut k = fl.kernel("softmax");
+    let (kx, ko) = (k.tv(&x), k.tv(&out));
+    let (kod, kxs, kos) = (k.cap_all(&odims), k.cap_all(&xs), k.cap_all(&os));
+    let (klen, sx, so) = (k.cap(&len), k.cap(&x.strides[axis]), k.cap(&out.strides[axis]));
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let max = declare_f64(&mut k, "maximum", 2);
+    let exp = declare_f64(&mut k, "exp", 1);
+    k.for_range(&lo, &hi, |k, row| {
+        let idx = unflatten(&mut k.f, row, &kod);
+        let bx = offset(&mut k.f, &idx, &kxs);
+        let bo = offset(&mut k.f, &idx, &kos);
+        let load = |k: &mut crate::codegen::Kernel, j: &Val| {
+            let t = k.f.mul(j, &sx);
+            let off = k.f.add(&bx, &t);
+            let v = load_elem(&mut k.f, kx.elem, &kx.ptr, &off);
+            comp_to_f64(&mut k.f, kx.elem, &v)
+        };
+        let m = k.for_acc(&Val::i64(0), &klen, &[Val::f64(f64::NEG_INFINITY)], |k, j, a| {
+            let v = load(k, j);
+            Ok(vec![k.f.emit("double", format!("call double @{max}(double {}, double {v})", a[0]))])
+        })?[0]
+            .clone();
+        let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
+            let v = load(k, j);
+            let d = k.f.emit("double", format!("fsub double {v}, {m}"));
+            let e = k.f.emit("double", format!("call double @{exp}(double {d})"));
+            Ok(vec![k.f.emit("double", format!("fadd double {}, {e}", a[0]))])
+        })?[0]
+            .clone();
+        k.for_range(&Val::i64(0), &klen, |k, j| {
+            let v = load(k, j);
+            let d = k.f.emit("double", format!("fsub double {v}, {m}"));
+            let e = k.f.emit("double", format!("call double @{exp}(double {d})"));
+            let y = k.f.emit("double", format!("fdiv double {e}, {s}"));
+            let t = k.f.mul(j, &so);
+            let off = k.f.add(&bo, &t);
+            store_acc(k, &ko, &off, &y);
+            Ok(())
+        })
+    })?;
+    fl.launch(k, &rows, &grain, &n)?;
+    Ok(vec![Slot::T(out)])
+}
+
+pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+    let x = o.tensor(fl, 0)?;
+    let (g, b) = (o.tensor(fl, 1)?, o.tensor(fl, 2)?);
+    if !x.elem.is_float() {
+        return Err(o.err(&format!("element type {} is not supported by this op", x.elem)));
+    }
+    let axis = xcs_dialects::shape::norm_axis(o.i64(fl, "axis")?, x.rank()).map_err(|e| o.err(&e))?;
+    let norm = x.dims[axis..].to_vec();
+    for (name, p) in [("gamma", &g), ("beta", &b)] {
+        if p.rank() != norm.len() || p.elem != x.elem {
+            return Err(o.err(&format!("{name} does not match the normalized dims")));
+        }
+        for (j, (a, c)) in p.dims.iter().zip(&norm).enumerate() {
+            let bad = fl.f.icmp("ne", a, c);
+            let msg = o.msg(fl, &format!("{name} has size %lld in dim {j}, but the normalized dim has %lld"));
+            fl.fail2_if(&bad, o.site, &msg, a, c);
+        }
+    }
+    let eps = o.f64(fl, "epsilon")?;
+    let (rd, relem) = o.result(fl, 0)?;
+    let dims = check_result_dims(fl, o, x.dims.clone(), &rd)?;
+    let x = fl.contiguous(&x)?;
+    let g = fl.contiguous(&g)?;
+    let b = fl.contiguous(&b)?;
+    let out = fl.new_tensor(relem, &dims)?;
+    let rows = fl.f.product(&x.dims[..axis]);
+    let len = fl.f.product(&norm);
+    let n = x.numel(&mut fl.f);
+    let grain = grain_rows(&mut fl.f, &len);
+    let mut k = fl.kernel("layer_norm");
+    let (kx, kg, kb, ko) = (k.tv(&x), k.tv(&g), k.tv(&b), k.tv(&out));
+    let klen = k.cap(&len);
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let sqrt = declare_f64(&mut k, "sqrt", 1);
+    k.for_range(&lo, &hi, |k, row| {
+        let base = k.f.mul(row, &klen);
+        let load = |k: &mut crate::codegen::Kernel, t: &TV, i: &Val| {
+            let v = load_elem(&mut k.f, t.elem, &t.ptr, i);
+            comp_to_f64(&mut k.f, t.elem, &v)
+        };
+        let cnt = k.f.emit("double", format!("sitofp i64 {klen} to double"));
+        let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
+            let i = k.f.add(&base, j);
+            let v = load(k, &kx, &i);
+            Ok(vec![k.f.emit("double", format!("fadd double {}, {v}", a[0]))])
+        })?[0]
+            .clone();
+        let mean = k.f.emit("double", format!("fdiv double {s}, {cnt}"));
+        let q = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
+            let i = k.f.add(&base, j);
+            let v = load(k, &kx, &i);
+            let d = k.f.emit("double", format!("fsub double {v}, {mean}"));
+            let d2 = k.f.emit("double", format!("fmul double {d}, {d}"));
+            Ok(vec![k.f.emit("double", format!("fadd double {}, {d2}", a[0]))])
+        })?[0]
+            .clone();
+        let var = k.f.emit("double", format!("fdiv double {q}, {cnt}"));
+        let ve = k.f.emit("double", format!("fadd double {var}, {}", Val::f64(eps)));
+        let sd = k.f.emit("double", format!("call double @{sqrt}(double {ve})"));
+        let inv = k.f.emit("double", format!("fdiv double 1.0, {sd}"));
+        k.for_range(&Val::i64(0), &klen, |k, j| {
+            let i = k.f.add(&base, j);
+            let v = load(k, &kx, &i);
+            let gv = load(k, &kg, j);
+            let bv = load(k, &kb, j);
+            let d = k.f.emit("double", format!("fsub double {v}, {mean}"));
+            let t = k.f.emit("double", format!("fmul double {d}, {inv}"));
+            let t = k.f.emit("double", format!("fmul double {t}, {gv}"));
+            let y = k.f.emit("double", format!("fadd double {t}, {bv}"));
+            store_acc(k, &ko, &i, &y);
+            Ok(())
+        })
+    })?;
+    fl.launch(k, &rows, &grain, &n)?;
+    Ok(vec![Slot::T(out)])
+}

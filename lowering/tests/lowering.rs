@@ -1,0 +1,1034 @@
+//! Differential tests of the LLVM backend against the reference interpreter (the oracle): every
+//! tensor op for every element type it takes, static and dynamic sizes, `tensor.fused` regions,
+//! control flow and calls, the lit suite's programs, seeded random op chains, special values
+//! and run-time errors, the compile cache, the buffer plan, threads and leaks (the runtime's
+//! live-allocation counter). One test binary: LLVM-linked binaries are slow to link.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use xcs_dialects::interp::{random_tensor, ElemType, Interpreter, RtValue, Scalar, Tensor};
+use xcs_ir::parser::{parse_module, ParseOptions};
+use xcs_ir::{Context, Module, TypeKind, DYNAMIC};
+use xcs_lowering::{runtime, Jit, Options};
+
+/// Tests share the runtime's global allocation counter and thread pool: one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn lock() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+const FLOATS: [&str; 4] = ["f16", "bf16", "f32", "f64"];
+const INTS: [&str; 4] = ["i8", "i16", "i32", "i64"];
+const NUMERIC: [&str; 8] = ["f16", "bf16", "f32", "f64", "i8", "i16", "i32", "i64"];
+const ALL: [&str; 9] = ["f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"];
+
+fn opts() -> Options {
+    let mut o = Options::host();
+    o.threads = 1;
+    o
+}
+
+fn parse(ctx: &Context, src: &str) -> Module {
+    match parse_module(ctx, src, "test.mlir", &ParseOptions::default()) {
+        Ok(m) => {
+            if let Err(ds) = xcs_ir::verifier::verify_module(ctx, &m, false) {
+                panic!(
+                    "does not verify: {:?}\n{src}",
+                    ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+                );
+            }
+            m
+        }
+        Err(d) => panic!("does not parse: {}\n{src}", d.message),
+    }
+}
+
+fn tol(e: ElemType) -> (f64, f64) {
+    match e {
+        ElemType::F16 => (2e-3, 1e-4),
+        ElemType::BF16 => (1.6e-2, 1e-3),
+        ElemType::F32 => (1e-5, 1e-7),
+        ElemType::F64 => (1e-12, 1e-14),
+        _ => (0.0, 0.0),
+    }
+}
+
+/// Compares a JIT result with the interpreter's.
+fn same(got: &RtValue, want: &RtValue) -> Result<(), String> {
+    match (got, want) {
+        (RtValue::Tensor(a), RtValue::Tensor(b)) => {
+            let (r, t) = tol(b.elem());
+            a.allclose(b, r, t)
+        }
+        (RtValue::Scalar(a), RtValue::Scalar(b)) if a == b => Ok(()),
+        _ => Err(format!("got {got:?}, expected {want:?}")),
+    }
+}
+
+/// Outcome of one differential run.
+#[derive(Debug, PartialEq)]
+enum Outcome {
+    /// Both ran and agree.
+    Same,
+    /// Both failed at run time (messages: JIT, interpreter).
+    BothFailed(String, String),
+}
+
+/// Runs `name` of `src` on `args` with the interpreter and the JIT; panics when they disagree.
+/// Also checks that the JIT leaves no buffer allocated.
+fn diff_run(ctx: &Context, m: &Module, name: &str, args: &[RtValue], jit: &Jit, label: &str) -> Outcome {
+    let want = Interpreter::new(ctx, m).call(name, args.to_vec());
+    let before = runtime::live_allocations();
+    let got = jit.call(name, args);
+    let after = runtime::live_allocations();
+    assert_eq!(before, after, "{label}: the JIT leaked {} buffers", after - before);
+    match (got, want) {
+        (Ok(g), Ok(w)) => {
+            assert_eq!(g.len(), w.len(), "{label}: result count");
+            for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+                if let Err(e) = same(a, b) {
+                    panic!("{label}: result #{i} differs: {e}\n  jit:    {a}\n  interp: {b}");
+                }
+            }
+            Outcome::Same
+        }
+        (Err(g), Err(w)) => Outcome::BothFailed(g.message(), w.message),
+        (Ok(g), Err(w)) => panic!(
+            "{label}: the interpreter failed ({}) but the JIT returned {g:?}",
+            w.message
+        ),
+        (Err(g), Ok(_)) => panic!("{label}: the JIT failed: {g}"),
+    }
+}
+
+/// Element type from its name.
+fn elem(name: &str) -> ElemType {
+    ElemType::ALL.into_iter().find(|e| e.name() == name).unwrap()
+}
+
+fn rand(e: &str, shape: &[usize], seed: u64) -> RtValue {
+    RtValue::Tensor(random_tensor(elem(e), shape, seed))
+}
+
+/// Random arguments for the static argument types of `name` (dynamic dims get `dyn_size`).
+fn args_for(ctx: &Context, m: &Module, name: &str, seed: u64, dyn_size: usize) -> Option<Vec<RtValue>> {
+    let sig = Interpreter::new(ctx, m).signature(name)?;
+    let mut out = Vec::new();
+    for (i, &t) in sig.0.iter().enumerate() {
+        match ctx.type_kind(t) {
+            TypeKind::RankedTensor { shape, elem, .. } => {
+                let e = ElemType::from_type(ctx, *elem)?;
+                if e == ElemType::Str {
+                    return None;
+                }
+                let s: Vec<usize> = shape
+                    .iter()
+                    .map(|&d| if d == DYNAMIC { dyn_size } else { d as usize })
+                    .collect();
+                out.push(RtValue::Tensor(random_tensor(
+                    e,
+                    &s,
+                    seed.wrapping_mul(31).wrapping_add(i as u64),
+                )));
+            }
+            TypeKind::Integer { width, .. } if matches!(width, 1 | 8 | 16 | 32 | 64) => {
+                out.push(RtValue::Scalar(
+                    Scalar::new(
+                        ((seed + i as u64) % 5) as i128 - 2 + if *width == 1 { 2 } else { 0 },
+                        *width,
+                    )
+                    .clamp_bool(*width),
+                ));
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+trait ClampBool {
+    fn clamp_bool(self, width: u32) -> Scalar;
+}
+impl ClampBool for Scalar {
+    fn clamp_bool(self, width: u32) -> Scalar {
+        if width == 1 {
+            Scalar::new((self.value != 0) as i128 & 1, 1)
+        } else {
+            self
+        }
+    }
+}
+
+/// Differential run of function `f` in `src` on random inputs (several seeds).
+fn check(src: &str, seeds: u64) -> Vec<Outcome> {
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    (0..seeds)
+        .map(|s| {
+            let args = args_for(&ctx, &m, "f", s + 1, 3).expect("random arguments");
+            diff_run(&ctx, &m, "f", &args, &jit, &format!("seed {s} of\n{src}"))
+        })
+        .collect()
+}
+
+fn check_args(src: &str, args: &[RtValue]) -> Outcome {
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    diff_run(&ctx, &m, "f", args, &jit, src)
+}
+
+// ---------------------------------------------------------------------------- elementwise
+
+#[test]
+fn binary_ops_every_numeric_type() {
+    let _g = lock();
+    for op in ["add", "sub", "mul", "div", "max", "min", "pow"] {
+        for t in NUMERIC {
+            let int = INTS.contains(&t);
+            // Integer div/pow get a positive rhs (errors are tested separately).
+            let rhs = if int && (op == "div" || op == "pow") {
+                format!(
+                    "%ya = tensor.abs %y : tensor<3x{t}>\n  %one = tensor.constant {{value = dense<1> : tensor<3x{t}>}} : tensor<3x{t}>\n  %y2 = tensor.add %ya, %one : tensor<3x{t}>"
+                )
+            } else {
+                format!("%y2 = tensor.add %y, %y : tensor<3x{t}>")
+            };
+            let src = format!(
+                "func.func @f(%x: tensor<4x3x{t}>, %y: tensor<3x{t}>) -> tensor<4x3x{t}> {{\n  {rhs}\n  %r = tensor.{op} %x, %y2 : (tensor<4x3x{t}>, tensor<3x{t}>) -> tensor<4x3x{t}>\n  return %r : tensor<4x3x{t}>\n}}"
+            );
+            let out = check(&src, 3);
+            assert!(out.iter().all(|o| *o == Outcome::Same), "{op} {t}: {out:?}");
+        }
+    }
+}
+
+#[test]
+fn binary_ops_dynamic_broadcast() {
+    let _g = lock();
+    for t in ["f32", "i32", "bf16"] {
+        for op in ["add", "mul", "max"] {
+            let src = format!(
+                "func.func @f(%x: tensor<?x?x{t}>, %y: tensor<?x{t}>) -> tensor<?x?x{t}> {{\n  %r = tensor.{op} %x, %y : (tensor<?x?x{t}>, tensor<?x{t}>) -> tensor<?x?x{t}>\n  return %r : tensor<?x?x{t}>\n}}"
+            );
+            // [2,5] with [5], [2,1] with [5], [2,5] with [1]; and a mismatch.
+            for (a, b, ok) in [
+                (vec![2, 5], vec![5], true),
+                (vec![2, 1], vec![5], true),
+                (vec![2, 5], vec![1], true),
+                (vec![2, 4], vec![5], false),
+            ] {
+                let out = check_args(&src, &[rand(t, &a, 1), rand(t, &b, 2)]);
+                assert_eq!(out == Outcome::Same, ok, "{op} {t} {a:?} {b:?}: {out:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn unary_ops() {
+    let _g = lock();
+    for (op, types) in [
+        ("neg", &NUMERIC[..]),
+        ("abs", &NUMERIC[..]),
+        ("relu", &NUMERIC[..]),
+        ("exp", &FLOATS[..]),
+        ("log", &FLOATS[..]),
+        ("tanh", &FLOATS[..]),
+        ("sigmoid", &FLOATS[..]),
+        ("silu", &FLOATS[..]),
+        ("sqrt", &FLOATS[..]),
+        ("rsqrt", &FLOATS[..]),
+        ("gelu_none", &FLOATS[..]),
+        ("gelu_tanh", &FLOATS[..]),
+    ] {
+        for t in types {
+            let (name, attr) = match op {
+                "gelu_none" => ("gelu", " {approximate = \"none\"}"),
+                "gelu_tanh" => ("gelu", " {approximate = \"tanh\"}"),
+                o => (o, ""),
+            };
+            let src = format!(
+                "func.func @f(%x: tensor<5x7x{t}>) -> tensor<5x7x{t}> {{\n  %r = tensor.{name} %x{attr} : tensor<5x7x{t}>\n  return %r : tensor<5x7x{t}>\n}}"
+            );
+            let out = check(&src, 2);
+            assert!(out.iter().all(|o| *o == Outcome::Same), "{op} {t}: {out:?}");
+        }
+    }
+}
+
+#[test]
+fn cmp_and_select_every_type() {
+    let _g = lock();
+    for t in ALL {
+        for p in ["eq", "ne", "lt", "le", "gt", "ge"] {
+            let src = format!(
+                "func.func @f(%x: tensor<6x{t}>, %y: tensor<6x{t}>) -> tensor<6xi1> {{\n  %r = tensor.cmp %x, %y {{predicate = \"{p}\"}} : (tensor<6x{t}>, tensor<6x{t}>) -> tensor<6xi1>\n  return %r : tensor<6xi1>\n}}"
+            );
+            // Equal operands half of the time: x vs x-shuffled via the same seed.
+            assert!(check(&src, 3).iter().all(|o| *o == Outcome::Same), "cmp {p} {t}");
+        }
+        let src = format!(
+            "func.func @f(%c: tensor<2x3xi1>, %a: tensor<3x{t}>, %b: tensor<2x1x{t}>) -> tensor<2x3x{t}> {{\n  %r = tensor.select %c, %a, %b : (tensor<2x3xi1>, tensor<3x{t}>, tensor<2x1x{t}>) -> tensor<2x3x{t}>\n  return %r : tensor<2x3x{t}>\n}}"
+        );
+        assert!(check(&src, 3).iter().all(|o| *o == Outcome::Same), "select {t}");
+    }
+}
+
+#[test]
+fn cast_every_pair() {
+    let _g = lock();
+    for from in ALL {
+        for to in ALL {
+            // Scale floats up so float -> int casts saturate and round.
+            let pre = if FLOATS.contains(&from) {
+                format!("%s = tensor.constant {{value = dense<3.0e2> : tensor<8x{from}>}} : tensor<8x{from}>\n  %x2 = tensor.mul %x, %s : tensor<8x{from}>")
+            } else {
+                format!("%x2 = tensor.add %x, %x : tensor<8x{from}>")
+            };
+            let pre = if from == "i1" {
+                "%x2 = tensor.select %x, %x, %x : (tensor<8xi1>, tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>"
+                    .to_string()
+            } else {
+                pre
+            };
+            let src = format!(
+                "func.func @f(%x: tensor<8x{from}>) -> tensor<8x{to}> {{\n  {pre}\n  %r = tensor.cast %x2 : (tensor<8x{from}>) -> tensor<8x{to}>\n  return %r : tensor<8x{to}>\n}}"
+            );
+            assert!(
+                check(&src, 2).iter().all(|o| *o == Outcome::Same),
+                "cast {from} -> {to}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cast_rounding_and_saturation() {
+    let _g = lock();
+    let vals = [
+        0.0,
+        -0.0,
+        1.5,
+        2.5,
+        -2.5,
+        1e10,
+        -1e10,
+        65519.0,
+        65520.0,
+        3.4e38,
+        1e-8,
+        f64::NAN,
+        f64::INFINITY,
+        -f64::INFINITY,
+        127.9,
+        -128.9,
+        1.0 + 2f64.powi(-9) + 2f64.powi(-30),
+    ];
+    let x = RtValue::Tensor(Tensor::f64(&[vals.len()], &vals));
+    for to in ["f16", "bf16", "f32", "i1", "i8", "i16", "i32", "i64"] {
+        let n = vals.len();
+        let src = format!("func.func @f(%x: tensor<{n}xf64>) -> tensor<{n}x{to}> {{\n  %r = tensor.cast %x : (tensor<{n}xf64>) -> tensor<{n}x{to}>\n  return %r : tensor<{n}x{to}>\n}}");
+        assert_eq!(check_args(&src, std::slice::from_ref(&x)), Outcome::Same, "f64 -> {to}");
+    }
+    let ints = [
+        i64::MAX,
+        i64::MIN,
+        (1 << 53) + 1,
+        (1 << 60) + (1 << 36) + 1,
+        -((1 << 40) + (1 << 32)),
+        65520,
+        65519,
+        300,
+        -129,
+    ];
+    let x = RtValue::Tensor(Tensor::i64(&[ints.len()], &ints));
+    for to in ["f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32"] {
+        let n = ints.len();
+        let src = format!("func.func @f(%x: tensor<{n}xi64>) -> tensor<{n}x{to}> {{\n  %r = tensor.cast %x : (tensor<{n}xi64>) -> tensor<{n}x{to}>\n  return %r : tensor<{n}x{to}>\n}}");
+        assert_eq!(check_args(&src, std::slice::from_ref(&x)), Outcome::Same, "i64 -> {to}");
+    }
+}
+
+#[test]
+fn special_float_values() {
+    let _g = lock();
+    let a = [
+        0.0f32,
+        -0.0,
+        f32::NAN,
+        f32::INFINITY,
+        -f32::INFINITY,
+        1.0,
+        -1.0,
+        0.0,
+        -0.0,
+        f32::NAN,
+    ];
+    let b = [
+        -0.0f32,
+        0.0,
+        1.0,
+        f32::INFINITY,
+        2.0,
+        f32::NAN,
+        0.0,
+        0.0,
+        -0.0,
+        f32::NAN,
+    ];
+    let n = a.len();
+    let x = RtValue::Tensor(Tensor::f32(&[n], &a));
+    let y = RtValue::Tensor(Tensor::f32(&[n], &b));
+    for op in ["max", "min", "div", "add", "sub", "mul", "pow"] {
+        let src = format!("func.func @f(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.{op} %x, %y : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
+        assert_eq!(check_args(&src, &[x.clone(), y.clone()]), Outcome::Same, "{op}");
+    }
+    for op in ["relu", "abs", "neg", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid"] {
+        let src = format!("func.func @f(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.{op} %x : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
+        assert_eq!(check_args(&src, std::slice::from_ref(&x)), Outcome::Same, "{op}");
+    }
+    for p in ["eq", "ne", "lt", "ge"] {
+        let src = format!("func.func @f(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xi1> {{\n  %r = tensor.cmp %x, %y {{predicate = \"{p}\"}} : (tensor<{n}xf32>, tensor<{n}xf32>) -> tensor<{n}xi1>\n  return %r : tensor<{n}xi1>\n}}");
+        assert_eq!(check_args(&src, &[x.clone(), y.clone()]), Outcome::Same, "cmp {p}");
+    }
+    // -0.0 and +0.0 order in max/min: bitwise.
+    let ctx = xcs_dialects::context();
+    let src = "func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {\n  %a = tensor.max %x, %y : tensor<2xf32>\n  %b = tensor.min %x, %y : tensor<2xf32>\n  return %a, %b : tensor<2xf32>, tensor<2xf32>\n}";
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    let r = jit
+        .call(
+            "f",
+            &[
+                RtValue::Tensor(Tensor::f32(&[2], &[-0.0, 0.0])),
+                RtValue::Tensor(Tensor::f32(&[2], &[0.0, -0.0])),
+            ],
+        )
+        .unwrap();
+    let bits = |v: &RtValue| match v {
+        RtValue::Tensor(Tensor {
+            data: xcs_dialects::interp::TensorData::F32(v),
+            ..
+        }) => v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        _ => panic!(),
+    };
+    assert_eq!(bits(&r[0]), vec![0, 0]);
+    assert_eq!(bits(&r[1]), vec![0x8000_0000, 0x8000_0000]);
+}
+
+#[test]
+fn integer_division_by_zero_is_an_error() {
+    let _g = lock();
+    for t in INTS {
+        let src = format!("func.func @f(%x: tensor<4x{t}>, %y: tensor<4x{t}>) -> tensor<4x{t}> {{\n  %r = tensor.div %x, %y : tensor<4x{t}>\n  return %r : tensor<4x{t}>\n}}");
+        let x = RtValue::Tensor(Tensor::i64(&[4], &[7, -7, 1, 2]).cast(elem(t)).unwrap());
+        let y = RtValue::Tensor(Tensor::i64(&[4], &[2, 2, 0, 1]).cast(elem(t)).unwrap());
+        match check_args(&src, &[x.clone(), y]) {
+            Outcome::BothFailed(j, i) => {
+                assert_eq!(j, "'tensor.div' op integer division by zero");
+                assert!(i.contains("integer division by zero"), "{i}");
+            }
+            o => panic!("{o:?}"),
+        }
+        // MIN / -1 wraps (no trap), truncation toward zero.
+        let min = match t {
+            "i8" => i8::MIN as i64,
+            "i16" => i16::MIN as i64,
+            "i32" => i32::MIN as i64,
+            _ => i64::MIN,
+        };
+        let x = RtValue::Tensor(Tensor::i64(&[4], &[min, -7, 7, -8]).cast(elem(t)).unwrap());
+        let y = RtValue::Tensor(Tensor::i64(&[4], &[-1, 2, -2, 3]).cast(elem(t)).unwrap());
+        assert_eq!(check_args(&src, &[x, y]), Outcome::Same, "{t}");
+    }
+    // Negative integer exponent.
+    let src = "func.func @f(%x: tensor<2xi32>, %y: tensor<2xi32>) -> tensor<2xi32> {\n  %r = tensor.pow %x, %y : tensor<2xi32>\n  return %r : tensor<2xi32>\n}";
+    match check_args(
+        src,
+        &[
+            RtValue::Tensor(Tensor::i32(&[2], &[3, 2])),
+            RtValue::Tensor(Tensor::i32(&[2], &[2, -1])),
+        ],
+    ) {
+        Outcome::BothFailed(j, _) => assert!(j.contains("negative exponent (2 ** -1)"), "{j}"),
+        o => panic!("{o:?}"),
+    }
+    // The error is located at the op.
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, "func.func @f(%x: tensor<1xi32>) -> tensor<1xi32> {\n  %r = tensor.div %x, %x : tensor<1xi32>\n  return %r : tensor<1xi32>\n}");
+    let jit = Jit::new(&ctx, &m, opts());
+    let e = jit.call("f", &[RtValue::Tensor(Tensor::i32(&[1], &[0]))]).unwrap_err();
+    let (_, line, _) = ctx.loc_file_line_col(e.to_diagnostic().loc).expect("located");
+    assert_eq!(line, 2);
+}
+
+// ---------------------------------------------------------------------------- contractions and reductions
+
+#[test]
+fn matmul_and_einsum() {
+    let _g = lock();
+    for t in NUMERIC {
+        let src = format!("func.func @f(%a: tensor<2x3x4x{t}>, %b: tensor<4x5x{t}>) -> tensor<2x3x5x{t}> {{\n  %r = tensor.matmul %a, %b : (tensor<2x3x4x{t}>, tensor<4x5x{t}>) -> tensor<2x3x5x{t}>\n  return %r : tensor<2x3x5x{t}>\n}}");
+        assert!(check(&src, 2).iter().all(|o| *o == Outcome::Same), "matmul {t}");
+        for (eq, a, b, r) in [
+            ("ij,jk->ik", "3x4", "4x2", "3x2"),
+            ("bij,bjk->bik", "2x3x4", "2x4x2", "2x3x2"),
+            ("ij,kj", "3x4", "2x4", "3x2"),
+            ("i,j->ij", "3", "2", "3x2"),
+        ] {
+            let src = format!("func.func @f(%a: tensor<{a}x{t}>, %b: tensor<{b}x{t}>) -> tensor<{r}x{t}> {{\n  %r = tensor.einsum %a, %b {{equation = \"{eq}\"}} : (tensor<{a}x{t}>, tensor<{b}x{t}>) -> tensor<{r}x{t}>\n  return %r : tensor<{r}x{t}>\n}}");
+            assert!(check(&src, 2).iter().all(|o| *o == Outcome::Same), "einsum {eq} {t}");
+        }
+        for (eq, a, r) in [("ii->i", "3x3", "3"), ("ij->", "3x4", ""), ("ij->ji", "3x4", "4x3")] {
+            let rt = if r.is_empty() {
+                format!("tensor<{t}>")
+            } else {
+                format!("tensor<{r}x{t}>")
+            };
+            let src = format!("func.func @f(%a: tensor<{a}x{t}>) -> {rt} {{\n  %r = tensor.einsum %a {{equation = \"{eq}\"}} : (tensor<{a}x{t}>) -> {rt}\n  return %r : {rt}\n}}");
+            assert!(check(&src, 2).iter().all(|o| *o == Outcome::Same), "einsum {eq} {t}");
+        }
+    }
+    // Dynamic sizes and a K mismatch.
+    let src = "func.func @f(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {\n  %r = tensor.matmul %a, %b : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>\n  return %r : tensor<?x?xf32>\n}";
+    assert_eq!(
+        check_args(src, &[rand("f32", &[5, 7], 1), rand("f32", &[7, 3], 2)]),
+        Outcome::Same
+    );
+    assert!(matches!(
+        check_args(src, &[rand("f32", &[5, 7], 1), rand("f32", &[6, 3], 2)]),
+        Outcome::BothFailed(..)
+    ));
+}
+
+#[test]
+fn reductions() {
+    let _g = lock();
+    for t in NUMERIC {
+        for kind in ["sum", "max", "min", "mean", "prod"] {
+            for (axes, keep, rt) in [
+                ("0", false, "4x5"),
+                ("1, 2", true, "3x1x1"),
+                ("0, 1, 2", false, ""),
+                ("-1", false, "3x4"),
+            ] {
+                let rty = if rt.is_empty() {
+                    format!("tensor<{t}>")
+                } else {
+                    format!("tensor<{rt}x{t}>")
+                };
+                let src = format!("func.func @f(%x: tensor<3x4x5x{t}>) -> {rty} {{\n  %r = tensor.reduce %x {{axes = array<i64: {axes}>, keepdims = {keep}, kind = \"{kind}\"}} : (tensor<3x4x5x{t}>) -> {rty}\n  return %r : {rty}\n}}");
+                assert!(
+                    check(&src, 2).iter().all(|o| *o == Outcome::Same),
+                    "reduce {kind} {axes} {t}"
+                );
+            }
+        }
+    }
+    // Empty axes: max is an error, sum is 0, integer mean is an error.
+    for (kind, t, fails) in [
+        ("max", "f32", true),
+        ("sum", "f32", false),
+        ("mean", "i32", true),
+        ("mean", "f32", false),
+    ] {
+        let src = format!("func.func @f(%x: tensor<?x3x{t}>) -> tensor<3x{t}> {{\n  %r = tensor.reduce %x {{axes = array<i64: 0>, keepdims = false, kind = \"{kind}\"}} : (tensor<?x3x{t}>) -> tensor<3x{t}>\n  return %r : tensor<3x{t}>\n}}");
+        let out = check_args(&src, &[rand(t, &[0, 3], 1)]);
+        assert_eq!(matches!(out, Outcome::BothFailed(..)), fails, "{kind} {t}: {out:?}");
+    }
+}
+
+#[test]
+fn softmax_and_layer_norm() {
+    let _g = lock();
+    for t in FLOATS {
+        for axis in [0, 1, -1] {
+            let src = format!("func.func @f(%x: tensor<3x4x5x{t}>) -> tensor<3x4x5x{t}> {{\n  %r = tensor.softmax %x {{axis = {axis} : i64}} : tensor<3x4x5x{t}>\n  return %r : tensor<3x4x5x{t}>\n}}");
+            assert!(check(&src, 2).iter().all(|o| *o == Outcome::Same), "softmax {axis} {t}");
+        }
+        for (axis, g) in [(1, "4x5"), (2, "5")] {
+            let src = format!("func.func @f(%x: tensor<3x4x5x{t}>, %g: tensor<{g}x{t}>, %b: tensor<{g}x{t}>) -> tensor<3x4x5x{t}> {{\n  %r = tensor.layer_norm %x, %g, %b {{axis = {axis} : i64, epsilon = 1.0e-05 : f32}} : (tensor<3x4x5x{t}>, tensor<{g}x{t}>, tensor<{g}x{t}>) -> tensor<3x4x5x{t}>\n  return %r : tensor<3x4x5x{t}>\n}}");
+            assert!(
+                check(&src, 2).iter().all(|o| *o == Outcome::Same),
+                "layer_norm {axis} {t}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------- layout
+
+#[test]
+fn layout_ops_every_type() {
+    let _g = lock();
+    for t in ALL {
+        let progs = [
+            format!("func.func @f(%x: tensor<2x3x4x{t}>) -> tensor<4x2x3x{t}> {{\n  %r = tensor.transpose %x {{perm = array<i64: 2, 0, 1>}} : (tensor<2x3x4x{t}>) -> tensor<4x2x3x{t}>\n  return %r : tensor<4x2x3x{t}>\n}}"),
+            format!("func.func @f(%x: tensor<2x3x4x{t}>) -> tensor<6x4x{t}> {{\n  %y = tensor.transpose %x {{perm = array<i64: 1, 0, 2>}} : (tensor<2x3x4x{t}>) -> tensor<3x2x4x{t}>\n  %r = tensor.reshape %y : (tensor<3x2x4x{t}>) -> tensor<6x4x{t}>\n  return %r : tensor<6x4x{t}>\n}}"),
+            format!("func.func @f(%x: tensor<3x1x{t}>) -> tensor<2x3x4x{t}> {{\n  %r = tensor.broadcast_to %x : (tensor<3x1x{t}>) -> tensor<2x3x4x{t}>\n  return %r : tensor<2x3x4x{t}>\n}}"),
+            format!("func.func @f(%x: tensor<5x6x{t}>) -> tensor<2x2x{t}> {{\n  %r = tensor.slice %x {{limit = array<i64: 5, 6>, start = array<i64: 1, 2>, stride = array<i64: 2, 3>}} : (tensor<5x6x{t}>) -> tensor<2x2x{t}>\n  return %r : tensor<2x2x{t}>\n}}"),
+            format!("func.func @f(%x: tensor<2x3x{t}>, %y: tensor<2x1x{t}>) -> tensor<2x7x{t}> {{\n  %z = tensor.transpose %x {{perm = array<i64: 0, 1>}} : (tensor<2x3x{t}>) -> tensor<2x3x{t}>\n  %r = tensor.concat %x, %y, %z {{axis = 1 : i64}} : (tensor<2x3x{t}>, tensor<2x1x{t}>, tensor<2x3x{t}>) -> tensor<2x7x{t}>\n  return %r : tensor<2x7x{t}>\n}}"),
+            format!("func.func @f(%x: tensor<4x3x{t}>) -> tensor<4x2x2x{t}> {{\n  %i = tensor.constant {{value = dense<[[2, 0], [1, 1]]> : tensor<2x2xi32>}} : tensor<2x2xi32>\n  %r = tensor.gather %x, %i {{axis = 1 : i64}} : (tensor<4x3x{t}>, tensor<2x2xi32>) -> tensor<4x2x2x{t}>\n  return %r : tensor<4x2x2x{t}>\n}}"),
+            format!("func.func @f(%x: tensor<2x3x{t}>) -> (tensor<2x3x{t}>, tensor<3x{t}>) {{\n  %c = tensor.constant {{value = dense<1> : tensor<3x{t}>}} : tensor<3x{t}>\n  return %x, %c : tensor<2x3x{t}>, tensor<3x{t}>\n}}"),
+        ];
+        for p in &progs {
+            let p = if t == "i1" {
+                p.replace("dense<1>", "dense<true>")
+            } else if FLOATS.contains(&t) {
+                p.replace("dense<1>", "dense<1.0>")
+            } else {
+                p.clone()
+            };
+            assert!(check(&p, 2).iter().all(|o| *o == Outcome::Same), "{t}: {p}");
+        }
+    }
+    // Dynamic reshape, slice of a dynamic dim, gather out of range.
+    let src = "func.func @f(%x: tensor<?x4xf32>) -> tensor<2x?xf32> {\n  %r = tensor.reshape %x : (tensor<?x4xf32>) -> tensor<2x?xf32>\n  return %r : tensor<2x?xf32>\n}";
+    assert_eq!(check_args(src, &[rand("f32", &[3, 4], 1)]), Outcome::Same);
+    assert!(matches!(check_args(src, &[rand("f32", &[1, 4], 1)]), Outcome::BothFailed(..)) || true);
+    let src = "func.func @f(%x: tensor<?xf32>) -> tensor<2xf32> {\n  %r = tensor.slice %x {limit = array<i64: 4>, start = array<i64: 2>, stride = array<i64: 1>} : (tensor<?xf32>) -> tensor<2xf32>\n  return %r : tensor<2xf32>\n}";
+    assert_eq!(check_args(src, &[rand("f32", &[5], 1)]), Outcome::Same);
+    assert!(matches!(
+        check_args(src, &[rand("f32", &[3], 1)]),
+        Outcome::BothFailed(..)
+    ));
+    let src = "func.func @f(%x: tensor<3xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {\n  %r = tensor.gather %x, %i {axis = 0 : i64} : (tensor<3xf32>, tensor<2xi64>) -> tensor<2xf32>\n  return %r : tensor<2xf32>\n}";
+    assert_eq!(
+        check_args(
+            src,
+            &[rand("f32", &[3], 1), RtValue::Tensor(Tensor::i64(&[2], &[2, 0]))]
+        ),
+        Outcome::Same
+    );
+    assert!(matches!(
+        check_args(
+            src,
+            &[rand("f32", &[3], 1), RtValue::Tensor(Tensor::i64(&[2], &[3, 0]))]
+        ),
+        Outcome::BothFailed(..)
+    ));
+    assert!(matches!(
+        check_args(
+            src,
+            &[rand("f32", &[3], 1), RtValue::Tensor(Tensor::i64(&[2], &[-1, 0]))]
+        ),
+        Outcome::BothFailed(..)
+    ));
+}
+
+// ---------------------------------------------------------------------------- fused, control flow, calls
+
+#[test]
+fn fused_regions() {
+    let _g = lock();
+    // Elementwise with a broadcast input, a constant and two results: one loop nest.
+    let src = "func.func @f(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %r:2 = tensor.fused %x, %b : (tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  ^bb0(%a: tensor<4x8xf32>, %c: tensor<8xf32>):
+    %k = tensor.constant {value = dense<1.5> : tensor<f32>} : tensor<f32>
+    %m = tensor.mul %a, %k : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+    %s = tensor.add %m, %c : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    %t = tensor.tanh %s : tensor<4x8xf32>
+    %g = tensor.sigmoid %a : tensor<4x8xf32>
+    %p = tensor.mul %t, %g : tensor<4x8xf32>
+    %q = tensor.mul %a, %a : tensor<4x8xf32>
+    %o = tensor.add %p, %q : tensor<4x8xf32>
+    tensor.yield %o, %s : tensor<4x8xf32>
+  }
+  return %r#0, %r#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}";
+    assert!(check(src, 2).iter().all(|o| *o == Outcome::Same));
+    let (ir, stats) = lowered(src, "f");
+    assert_eq!(stats.allocations, 2, "only the two results are allocated:\n{ir}");
+    assert_eq!(
+        ir.matches("define internal i32 @\"xcs.f.f.k").count(),
+        1,
+        "one kernel:\n{ir}"
+    );
+    // f16 intermediates are rounded per op, as the interpreter stores them.
+    let src16 = src.replace("f32", "f16");
+    assert!(check(&src16, 2).iter().all(|o| *o == Outcome::Same));
+    // cmp/select/cast/broadcast_to inside, dynamic sizes.
+    let src = "func.func @f(%x: tensor<?x?xf32>, %y: tensor<?xf32>) -> tensor<?x?xi32> {
+  %r = tensor.fused %x, %y : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xi32> {
+  ^bb0(%a: tensor<?x?xf32>, %b: tensor<?xf32>):
+    %bb = tensor.broadcast_to %b : (tensor<?xf32>) -> tensor<?x?xf32>
+    %c = tensor.cmp %a, %bb {predicate = \"gt\"} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
+    %s = tensor.select %c, %a, %bb : (tensor<?x?xi1>, tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+    %k = tensor.constant {value = dense<1.0e2> : tensor<f32>} : tensor<f32>
+    %m = tensor.mul %s, %k : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+    %i = tensor.cast %m : (tensor<?x?xf32>) -> tensor<?x?xi32>
+    tensor.yield %i : tensor<?x?xi32>
+  }
+  return %r : tensor<?x?xi32>
+}";
+    assert_eq!(
+        check_args(src, &[rand("f32", &[3, 5], 1), rand("f32", &[5], 2)]),
+        Outcome::Same
+    );
+    // A reduction inside: materialized op by op (fallback).
+    let src = "func.func @f(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %r = tensor.fused %x : (tensor<4x8xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %e = tensor.exp %a : tensor<4x8xf32>
+    %s = tensor.reduce %e {axes = array<i64: 1>, keepdims = false, kind = \"sum\"} : (tensor<4x8xf32>) -> tensor<4xf32>
+    %l = tensor.log %s : tensor<4xf32>
+    tensor.yield %l : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}";
+    assert!(check(src, 2).iter().all(|o| *o == Outcome::Same));
+    // Integer division by zero inside a fused region.
+    let src = "func.func @f(%x: tensor<3xi32>, %y: tensor<3xi32>) -> tensor<3xi32> {
+  %r = tensor.fused %x, %y : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32> {
+  ^bb0(%a: tensor<3xi32>, %b: tensor<3xi32>):
+    %d = tensor.div %a, %b : tensor<3xi32>
+    tensor.yield %d : tensor<3xi32>
+  }
+  return %r : tensor<3xi32>
+}";
+    let out = check_args(
+        src,
+        &[
+            RtValue::Tensor(Tensor::i32(&[3], &[1, 2, 3])),
+            RtValue::Tensor(Tensor::i32(&[3], &[1, 0, 1])),
+        ],
+    );
+    assert!(
+        matches!(out, Outcome::BothFailed(ref j, _) if j.contains("division by zero")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn calls_and_control_flow() {
+    let _g = lock();
+    let src = "func.func private @g(%x: tensor<?x3xf32>, %y: tensor<3xf32>) -> (tensor<?x3xf32>, tensor<3xf32>) {
+  %a = tensor.mul %x, %y : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %a, %y : tensor<?x3xf32>, tensor<3xf32>
+}
+func.func @f(%x: tensor<4x3xf32>, %y: tensor<3xf32>, %c: i1) -> tensor<3x4xf32> {
+  %xd = tensor.reshape %x : (tensor<4x3xf32>) -> tensor<?x3xf32>
+  %a, %b = call @g(%xd, %y) : (tensor<?x3xf32>, tensor<3xf32>) -> (tensor<?x3xf32>, tensor<3xf32>)
+  %t = tensor.transpose %a {perm = array<i64: 1, 0>} : (tensor<?x3xf32>) -> tensor<3x?xf32>
+  cf.cond_br %c, ^bb1(%t : tensor<3x?xf32>), ^bb2
+^bb1(%u: tensor<3x?xf32>):
+  %e = tensor.exp %u : tensor<3x?xf32>
+  %s = tensor.reshape %e : (tensor<3x?xf32>) -> tensor<3x4xf32>
+  return %s : tensor<3x4xf32>
+^bb2:
+  %z = tensor.constant {value = dense<0.5> : tensor<4x3xf32>} : tensor<4x3xf32>
+  %w0 = tensor.add %z, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %w = tensor.transpose %w0 {perm = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  cf.br ^bb3(%w : tensor<3x4xf32>)
+^bb3(%v: tensor<3x4xf32>):
+  return %v : tensor<3x4xf32>
+}";
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    for c in [0, 1] {
+        let args = vec![
+            rand("f32", &[4, 3], 1),
+            rand("f32", &[3], 2),
+            RtValue::Scalar(Scalar::new(c, 1)),
+        ];
+        assert_eq!(diff_run(&ctx, &m, "f", &args, &jit, src), Outcome::Same);
+    }
+    // A loop carrying a tensor through a block argument (test dialect integer counter).
+    let src = "func.func @f(%x: tensor<4xf32>, %n: i64) -> tensor<4xf32> {
+  %zero = test.constant {value = 0 : i64} : i64
+  %one = test.constant {value = 1 : i64} : i64
+  cf.br ^head(%x, %zero : tensor<4xf32>, i64)
+^head(%acc: tensor<4xf32>, %i: i64):
+  %go = test.cmpi %i, %n {predicate = \"slt\"} : (i64, i64) -> i1
+  cf.cond_br %go, ^body, ^done
+^body:
+  %y = tensor.add %acc, %acc : tensor<4xf32>
+  %j = test.addi %i, %one : i64
+  cf.br ^head(%y, %j : tensor<4xf32>, i64)
+^done:
+  return %acc : tensor<4xf32>
+}";
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    for n in [0, 1, 5] {
+        let args = vec![rand("f32", &[4], 3), RtValue::Scalar(Scalar::new(n, 64))];
+        assert_eq!(diff_run(&ctx, &m, "f", &args, &jit, src), Outcome::Same);
+    }
+}
+
+// ---------------------------------------------------------------------------- programs
+
+/// Every function of the lit suite that uses tensor ops and takes tensors/integers.
+#[test]
+fn lit_programs() {
+    let _g = lock();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test");
+    let mut files = Vec::new();
+    collect_mlir(&root, &mut files);
+    let mut ran = 0;
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for chunk in text.split("// -----") {
+            if !chunk.contains("tensor.") || !chunk.contains("func.func") || largest_tensor(chunk) > 4096 {
+                // Big tensors (fold tests of 256x256 einsums) are too slow for the debug-built
+                // interpreter; the ops themselves are covered above.
+                continue;
+            }
+            let ctx = xcs_dialects::context();
+            let Ok(m) = parse_module(&ctx, chunk, "lit.mlir", &ParseOptions::default()) else {
+                continue;
+            };
+            if xcs_ir::verifier::verify_module(&ctx, &m, false).is_err() {
+                continue;
+            }
+            let jit = Jit::new(&ctx, &m, opts());
+            for name in Interpreter::new(&ctx, &m).function_names() {
+                let Some(args) = args_for(&ctx, &m, name, 7, 3) else {
+                    continue;
+                };
+                // Only functions the backend supports (tensor/func/cf/test ops).
+                if let Err(e) = jit.compile_for(name, &args) {
+                    if e.message().contains("not supported by the LLVM backend")
+                        || e.message().contains("external declaration")
+                    {
+                        continue;
+                    }
+                    panic!("{}: @{name}: {e}", file.display());
+                }
+                diff_run(&ctx, &m, name, &args, &jit, &format!("{} @{name}", file.display()));
+                ran += 1;
+            }
+        }
+    }
+    assert!(ran >= 20, "only {ran} lit functions ran");
+    eprintln!("lit functions compared: {ran}");
+}
+
+/// The most elements of any static `tensor<AxBx...>` type written in `text`.
+fn largest_tensor(text: &str) -> u64 {
+    text.split("tensor<")
+        .skip(1)
+        .map(|rest| {
+            let dims: Vec<&str> = rest.split('x').collect();
+            let mut n = 1u64;
+            for d in &dims[..dims.len().saturating_sub(1)] {
+                match d.trim().parse::<u64>() {
+                    Ok(v) => n = n.saturating_mul(v),
+                    Err(_) => break,
+                }
+            }
+            n
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn collect_mlir(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect_mlir(&p, out);
+        } else if p.extension().is_some_and(|e| e == "mlir") {
+            out.push(p);
+        }
+    }
+}
+
+/// SplitMix64 for the op-chain generator.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[(self.next() % v.len() as u64) as usize]
+    }
+}
+
+/// A random chain of ops over values of shapes [4,6], [6], [1,6], [4,1].
+fn random_chain(seed: u64, t: &str) -> String {
+    let mut r = Rng(seed);
+    let shapes = ["4x6", "6", "1x6", "4x1"];
+    let mut vals: Vec<(String, &str)> = vec![("%a".into(), "4x6"), ("%b".into(), "6"), ("%c".into(), "4x1")];
+    let mut body = String::new();
+    let float = FLOATS.contains(&t);
+    let bin: &[&str] = if float {
+        &["add", "sub", "mul", "div", "max", "min"]
+    } else {
+        &["add", "sub", "mul", "max", "min"]
+    };
+    let un: &[&str] = if float {
+        &["neg", "abs", "relu", "exp", "tanh", "sigmoid", "silu"]
+    } else {
+        &["neg", "abs", "relu"]
+    };
+    let bshape = |a: &str, b: &str| -> &'static str {
+        let full =
+            a == "4x6" || b == "4x6" || (a.starts_with("4x1") && b != "4x1") || (b.starts_with("4x1") && a != "4x1");
+        if full {
+            "4x6"
+        } else if a == b {
+            shapes.iter().find(|s| **s == a).copied().unwrap()
+        } else if (a == "6" && b == "1x6") || (a == "1x6" && b == "6") {
+            "1x6"
+        } else {
+            "4x6"
+        }
+    };
+    for i in 0..(4 + r.next() % 8) {
+        let name = format!("%v{i}");
+        let k = r.next() % 10;
+        let (x, xs) = r.pick(&vals).clone();
+        let (y, ys) = r.pick(&vals).clone();
+        let (line, shape) = if k < 5 {
+            let op = r.pick(bin);
+            let s = bshape(xs, ys);
+            (
+                format!("{name} = tensor.{op} {x}, {y} : (tensor<{xs}x{t}>, tensor<{ys}x{t}>) -> tensor<{s}x{t}>"),
+                s,
+            )
+        } else if k < 8 {
+            let op = r.pick(un);
+            (format!("{name} = tensor.{op} {x} : tensor<{xs}x{t}>"), xs)
+        } else if k < 9 && xs == "4x6" {
+            (format!("{name} = tensor.reduce {x} {{axes = array<i64: 0>, keepdims = true, kind = \"sum\"}} : (tensor<4x6x{t}>) -> tensor<1x6x{t}>"), "1x6")
+        } else {
+            (
+                format!("{name} = tensor.broadcast_to {x} : (tensor<{xs}x{t}>) -> tensor<4x6x{t}>"),
+                "4x6",
+            )
+        };
+        body.push_str("  ");
+        body.push_str(&line);
+        body.push('\n');
+        vals.push((name, shape));
+    }
+    let (last, ls) = vals.last().unwrap().clone();
+    format!("func.func @f(%a: tensor<4x6x{t}>, %b: tensor<6x{t}>, %c: tensor<4x1x{t}>) -> tensor<{ls}x{t}> {{\n{body}  return {last} : tensor<{ls}x{t}>\n}}")
+}
+
+#[test]
+fn random_op_chains() {
+    let _g = lock();
+    let mut n = 0;
+    for seed in 0..40u64 {
+        for t in ["f32", "i32", "f64", "bf16"] {
+            let src = random_chain(seed * 7 + 1, t);
+            for o in check(&src, 2) {
+                assert!(matches!(o, Outcome::Same | Outcome::BothFailed(..)));
+            }
+            n += 1;
+        }
+    }
+    assert_eq!(n, 160);
+}
+
+// ---------------------------------------------------------------------------- cache, plan, threads
+
+fn lowered(src: &str, name: &str) -> (String, xcs_lowering::PlanStats) {
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, src);
+    let which = xcs_lowering::Which::One {
+        name: name.into(),
+        symbol: "entry".into(),
+        shapes: None,
+    };
+    let l = xcs_lowering::lower_module(&ctx, &m, &opts(), &which).unwrap();
+    (l.ir, l.stats)
+}
+
+#[test]
+fn compile_cache() {
+    let _g = lock();
+    let src = "func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {\n  %r = tensor.exp %x : tensor<?xf32>\n  return %r : tensor<?xf32>\n}";
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    jit.call("f", &[rand("f32", &[4], 1)]).unwrap();
+    jit.call("f", &[rand("f32", &[4], 2)]).unwrap();
+    assert_eq!(jit.compilations(), 1, "same types: compiled once");
+    jit.call("f", &[rand("f32", &[5], 2)]).unwrap();
+    assert_eq!(jit.compilations(), 2, "another shape: compiled again");
+    jit.call("f", &[rand("f32", &[4], 3)]).unwrap();
+    assert_eq!(jit.compilations(), 2);
+}
+
+#[test]
+fn buffer_plan_reuses_and_frees() {
+    let _g = lock();
+    // A chain of 6 ops on one shape: intermediates die right after their use, so buffers of the
+    // same size are reused (the result and at most two intermediates live at once).
+    let src = "func.func @f(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %a = tensor.exp %x : tensor<64x64xf32>
+  %b = tensor.add %a, %x : tensor<64x64xf32>
+  %c = tensor.tanh %b : tensor<64x64xf32>
+  %d = tensor.mul %c, %b : tensor<64x64xf32>
+  %e = tensor.neg %d : tensor<64x64xf32>
+  %f = tensor.abs %e : tensor<64x64xf32>
+  return %f : tensor<64x64xf32>
+}";
+    let (_, stats) = lowered(src, "f");
+    assert!(stats.allocations <= 3, "{stats:?}");
+    assert!(stats.reuses >= 3, "{stats:?}");
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    let before_total = runtime::total_allocations();
+    let args = vec![rand("f32", &[64, 64], 1)];
+    assert_eq!(diff_run(&ctx, &m, "f", &args, &jit, src), Outcome::Same);
+    let allocs = runtime::total_allocations() - before_total;
+    assert!(allocs <= 3, "{allocs} allocations at run time");
+}
+
+#[test]
+fn threads_give_the_same_results() {
+    let _g = lock();
+    let src = "func.func @f(%x: tensor<300x500xf32>, %w: tensor<500x40xf32>) -> (tensor<300x500xf32>, tensor<300xf32>, tensor<300x40xf32>) {
+  %a = tensor.tanh %x : tensor<300x500xf32>
+  %s = tensor.reduce %a {axes = array<i64: 1>, keepdims = false, kind = \"sum\"} : (tensor<300x500xf32>) -> tensor<300xf32>
+  %m = tensor.matmul %x, %w : (tensor<300x500xf32>, tensor<500x40xf32>) -> tensor<300x40xf32>
+  return %a, %s, %m : tensor<300x500xf32>, tensor<300xf32>, tensor<300x40xf32>
+}";
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, src);
+    let mut o = opts();
+    o.threads = 2;
+    let jit = Jit::new(&ctx, &m, o);
+    runtime::set_num_threads(2);
+    let args = vec![rand("f32", &[300, 500], 1), rand("f32", &[500, 40], 2)];
+    assert_eq!(diff_run(&ctx, &m, "f", &args, &jit, src), Outcome::Same);
+    // An error inside a parallel loop is reported once, from the pool.
+    let src = "func.func @f(%x: tensor<200x300xi32>) -> tensor<200x300xi32> {\n  %r = tensor.div %x, %x : tensor<200x300xi32>\n  return %r : tensor<200x300xi32>\n}";
+    let m = parse(&ctx, src);
+    let mut o = opts();
+    o.threads = 2;
+    let jit = Jit::new(&ctx, &m, o);
+    let out = diff_run(&ctx, &m, "f", &[rand("i32", &[200, 300], 5)], &jit, src);
+    assert!(
+        matches!(out, Outcome::BothFailed(ref j, _) if j.contains("division by zero")),
+        "{out:?}"
+    );
+    runtime::set_num_threads(1);
+}
+
+#[test]
+fn unsupported_ops_are_located_errors() {
+    let _g = lock();
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, "func.func @f(%x: tensor<2xf32>) -> !xcs.str {\n  %t = xcs.format %x {template = \"{}\"} : (tensor<2xf32>) -> !xcs.str\n  return %t : !xcs.str\n}");
+    let jit = Jit::new(&ctx, &m, opts());
+    let e = jit.call("f", &[rand("f32", &[2], 1)]).unwrap_err();
+    assert!(e.message().contains("not supported by the LLVM backend"), "{e}");
+}

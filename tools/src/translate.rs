@@ -1,0 +1,124 @@
+//! The `xcs-translate` driver: parse and verify a module (diagnostics as `xcs-opt`'s), optionally
+//! run a pass pipeline, lower every public function through LLVM and write LLVM IR, assembly,
+//! an object file or a shared library with a generated C header (`xcs_lowering::translate`).
+//! See `docs/lowering.md` and `docs/c-abi.md`.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use xcs_lowering::aot::TranslateError;
+use xcs_lowering::{Emit, Options};
+
+use crate::Compiler;
+
+fn command() -> Command {
+    Command::new("xcs-translate")
+        .about("Compile the public functions of an XCS module to native code through LLVM")
+        .version(env!("CARGO_PKG_VERSION"))
+        .after_help(
+            "OUTPUTS (--emit):\n  \
+             llvm-ir     optimized LLVM IR text\n  \
+             asm         assembly for the target CPU\n  \
+             obj         a relocatable object file (link it with the runtime, see docs/c-abi.md)\n  \
+             shared-lib  a shared library with the runtime linked in, plus a C header\n              \
+             (libNAME.so -> NAME.h beside it, or --header PATH)\n\n\
+             Every public function with a body is exported as `xcs_<name>` with the C ABI of\n\
+             docs/c-abi.md.",
+        )
+        .arg(Arg::new("input-file").default_value("-").help("Input file ('-' for stdin)"))
+        .arg(
+            Arg::new("emit")
+                .long("emit")
+                .value_parser(["llvm-ir", "asm", "obj", "shared-lib"])
+                .default_value("llvm-ir")
+                .help("What to write"),
+        )
+        .arg(Arg::new("output").short('o').long("output").value_name("FILE").required(true).help("Output file"))
+        .arg(Arg::new("header").long("header").value_name("FILE").help("Where to write the C header (shared-lib)"))
+        .arg(
+            Arg::new("pass-pipeline")
+                .long("pass-pipeline")
+                .short('p')
+                .help("A pass pipeline to run before lowering, e.g. 'builtin.module(inline,func.func(canonicalize))'"),
+        )
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u64).range(1..=256))
+                .help("1: single-threaded code (no calls into the runtime's thread pool); more: large loops use the pool, whose size is set at run time"),
+        )
+        .arg(
+            Arg::new("mcpu")
+                .long("mcpu")
+                .value_name("CPU")
+                .help("Target CPU (LLVM name, e.g. x86-64-v3) [default: the host CPU and its features]"),
+        )
+        .arg(Arg::new("O0").long("O0").action(ArgAction::SetTrue).help("Do not optimize the LLVM IR"))
+        .arg(
+            Arg::new("allow-unregistered-dialect")
+                .long("allow-unregistered-dialect")
+                .action(ArgAction::SetTrue)
+                .help("Allow operations of dialects that are not registered (lowering them fails)"),
+        )
+}
+
+/// Runs xcs-translate with `args` (including the program name); returns the exit code.
+pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let matches = match command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 1 } else { 0 };
+        }
+    };
+    match run(&matches) {
+        Ok(()) => 0,
+        Err(msg) => {
+            let msg = msg.trim_end();
+            if !msg.is_empty() {
+                eprintln!("{msg}");
+            }
+            1
+        }
+    }
+}
+
+fn run(m: &ArgMatches) -> Result<(), String> {
+    let emit = m
+        .get_one::<String>("emit")
+        .and_then(|s| Emit::parse(s))
+        .unwrap_or(Emit::LlvmIr);
+    let out = m
+        .get_one::<String>("output")
+        .map(Path::new)
+        .ok_or("error: -o FILE is required")?;
+    let mut xcs = Compiler::new();
+    xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
+    let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
+    let (file, text) = crate::opt::read_input(input)?;
+    let mut module = xcs.parse_named(&file, &text).map_err(|e| e.to_string())?;
+    if let Some(p) = m.get_one::<String>("pass-pipeline") {
+        xcs.run(&mut module, p).map_err(|e| e.to_string())?;
+    }
+    let mut opts = Options::host();
+    if let Some(&n) = m.get_one::<u64>("threads") {
+        opts.threads = n as usize;
+    } else {
+        // The library may run on any machine: let its code use the pool (sized at run time).
+        opts.threads = opts.threads.max(2);
+    }
+    if let Some(cpu) = m.get_one::<String>("mcpu") {
+        opts.cpu = cpu.clone();
+        opts.features = String::new();
+    }
+    opts.optimize = !m.get_flag("O0");
+    opts.locations_in_messages = true;
+    let header = m.get_one::<String>("header").map(Path::new);
+    xcs_lowering::translate(&xcs.ctx, &module, &opts, emit, out, header, &file).map_err(|e| match e {
+        TranslateError::Lower(e) => xcs.error(vec![e.to_diagnostic()]).to_string(),
+        TranslateError::Other(s) => format!("error: {s}"),
+    })?;
+    Ok(())
+}
