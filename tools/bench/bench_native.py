@@ -322,7 +322,13 @@ def run_worker(args: argparse.Namespace) -> int:
     else:
         version = np.__version__
     for w in ws:
-        inputs = load_inputs(cache, w)
+        row = {"workload": w.name, "impl": impl, "threads": args.threads}
+        try:
+            inputs = load_inputs(cache, w)
+        except (OSError, ValueError) as e:
+            row["error"] = f"input: {e}"[:300]
+            results.append(row)
+            continue
         names = [n for n, _ in w.args]
         if impl == "jax":
             fn = eval(f"lambda {', '.join(names)}: {w.jax_src}", {"jnp": jnp, "jax": jax})  # noqa: S307
@@ -337,7 +343,6 @@ def run_worker(args: argparse.Namespace) -> int:
 
             def call():
                 return fn(*xs)
-        row = {"workload": w.name, "impl": impl, "threads": args.threads}
         try:
             out = call()  # warm-up (and jit compile)
             if args.check:
