@@ -59,7 +59,10 @@ Usage (from the repository root):
 Options: --runs N (default 10), --threads 1,2, --only W1,W2,ew,exp,... (workload names, groups
 or elementwise op names), --skip-numpy, --skip-jax, --skip-xcs, --skip-roofs, --stream-n N
 (doubles per STREAM array; default 80M: 3 x 640 MB), --cache DIR (default target/bench/native),
---fail-on-miss (exit 3 when a goal is missed; by default goals are only reported).
+--fail-on-miss (exit 3 when a goal is missed; by default goals are only reported),
+--wait-idle S (before each configuration, wait up to S seconds for the CPUs used by other
+processes, sampled from /proc/stat, to drop below --idle-below, default 0.3; the load found is
+printed either way, with a warning when the machine was busy).
 Exit codes: 0 ok; 1 a result check failed or a tool failed; 2 bad usage or a missing tool;
 3 a goal missed with --fail-on-miss.
 When xcs-run has no LLVM backend (main's interpreter-only xcs-run), the xcs rows are skipped
@@ -299,6 +302,36 @@ def peer_env(impl: str, threads: int) -> dict[str, str]:
     return env
 
 
+def background_load(interval: float = 0.5) -> float | None:
+    """CPUs kept busy by other processes (this script idles meanwhile): the busy share of
+    /proc/stat's `cpu` line over `interval` seconds, times the CPU count. None off Linux."""
+    def sample():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + (v[4] if len(v) > 4 else 0)  # total, idle + iowait
+    try:
+        t0, i0 = sample()
+        time.sleep(interval)
+        t1, i1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    return (1.0 - (i1 - i0) / max(t1 - t0, 1)) * (os.cpu_count() or 1)
+
+
+def settle(args: argparse.Namespace, what: str, loads: dict) -> None:
+    """Waits up to --wait-idle seconds for the background load to drop below --idle-below CPUs,
+    then records it in `loads[what]` (the table header shows it; a busy machine spoils the
+    2-thread figures most: OpenBLAS's and the runtimes' threads wait for a descheduled peer)."""
+    deadline = time.monotonic() + args.wait_idle
+    while True:
+        load = background_load()
+        if load is None or load < args.idle_below or time.monotonic() >= deadline:
+            break
+        print(f"  background load {load:.2f} CPUs: waiting (--wait-idle)", file=sys.stderr, flush=True)
+        time.sleep(5)
+    loads[what] = load
+
+
 def pin(threads: int) -> list[str]:
     """`taskset -c 0` for one thread (when taskset exists)."""
     if threads == 1 and shutil.which("taskset"):
@@ -489,11 +522,12 @@ def kv(line: str) -> dict[str, str]:
     return dict(re.findall(r"(\w+)=(\S+)", line))
 
 
-def run_roofs(args: argparse.Namespace, threads: list[int]) -> dict:
+def run_roofs(args: argparse.Namespace, threads: list[int], loads: dict) -> dict:
     cache = Path(args.cache)
     roofs: dict = {"stream": {}, "stream_64MB": {}, "fma": {}}
     stream, fma = build_c("stream", cache), build_c("peak_fma", cache)
     for t in threads:
+        settle(args, f"roofs t={t}", loads)
         env = dict(os.environ, OMP_NUM_THREADS=str(t), OMP_PROC_BIND="true")
         print(f"== STREAM triad and peak FMA, {t} thread(s)", file=sys.stderr, flush=True)
         for key, n in (("stream", args.stream_n), ("stream_64MB", 8 * 1024 * 1024)):
@@ -619,6 +653,8 @@ def main() -> int:
     ap.add_argument("--json")
     ap.add_argument("--timeout", type=float, default=1800)
     ap.add_argument("--fail-on-miss", action="store_true")
+    ap.add_argument("--wait-idle", type=float, default=0.0)
+    ap.add_argument("--idle-below", type=float, default=0.3)
     # internal: the peer subprocess
     ap.add_argument("--worker", choices=["numpy", "jax"], help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
@@ -658,9 +694,10 @@ def main() -> int:
 
     status = 0
     roofs: dict = {}
+    loads: dict[str, float | None] = {}
     if not args.skip_roofs:
         try:
-            roofs = run_roofs(args, threads)
+            roofs = run_roofs(args, threads, loads)
         except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
             print(f"error: roofs: {e}", file=sys.stderr)
             status = 1
@@ -669,6 +706,7 @@ def main() -> int:
     versions: dict[str, str] = {}
     for impl in [i for i, on in (("numpy", not args.skip_numpy), ("jax", have_jax)) if on]:
         for t in threads:
+            settle(args, f"{impl} t={t}", loads)
             try:
                 v, r = run_peer(impl, t, args, check_it=(t == threads[0]))
             except (RuntimeError, OSError, subprocess.TimeoutExpired, ValueError) as e:
@@ -680,6 +718,7 @@ def main() -> int:
     if xcs_ok:
         print("== xcs-run (LLVM)", file=sys.stderr, flush=True)
         for t in threads:
+            settle(args, f"xcs t={t}", loads)
             for w in ws:
                 rows.append(run_xcs(args.xcs_run, w, t, args, check_it=(t == threads[0])))
 
@@ -700,6 +739,13 @@ def main() -> int:
                   f"peak FMA {f['gflops']:.1f} GFLOP/s ({f['isa']})")
     if not xcs_ok:
         print(f"  {xcs_note}")
+    known = {k: v for k, v in loads.items() if v is not None}
+    if known:
+        print("  background load (CPUs busy with other processes) before each configuration: "
+              + ", ".join(f"{k} {v:.2f}" for k, v in known.items()))
+        if max(known.values()) >= args.idle_below:
+            print(f"  WARNING: the machine was busy (>= {args.idle_below} CPUs used by other processes): "
+                  "the figures, the 2-thread ones most, are unreliable; rerun with --wait-idle 600")
     print()
     print(fmt_table(ws, rows, threads))
     counted = [g for g in goals if g["status"] in ("PASS", "MISS")]
@@ -714,7 +760,7 @@ def main() -> int:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({
             "runs": args.runs, "threads": threads, "versions": versions, "xcs_run": args.xcs_run,
-            "xcs_note": xcs_note, "roofs": roofs, "rows": rows, "goals": goals,
+            "xcs_note": xcs_note, "background_load": loads, "roofs": roofs, "rows": rows, "goals": goals,
             "workloads": {w.name: {"flops": w.flops, "bytes": w.nbytes, "mlir": w.mlir, "entry": w.entry}
                           for w in ws},
         }, indent=1, default=str))
