@@ -1,7 +1,7 @@
 # XCS: two commands do everything on a fresh Debian machine with the Rust toolchain.
 #   make run    set up, build, run the example pipelines, then run the compiled program natively (LLVM JIT)
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy)
-# Other targets: make bench (benchmarks), make fuzz (fuzz the parser+verifier), make docs.
+# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax), make fuzz (fuzz the parser+verifier), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
 APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev
@@ -15,8 +15,9 @@ MLP_EXAMPLE ?= examples/mlp.mlir
 MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dce)
 PIPELINE    ?= builtin.module(inline,func.func(canonicalize,cse),symbol-dce)
 FUZZ_SECONDS ?= 600
+XCS_RUN     ?= target/release/xcs-run
 
-.PHONY: all deps build build-release run test test-cargo test-lit test-python bench fuzz docs check-docs clean
+.PHONY: all deps build build-release run test test-cargo test-lit test-python bench bench-deps bench-native fuzz docs check-docs clean
 
 all: build
 
@@ -68,9 +69,18 @@ test-lit: build
 test-python: build
 	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp
 
-bench: build-release
+bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
+	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
+
+# jax (XLA CPU) is a peer of the native benchmark only: make test never needs it
+bench-deps: deps
+	@$(PYTHON) -c 'import jax' 2>/dev/null || $(PYTHON) -m pip install --quiet --disable-pip-version-check jax
+
+# the LLVM backend (xcs-run) vs numpy and jax.jit at 1 and 2 threads, STREAM and peak FMA roofs
+bench-native: build-release bench-deps
+	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
 
 fuzz: deps
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz

@@ -1,0 +1,774 @@
+#!/usr/bin/env python3
+"""The native-code benchmark (issue 5 "Speed", issue 6 goals): XCS's LLVM backend (`xcs-run`)
+against numpy and `jax.jit` (XLA CPU), each at 1 and 2 threads, measured in the same run, with
+the machine's STREAM-triad bandwidth and peak FMA rate as the roofs.
+
+Workloads (f32; the modules are in tools/bench/native/):
+  W1  tanh(x*1.5+0.5)*sigmoid(x)+x*x on 16M elements       w1_chain.mlir
+  W2  matmul 1024x1024x1024 and 256x256x256                  w2_matmul_{1024,256}.mlir
+  W3  MLP relu(x@W1+b1)@W2+b2, x 256x1024, W1 1024x4096,     w3_mlp.mlir
+      W2 4096x1024
+  W4  softmax over the rows of 4096x4096                     w4_softmax.mlir
+  W5  layer_norm over the rows of 4096x4096, gamma and beta  w5_layer_norm.mlir
+  W6  GELU (tanh form) on 16M elements                       w6_gelu.mlir
+  ew  each elementwise op alone on 16M elements              elementwise.mlir (one function per op)
+
+Counting (the GFLOP/s and GB/s columns; a convention, not a hardware counter):
+  - FLOPs: matmul [M,K]x[K,N] is 2*M*N*K. Elementwise: every primitive arithmetic operation of
+    the op's defining formula is 1 FLOP per element, and a transcendental (exp, log, tanh, erf,
+    sqrt) or a division also counts as 1. So add/sub/mul/div/max/min/pow/neg/abs/exp/log/tanh/
+    relu/sqrt = 1, rsqrt = 2 (sqrt, div), sigmoid 1/(1+exp(-x)) = 4, silu x*sigmoid(x) = 5,
+    GELU tanh 0.5*x*(1+tanh(0.79788456*(x+0.044715*x^3))) = 9, GELU erf
+    0.5*x*(1+erf(x/sqrt(2))) = 5; W1 = 7 per element (mul, add, tanh, sigmoid counted as 1,
+    mul, mul, add: the formula as written). softmax = 5 per element (max, sub, exp, sum, div);
+    layer_norm = 7 per element (sum for the mean, sub, square, sum for the variance, scale by
+    the reciprocal std, * gamma, + beta; the per-row rsqrt is ignored). Bias adds and relu in W3
+    are 1 per element each.
+  - Bytes: every input read once plus every output written once (the minimum traffic of a
+    fully fused implementation; intermediates are not counted, and neither is the
+    write-allocate read of an output). STREAM triad is counted the same way (3 x 8 bytes per
+    element), so "% of triad" compares like with like.
+  - Time: the minimum over --runs calls after one warm-up call (the median is shown too). numpy
+    allocates its outputs on every call, as numpy code does; XLA and XCS manage their own.
+
+Method: every peer configuration runs in its own subprocess with the environment set before
+the import: numpy with OPENBLAS_NUM_THREADS/OMP_NUM_THREADS/MKL_NUM_THREADS=T; jax with
+JAX_PLATFORMS=cpu and, at 1 thread, XLA_FLAGS="--xla_cpu_multi_thread_eigen=false
+intra_op_parallelism_threads=1"; every 1-thread run (numpy, jax, xcs-run, STREAM, FMA) is
+pinned to CPU 0 with `taskset -c 0`. XCS runs as
+`xcs-run FILE --entry NAME --input x=FILE.npy ... --bench N --threads T`, the min and median
+parsed from its `bench:` line. Inputs are generated once with a fixed seed (uniform in [-1, 1);
+[0.5, 2) for divisors, log/sqrt/rsqrt and pow's base) and cached as .npy files in --cache, so
+every implementation computes on the same data. Before timing, the outputs of numpy and jax
+(at the first thread count) and of xcs-run (`--output-dir`) are checked against a float64
+numpy reference: max|out - ref| <= 1e-4 * max|ref| (a failing check is reported in the table
+and makes the exit code 1).
+
+Goals (PASS/MISS; the speedup is peer time / xcs time at the same thread count):
+  W2 (both sizes) xcs/numpy >= 0.8 at 1 and 2 threads; W4, W5, W6 xcs/XLA >= 1.2; every
+  elementwise op >= 80% of the STREAM triad bandwidth at the same thread count; issue 6: W1
+  xcs/XLA >= 1.5 and W3 xcs/XLA >= 1.0 at 2 threads.
+
+Usage (from the repository root):
+    make bench-deps                                    # pip install jax (only the benchmark needs it)
+    cargo build --release -p xcs --bin xcs-run
+    python3 tools/bench/bench_native.py                # everything, ~5 minutes
+    python3 tools/bench/bench_native.py --xcs-run /path/to/xcs-run --json target/bench/native.json
+    python3 tools/bench/bench_native.py --only W2,W4 --threads 1 --runs 5
+    python3 tools/bench/bench_native.py --skip-xcs     # peers and roofs only
+Options: --runs N (default 10), --threads 1,2, --only W1,W2,ew,exp,... (workload names, groups
+or elementwise op names), --skip-numpy, --skip-jax, --skip-xcs, --skip-roofs, --stream-n N
+(doubles per STREAM array; default 80M: 3 x 640 MB), --cache DIR (default target/bench/native),
+--fail-on-miss (exit 3 when a goal is missed; by default goals are only reported),
+--wait-idle S (before each configuration, wait up to S seconds for the CPUs used by other
+processes, sampled from /proc/stat, to drop below --idle-below, default 0.3; the load found is
+printed either way, with a warning when the machine was busy).
+Exit codes: 0 ok; 1 a result check failed or a tool failed; 2 bad usage or a missing tool;
+3 a goal missed with --fail-on-miss.
+When xcs-run has no LLVM backend (main's interpreter-only xcs-run), the xcs rows are skipped
+with a message and the peers are still measured. jax missing: the jax rows are skipped
+("make bench-deps" installs it).
+Python 3.11; numpy; jax optional.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+NATIVE = HERE / "native"
+
+N16M = 16 * 1024 * 1024
+SEED = 20240605
+TOL = 1e-4  # max|out - ref| <= TOL * max|ref|
+
+# ---------------------------------------------------------------------------------------------
+# inputs: key -> (shape, kind); kind "sym" is uniform in [-1, 1), "pos" in [0.5, 2)
+INPUTS: dict[str, tuple[tuple[int, ...], str]] = {
+    "v_x": ((N16M,), "sym"),
+    "v_y": ((N16M,), "sym"),
+    "v_p": ((N16M,), "pos"),
+    "v_q": ((N16M,), "pos"),
+    "a1024": ((1024, 1024), "sym"),
+    "b1024": ((1024, 1024), "sym"),
+    "a256": ((256, 256), "sym"),
+    "b256": ((256, 256), "sym"),
+    "mlp_x": ((256, 1024), "sym"),
+    "mlp_w1": ((1024, 4096), "sym"),
+    "mlp_b1": ((4096,), "sym"),
+    "mlp_w2": ((4096, 1024), "sym"),
+    "mlp_b2": ((1024,), "sym"),
+    "m4096": ((4096, 4096), "sym"),
+    "gamma": ((4096,), "pos"),
+    "beta": ((4096,), "sym"),
+}
+
+
+@dataclass
+class Workload:
+    name: str  # table name: W1, W2-1024, ..., ew-exp
+    group: str  # W1 ... W6, ew
+    mlir: str  # file under tools/bench/native
+    entry: str
+    args: list[tuple[str, str]]  # (xcs.name of the argument, input key), in order
+    flops: float
+    nbytes: float
+    np_src: str  # a Python expression over `np` and the argument names
+    jax_src: str  # the same over `jnp`, `jax` and the argument names
+    ref_src: str | None = None  # float64 reference when np_src does not fit (default np_src)
+    goals: list[tuple[str, float, tuple[int, ...]]] = field(default_factory=list)
+    # goals: (kind, threshold, thread counts); kind "numpy" | "xla" (speedup) | "stream" (fraction)
+
+
+def _mm_bytes(m: int, n: int, k: int) -> float:
+    return 4.0 * (m * k + k * n + m * n)
+
+
+SIG_NP = "1/(1+np.exp(-x))"
+GELU_TANH_NP = "0.5*x*(1+np.tanh(0.7978845608028654*(x+0.044715*(x*x*x))))"
+LN_NP = ("(lambda m: (lambda d: d*(1/np.sqrt((d*d).mean(axis=1, keepdims=True)+1e-5))*gamma+beta)"
+         "(x-m))(x.mean(axis=1, keepdims=True))")
+LN_JAX = ("(lambda m: (lambda d: d*jax.lax.rsqrt((d*d).mean(axis=1, keepdims=True)+1e-5)*gamma+beta)"
+          "(x-m))(x.mean(axis=1, keepdims=True))")
+SOFTMAX_NP = "(lambda e: e/e.sum(axis=1, keepdims=True))(np.exp(x-x.max(axis=1, keepdims=True)))"
+
+# elementwise ops: name -> (flops per element, arity, numpy expr, jax expr, positive inputs)
+EW_OPS: dict[str, tuple[int, int, str, str, bool]] = {
+    "add": (1, 2, "x+y", "x+y", False),
+    "sub": (1, 2, "x-y", "x-y", False),
+    "mul": (1, 2, "x*y", "x*y", False),
+    "div": (1, 2, "x/y", "x/y", True),
+    "max": (1, 2, "np.maximum(x, y)", "jnp.maximum(x, y)", False),
+    "min": (1, 2, "np.minimum(x, y)", "jnp.minimum(x, y)", False),
+    "pow": (1, 2, "np.power(x, y)", "jnp.power(x, y)", True),
+    "neg": (1, 1, "-x", "-x", False),
+    "abs": (1, 1, "np.abs(x)", "jnp.abs(x)", False),
+    "exp": (1, 1, "np.exp(x)", "jnp.exp(x)", False),
+    "log": (1, 1, "np.log(x)", "jnp.log(x)", True),
+    "tanh": (1, 1, "np.tanh(x)", "jnp.tanh(x)", False),
+    "sigmoid": (4, 1, SIG_NP, "jax.nn.sigmoid(x)", False),
+    "relu": (1, 1, "np.maximum(x, 0)", "jax.nn.relu(x)", False),
+    "silu": (5, 1, "x/(1+np.exp(-x))", "jax.nn.silu(x)", False),
+    "sqrt": (1, 1, "np.sqrt(x)", "jnp.sqrt(x)", True),
+    "rsqrt": (2, 1, "1/np.sqrt(x)", "jax.lax.rsqrt(x)", True),
+    "gelu_erf": (5, 1, "0.5*x*(1+erf(x*0.7071067811865476))", "jax.nn.gelu(x, approximate=False)", False),
+}
+
+
+def workloads() -> list[Workload]:
+    ws: list[Workload] = [
+        Workload("W1", "W1", "w1_chain.mlir", "main", [("x", "v_x")], 7.0 * N16M, 8.0 * N16M,
+                 f"np.tanh(x*1.5+0.5)*({SIG_NP})+x*x",
+                 "jnp.tanh(x*1.5+0.5)*jax.nn.sigmoid(x)+x*x",
+                 goals=[("xla", 1.5, (2,))]),
+    ]
+    for n in (1024, 256):
+        ws.append(Workload(f"W2-{n}", "W2", f"w2_matmul_{n}.mlir", "main",
+                           [("a", f"a{n}"), ("b", f"b{n}")], 2.0 * n ** 3, _mm_bytes(n, n, n),
+                           "a@b", "a@b", goals=[("numpy", 0.8, (1, 2))]))
+    m, k, h = 256, 1024, 4096
+    ws += [
+        Workload("W3", "W3", "w3_mlp.mlir", "main",
+                 [("x", "mlp_x"), ("w1", "mlp_w1"), ("b1", "mlp_b1"), ("w2", "mlp_w2"), ("b2", "mlp_b2")],
+                 2.0 * m * k * h * 2 + 2.0 * m * h + m * k,
+                 4.0 * (m * k + k * h + h + h * k + k + m * k),
+                 "np.maximum(x@w1+b1, 0)@w2+b2", "jax.nn.relu(x@w1+b1)@w2+b2",
+                 goals=[("xla", 1.0, (2,))]),
+        Workload("W4", "W4", "w4_softmax.mlir", "main", [("x", "m4096")], 5.0 * 4096 ** 2,
+                 8.0 * 4096 ** 2, SOFTMAX_NP, "jax.nn.softmax(x, axis=1)",
+                 goals=[("xla", 1.2, (1, 2))]),
+        Workload("W5", "W5", "w5_layer_norm.mlir", "main",
+                 [("x", "m4096"), ("gamma", "gamma"), ("beta", "beta")], 7.0 * 4096 ** 2,
+                 8.0 * 4096 ** 2 + 8.0 * 4096, LN_NP, LN_JAX, goals=[("xla", 1.2, (1, 2))]),
+        Workload("W6", "W6", "w6_gelu.mlir", "main", [("x", "v_x")], 9.0 * N16M, 8.0 * N16M,
+                 GELU_TANH_NP, "jax.nn.gelu(x, approximate=True)", goals=[("xla", 1.2, (1, 2))]),
+    ]
+    for op, (fl, arity, npe, jxe, pos) in EW_OPS.items():
+        args = [("x", "v_p" if pos else "v_x")]
+        if arity == 2:
+            args.append(("y", "v_q" if pos else "v_y"))
+        ws.append(Workload(f"ew-{op}", "ew", "elementwise.mlir", op, args, float(fl) * N16M,
+                           4.0 * (arity + 1) * N16M, npe, jxe,
+                           goals=[("stream", 0.8, (1, 2))]))
+    return ws
+
+
+def select(ws: list[Workload], only: str | None) -> list[Workload]:
+    if not only:
+        return ws
+    keys = {k.strip() for k in only.split(",") if k.strip()}
+    out = [w for w in ws if w.name in keys or w.group in keys or w.name.removeprefix("ew-") in keys]
+    if not out:
+        raise SystemExit(f"error: --only {only!r} selects no workload (names: "
+                         + ", ".join(w.name for w in ws) + "; groups W1..W6, ew)")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# inputs and references (numpy, imported lazily)
+
+def input_path(cache: Path, key: str) -> Path:
+    return cache / "inputs" / f"{key}.npy"
+
+
+def ensure_inputs(cache: Path, keys: set[str]) -> None:
+    import numpy as np
+
+    (cache / "inputs").mkdir(parents=True, exist_ok=True)
+    for i, key in enumerate(sorted(INPUTS)):
+        if key not in keys:
+            continue
+        p = input_path(cache, key)
+        shape, kind = INPUTS[key]
+        if p.exists():
+            try:
+                a = np.load(p, mmap_mode="r")
+                if a.shape == shape and a.dtype == np.float32:
+                    continue
+            except (OSError, ValueError):
+                pass
+        rng = np.random.default_rng([SEED, i])
+        lo, hi = (-1.0, 1.0) if kind == "sym" else (0.5, 2.0)
+        a = rng.uniform(lo, hi, size=shape).astype(np.float32)
+        np.save(p, a)
+
+
+def load_inputs(cache: Path, w: Workload, dtype=None) -> dict:
+    import numpy as np
+
+    out = {}
+    for name, key in w.args:
+        a = np.load(input_path(cache, key))
+        out[name] = a.astype(dtype) if dtype is not None else a
+    return out
+
+
+def _erf(np):
+    try:
+        from scipy.special import erf  # scipy comes with jax
+        return erf
+    except ImportError:
+        import math
+        return np.vectorize(math.erf, otypes=[np.float64])
+
+
+def reference(cache: Path, w: Workload):
+    """The float64 numpy result of `w`."""
+    import numpy as np
+
+    env = {"np": np, "erf": _erf(np), **load_inputs(cache, w, np.float64)}
+    return eval(w.ref_src or w.np_src, env)  # noqa: S307 (our own expressions)
+
+
+def check(out, ref) -> tuple[bool, float]:
+    """(ok, max|out - ref| / max|ref|)."""
+    import numpy as np
+
+    out = np.asarray(out, dtype=np.float64)
+    if out.shape != ref.shape:
+        return False, float("inf")
+    scale = float(np.max(np.abs(ref))) or 1.0
+    diff = np.abs(out - ref)
+    if not np.all(np.isfinite(diff)):
+        return False, float("inf")
+    err = float(np.max(diff)) / scale
+    return err <= TOL, err
+
+
+# ---------------------------------------------------------------------------------------------
+# peers: one subprocess per (impl, threads); see run_worker
+
+def peer_env(impl: str, threads: int) -> dict[str, str]:
+    env = dict(os.environ)
+    for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[v] = str(threads)
+    if impl == "jax":
+        env["JAX_PLATFORMS"] = "cpu"
+        env.pop("XLA_FLAGS", None)
+        if threads == 1:
+            env["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+    return env
+
+
+def background_load(interval: float = 0.5) -> float | None:
+    """CPUs kept busy by other processes (this script idles meanwhile): the busy share of
+    /proc/stat's `cpu` line over `interval` seconds, times the CPU count. None off Linux."""
+    def sample():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + (v[4] if len(v) > 4 else 0)  # total, idle + iowait
+    try:
+        t0, i0 = sample()
+        time.sleep(interval)
+        t1, i1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    return (1.0 - (i1 - i0) / max(t1 - t0, 1)) * (os.cpu_count() or 1)
+
+
+def settle(args: argparse.Namespace, what: str, loads: dict) -> None:
+    """Waits up to --wait-idle seconds for the background load to drop below --idle-below CPUs,
+    then records it in `loads[what]` (the table header shows it; a busy machine spoils the
+    2-thread figures most: OpenBLAS's and the runtimes' threads wait for a descheduled peer)."""
+    deadline = time.monotonic() + args.wait_idle
+    while True:
+        load = background_load()
+        if load is None or load < args.idle_below or time.monotonic() >= deadline:
+            break
+        print(f"  background load {load:.2f} CPUs: waiting (--wait-idle)", file=sys.stderr, flush=True)
+        time.sleep(5)
+    loads[what] = load
+
+
+def pin(threads: int) -> list[str]:
+    """`taskset -c 0` for one thread (when taskset exists)."""
+    if threads == 1 and shutil.which("taskset"):
+        return ["taskset", "-c", "0"]
+    return []
+
+
+def run_worker(args: argparse.Namespace) -> int:
+    """The body of a peer subprocess: time every selected workload, check at --check."""
+    import numpy as np
+
+    impl = args.worker
+    ws = select(workloads(), args.only)
+    cache = Path(args.cache)
+    results = []
+    if impl == "jax":
+        import jax
+        import jax.numpy as jnp
+
+        version = jax.__version__
+    else:
+        version = np.__version__
+    for w in ws:
+        row = {"workload": w.name, "impl": impl, "threads": args.threads}
+        try:
+            inputs = load_inputs(cache, w)
+        except (OSError, ValueError) as e:
+            row["error"] = f"input: {e}"[:300]
+            results.append(row)
+            continue
+        names = [n for n, _ in w.args]
+        if impl == "jax":
+            fn = eval(f"lambda {', '.join(names)}: {w.jax_src}", {"jnp": jnp, "jax": jax})  # noqa: S307
+            f = jax.jit(fn)
+            xs = [jax.device_put(inputs[n]) for n in names]
+
+            def call():
+                return f(*xs).block_until_ready()
+        else:
+            fn = eval(f"lambda {', '.join(names)}: {w.np_src}", {"np": np, "erf": _erf(np)})  # noqa: S307
+            xs = [inputs[n] for n in names]
+
+            def call():
+                return fn(*xs)
+        try:
+            out = call()  # warm-up (and jit compile)
+            if args.check:
+                ok, err = check(out, reference(cache, w))
+                row["check"] = {"ok": ok, "rel_err": err}
+            del out
+            times = []
+            for _ in range(args.runs):
+                t0 = time.perf_counter()
+                out = call()
+                times.append(time.perf_counter() - t0)
+                del out
+            row["min_s"], row["median_s"] = min(times), statistics.median(times)
+        except Exception as e:  # a peer that cannot run a workload is reported, not fatal
+            row["error"] = f"{type(e).__name__}: {e}"[:300]
+        results.append(row)
+        print(f"  {impl} t={args.threads} {w.name}: "
+              + (f"{row['min_s'] * 1e3:.3f} ms" if "min_s" in row else row.get("error", "")),
+              file=sys.stderr, flush=True)
+    Path(args.worker_out).write_text(json.dumps({"version": version, "rows": results}))
+    return 0
+
+
+def run_peer(impl: str, threads: int, args: argparse.Namespace, check_it: bool) -> tuple[str, list[dict]]:
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tf:
+        out = tf.name
+    cmd = pin(threads) + [sys.executable, str(Path(__file__).resolve()), "--worker", impl,
+                          "--threads", str(threads), "--runs", str(args.runs), "--cache", str(args.cache),
+                          "--worker-out", out]
+    if args.only:
+        cmd += ["--only", args.only]
+    if check_it:
+        cmd.append("--check")
+    print(f"== {impl}, {threads} thread(s)", file=sys.stderr, flush=True)
+    try:
+        p = subprocess.run(cmd, env=peer_env(impl, threads), timeout=args.timeout)
+        if p.returncode != 0:
+            raise RuntimeError(f"{impl} worker exited with {p.returncode}")
+        data = json.loads(Path(out).read_text())
+        return data["version"], data["rows"]
+    finally:
+        Path(out).unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# xcs-run
+
+BENCH_MIN = re.compile(r"\bmin(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)?")
+BENCH_MED = re.compile(r"\bmedian(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)?")
+BENCH_COMPILE = re.compile(r"\bcompile(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)?")
+UNIT = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
+
+
+def parse_bench(text: str) -> dict | None:
+    """min/median/compile seconds from xcs-run's `bench:` line (times in ms unless a unit follows;
+    `bench: entry=main backend=llvm threads=2 calls=10 min_ms=1.2 median_ms=1.3 compile_ms=40`)."""
+    for line in text.splitlines():
+        if "bench" not in line:
+            continue
+        mn, md = BENCH_MIN.search(line), BENCH_MED.search(line)
+        if not mn:
+            continue
+
+        def sec(m):
+            return float(m.group(1)) * UNIT[m.group(2) or "ms"]
+
+        r = {"min_s": sec(mn), "median_s": sec(md) if md else sec(mn)}
+        c = BENCH_COMPILE.search(line)
+        if c:
+            r["compile_s"] = sec(c)
+        return r
+    return None
+
+
+def probe_xcs(xcs_run: str) -> str | None:
+    """None when `xcs_run` runs the LLVM backend with --bench; else why not."""
+    if not (Path(xcs_run).is_file() or shutil.which(xcs_run)):
+        return f"{xcs_run} not found (cargo build --release -p xcs --bin xcs-run)"
+    cmd = [xcs_run, str(NATIVE / "probe.mlir"), "--entry", "main", "--input", "x=random:1",
+           "--bench", "2", "--threads", "1"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"{xcs_run} failed to run: {e}"
+    if p.returncode == 0 and parse_bench(p.stdout + p.stderr):
+        return None
+    first = next((ln for ln in (p.stderr + p.stdout).splitlines() if ln.strip()), "")
+    return f"xcs-run has no LLVM backend: xcs rows skipped ({first.strip()})"
+
+
+def run_xcs(xcs_run: str, w: Workload, threads: int, args: argparse.Namespace, check_it: bool) -> dict:
+    row: dict = {"workload": w.name, "impl": "xcs", "threads": threads}
+    outdir = Path(args.cache) / "out" / w.name
+    cmd = pin(threads) + [xcs_run, str(NATIVE / w.mlir), "--entry", w.entry]
+    for name, key in w.args:
+        cmd += ["--input", f"{name}={input_path(Path(args.cache), key)}"]
+    cmd += ["--bench", str(args.runs), "--threads", str(threads)]
+    if check_it:
+        shutil.rmtree(outdir, ignore_errors=True)
+        cmd += ["--output-dir", str(outdir)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        row["error"] = f"timeout after {args.timeout} s"
+        return row
+    b = parse_bench(p.stdout + p.stderr) if p.returncode == 0 else None
+    if b is None:
+        msg = (p.stderr.strip() or p.stdout.strip()).splitlines()
+        row["error"] = f"xcs-run exit {p.returncode}: " + (msg[0] if msg else "no bench line")
+        row["stderr"] = p.stderr[-2000:]
+        return row
+    row.update(b)
+    if check_it:
+        import numpy as np
+
+        files = sorted(outdir.glob("*.npy"))
+        if len(files) != 1:
+            row["check"] = {"ok": False, "rel_err": float("inf"), "note": f"{len(files)} outputs"}
+        else:
+            ok, err = check(np.load(files[0]), reference(Path(args.cache), w))
+            row["check"] = {"ok": ok, "rel_err": err}
+        shutil.rmtree(outdir, ignore_errors=True)
+    print(f"  xcs t={threads} {w.name}: {row['min_s'] * 1e3:.3f} ms", file=sys.stderr, flush=True)
+    return row
+
+
+# ---------------------------------------------------------------------------------------------
+# roofs: STREAM triad and peak FMA
+
+def build_c(name: str, cache: Path) -> Path:
+    src = NATIVE / f"{name}.c"
+    exe = cache / "bin" / name
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    if not exe.exists() or exe.stat().st_mtime < src.stat().st_mtime:
+        cc = os.environ.get("CC", "cc")
+        cmd = [cc, "-O3", "-march=native", "-fopenmp", str(src), "-o", str(exe)]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{p.stderr}")
+    return exe
+
+
+def kv(line: str) -> dict[str, str]:
+    return dict(re.findall(r"(\w+)=(\S+)", line))
+
+
+def run_roofs(args: argparse.Namespace, threads: list[int], loads: dict) -> dict:
+    cache = Path(args.cache)
+    roofs: dict = {"stream": {}, "stream_64MB": {}, "fma": {}}
+    stream, fma = build_c("stream", cache), build_c("peak_fma", cache)
+    for t in threads:
+        settle(args, f"roofs t={t}", loads)
+        env = dict(os.environ, OMP_NUM_THREADS=str(t), OMP_PROC_BIND="true")
+        print(f"== STREAM triad and peak FMA, {t} thread(s)", file=sys.stderr, flush=True)
+        for key, n in (("stream", args.stream_n), ("stream_64MB", 8 * 1024 * 1024)):
+            p = subprocess.run(pin(t) + [str(stream), str(n), "10"], env=env, capture_output=True,
+                               text=True, timeout=args.timeout)
+            if p.returncode != 0:
+                raise RuntimeError(f"stream failed: {p.stderr}")
+            d = kv(p.stdout)
+            roofs[key][t] = {"triad_GBps": float(d["triad_GBps"]), "copy_GBps": float(d["copy_GBps"]),
+                             "n": int(d["n"])}
+        p = subprocess.run(pin(t) + [str(fma)], env=env, capture_output=True, text=True,
+                           timeout=args.timeout)
+        if p.returncode != 0:
+            raise RuntimeError(f"peak_fma failed: {p.stderr}")
+        d = kv(p.stdout)
+        roofs["fma"][t] = {"gflops": float(d["gflops"]), "isa": d["isa"]}
+    return roofs
+
+
+# ---------------------------------------------------------------------------------------------
+# the table
+
+def evaluate(ws: list[Workload], rows: list[dict], roofs: dict, xcs_ok: bool) -> list[dict]:
+    """Adds GFLOP/s, GB/s, roof fractions and ratios to `rows`; returns the goal verdicts."""
+    by = {(r["workload"], r["impl"], r["threads"]): r for r in rows}
+    wmap = {w.name: w for w in ws}
+    for r in rows:
+        w = wmap[r["workload"]]
+        if "min_s" not in r:
+            continue
+        r["gflops"] = w.flops / r["min_s"] / 1e9
+        r["gbps"] = w.nbytes / r["min_s"] / 1e9
+        t = r["threads"]
+        if w.group == "ew" and t in roofs.get("stream", {}):
+            r["frac_stream"] = r["gbps"] / roofs["stream"][t]["triad_GBps"]
+        if w.group in ("W2", "W3") and t in roofs.get("fma", {}):
+            r["frac_fma"] = r["gflops"] / roofs["fma"][t]["gflops"]
+        if r["impl"] == "xcs":
+            for peer, key in (("numpy", "vs_numpy"), ("jax", "vs_xla")):
+                p = by.get((w.name, peer, t))
+                if p and "min_s" in p:
+                    r[key] = p["min_s"] / r["min_s"]
+    goals = []
+    for w in ws:
+        for kind, thr, tlist in w.goals:
+            for t in tlist:
+                if not any(r["threads"] == t for r in rows if r["workload"] == w.name):
+                    continue
+                desc = {"numpy": f"xcs/numpy >= {thr}", "xla": f"xcs/XLA >= {thr}",
+                        "stream": f">= {thr:.0%} triad"}[kind]
+                if w.name in ("W1", "W3"):
+                    desc += " (issue 6)"
+                x = by.get((w.name, "xcs", t))
+                key = {"numpy": "vs_numpy", "xla": "vs_xla", "stream": "frac_stream"}[kind]
+                if not xcs_ok or x is None or "min_s" not in x:
+                    status, value = "n/a", None
+                elif key not in x:
+                    status, value = "n/a", None  # the peer or the roof is missing
+                else:
+                    value = x[key]
+                    status = "PASS" if value >= thr else "MISS"
+                g = {"workload": w.name, "threads": t, "goal": desc, "value": value, "status": status}
+                goals.append(g)
+                if x is not None:
+                    x["goal"], x["status"] = desc, status
+    return goals
+
+
+def fmt_table(ws: list[Workload], rows: list[dict], threads: list[int]) -> str:
+    hdr = ["workload", "impl", "thr", "min ms", "med ms", "GFLOP/s", "GB/s", "roof", "xcs/numpy",
+           "xcs/XLA", "check", "goal", "status"]
+    lines = [hdr]
+    order = {"xcs": 0, "numpy": 1, "jax": 2}
+    for w in ws:
+        for t in threads:
+            for r in sorted((r for r in rows if r["workload"] == w.name and r["threads"] == t),
+                            key=lambda r: order[r["impl"]]):
+                if "min_s" not in r:
+                    lines.append([w.name, r["impl"], str(t), "-", "-", "-", "-", "", "", "",
+                                  "", r.get("goal", ""), "ERROR " + r.get("error", "")[:60]])
+                    continue
+                roof = ""
+                if "frac_stream" in r:
+                    roof = f"{r['frac_stream']:.0%} triad"
+                elif "frac_fma" in r:
+                    roof = f"{r['frac_fma']:.0%} FMA"
+                c = r.get("check")
+                chk = "" if c is None else ("ok" if c["ok"] else f"FAIL {c['rel_err']:.1e}")
+                lines.append([
+                    w.name, "jax.jit" if r["impl"] == "jax" else r["impl"], str(t),
+                    f"{r['min_s'] * 1e3:.3f}", f"{r['median_s'] * 1e3:.3f}", f"{r['gflops']:.2f}",
+                    f"{r['gbps']:.2f}", roof,
+                    f"{r['vs_numpy']:.2f}x" if "vs_numpy" in r else "",
+                    f"{r['vs_xla']:.2f}x" if "vs_xla" in r else "", chk, r.get("goal", ""),
+                    r.get("status", ""),
+                ])
+    widths = [max(len(l[i]) for l in lines) for i in range(len(hdr))]
+    right = {2, 3, 4, 5, 6, 8, 9}
+    out = []
+    for j, l in enumerate(lines):
+        out.append("  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i])
+                             for i, c in enumerate(l)).rstrip())
+        if j == 0:
+            out.append("  ".join("-" * wd for wd in widths))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--xcs-run", default=str(ROOT / "target" / "release" / "xcs-run"))
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--only")
+    ap.add_argument("--skip-numpy", action="store_true")
+    ap.add_argument("--skip-jax", action="store_true")
+    ap.add_argument("--skip-xcs", action="store_true")
+    ap.add_argument("--skip-roofs", action="store_true")
+    ap.add_argument("--stream-n", type=int, default=80_000_000)
+    ap.add_argument("--cache", default=str(ROOT / "target" / "bench" / "native"))
+    ap.add_argument("--json")
+    ap.add_argument("--timeout", type=float, default=1800)
+    ap.add_argument("--fail-on-miss", action="store_true")
+    ap.add_argument("--wait-idle", type=float, default=0.0)
+    ap.add_argument("--idle-below", type=float, default=0.3)
+    # internal: the peer subprocess
+    ap.add_argument("--worker", choices=["numpy", "jax"], help=argparse.SUPPRESS)
+    ap.add_argument("--worker-out", help=argparse.SUPPRESS)
+    ap.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.runs < 1:
+        ap.error("--runs must be >= 1")
+    try:
+        threads = sorted({int(t) for t in args.threads.split(",")})
+    except ValueError:
+        ap.error(f"--threads {args.threads!r}: expected a list like 1,2")
+    if args.worker:
+        args.threads = threads[0]
+        return run_worker(args)
+
+    ws = select(workloads(), args.only)
+    cache = Path(args.cache)
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        print("error: numpy is required (make deps)", file=sys.stderr)
+        return 2
+    ensure_inputs(cache, {k for w in ws for _, k in w.args})
+
+    have_jax = not args.skip_jax
+    if have_jax:
+        p = subprocess.run([sys.executable, "-c", "import jax"], capture_output=True,
+                           env=peer_env("jax", 1))
+        if p.returncode != 0:
+            print("note: jax is not installed: jax.jit rows skipped (make bench-deps)", file=sys.stderr)
+            have_jax = False
+
+    xcs_note = "skipped (--skip-xcs)" if args.skip_xcs else probe_xcs(args.xcs_run)
+    xcs_ok = xcs_note is None
+    if not xcs_ok:
+        print(f"note: {xcs_note}", file=sys.stderr)
+
+    status = 0
+    roofs: dict = {}
+    loads: dict[str, float | None] = {}
+    if not args.skip_roofs:
+        try:
+            roofs = run_roofs(args, threads, loads)
+        except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+            print(f"error: roofs: {e}", file=sys.stderr)
+            status = 1
+
+    rows: list[dict] = []
+    versions: dict[str, str] = {}
+    for impl in [i for i, on in (("numpy", not args.skip_numpy), ("jax", have_jax)) if on]:
+        for t in threads:
+            settle(args, f"{impl} t={t}", loads)
+            try:
+                v, r = run_peer(impl, t, args, check_it=(t == threads[0]))
+            except (RuntimeError, OSError, subprocess.TimeoutExpired, ValueError) as e:
+                print(f"error: {impl} at {t} thread(s): {e}", file=sys.stderr)
+                status = 1
+                continue
+            versions[impl] = v
+            rows += r
+    if xcs_ok:
+        print("== xcs-run (LLVM)", file=sys.stderr, flush=True)
+        for t in threads:
+            settle(args, f"xcs t={t}", loads)
+            for w in ws:
+                rows.append(run_xcs(args.xcs_run, w, t, args, check_it=(t == threads[0])))
+
+    goals = evaluate(ws, rows, roofs, xcs_ok)
+    if any(r.get("error") for r in rows) or any(not r["check"]["ok"] for r in rows if "check" in r):
+        status = 1
+
+    print()
+    print(f"native benchmark: f32, min of {args.runs} calls; speedup = peer time / xcs time; "
+          f"numpy {versions.get('numpy', '-')}, jax {versions.get('jax', '-')}")
+    for t in threads:
+        s = roofs.get("stream", {}).get(t)
+        s64 = roofs.get("stream_64MB", {}).get(t)
+        f = roofs.get("fma", {}).get(t)
+        if s and f:
+            print(f"  {t} thread(s): STREAM triad {s['triad_GBps']:.2f} GB/s (copy {s['copy_GBps']:.2f}; "
+                  f"3 x {s['n'] * 8 / 1e6:.0f} MB arrays), triad at 3 x 64 MB {s64['triad_GBps']:.2f} GB/s; "
+                  f"peak FMA {f['gflops']:.1f} GFLOP/s ({f['isa']})")
+    if not xcs_ok:
+        print(f"  {xcs_note}")
+    known = {k: v for k, v in loads.items() if v is not None}
+    if known:
+        print("  background load (CPUs busy with other processes) before each configuration: "
+              + ", ".join(f"{k} {v:.2f}" for k, v in known.items()))
+        if max(known.values()) >= args.idle_below:
+            print(f"  WARNING: the machine was busy (>= {args.idle_below} CPUs used by other processes): "
+                  "the figures, the 2-thread ones most, are unreliable; rerun with --wait-idle 600")
+    print()
+    print(fmt_table(ws, rows, threads))
+    counted = [g for g in goals if g["status"] in ("PASS", "MISS")]
+    if goals:
+        npass = sum(g["status"] == "PASS" for g in counted)
+        print(f"\ngoals: {npass} PASS, {len(counted) - npass} MISS, {len(goals) - len(counted)} n/a")
+        for g in goals:
+            if g["status"] == "MISS":
+                print(f"  MISS {g['workload']} t={g['threads']}: {g['goal']} (got {g['value']:.2f})")
+
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps({
+            "runs": args.runs, "threads": threads, "versions": versions, "xcs_run": args.xcs_run,
+            "xcs_note": xcs_note, "background_load": loads, "roofs": roofs, "rows": rows, "goals": goals,
+            "workloads": {w.name: {"flops": w.flops, "bytes": w.nbytes, "mlir": w.mlir, "entry": w.entry}
+                          for w in ws},
+        }, indent=1, default=str))
+        print(f"\nwrote {args.json}")
+    if status == 0 and args.fail_on_miss and any(g["status"] == "MISS" for g in goals):
+        status = 3
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
