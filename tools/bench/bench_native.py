@@ -36,7 +36,8 @@ the import: numpy with OPENBLAS_NUM_THREADS/OMP_NUM_THREADS/MKL_NUM_THREADS=T; j
 JAX_PLATFORMS=cpu and, at 1 thread, XLA_FLAGS="--xla_cpu_multi_thread_eigen=false
 intra_op_parallelism_threads=1"; every 1-thread run (numpy, jax, xcs-run, STREAM, FMA) is
 pinned to CPU 0 with `taskset -c 0`. XCS runs as
-`xcs-run FILE --entry NAME --input x=FILE.npy ... --bench N --threads T`, the min and median
+`xcs-run FILE --entry NAME --input x=FILE.npy ... --pass-pipeline P --bench N --threads T`
+(P is builtin.module(func.func(fuse)) unless --pipeline says otherwise), the min and median
 parsed from its `bench:` line. Inputs are generated once with a fixed seed (uniform in [-1, 1);
 [0.5, 2) for divisors, log/sqrt/rsqrt and pow's base) and cached as .npy files in --cache, so
 every implementation computes on the same data. Before timing, the outputs of numpy and jax
@@ -56,7 +57,8 @@ Usage (from the repository root):
     python3 tools/bench/bench_native.py --xcs-run /path/to/xcs-run --json target/bench/native.json
     python3 tools/bench/bench_native.py --only W2,W4 --threads 1 --runs 5
     python3 tools/bench/bench_native.py --skip-xcs     # peers and roofs only
-Options: --runs N (default 10), --threads 1,2, --only W1,W2,ew,exp,... (workload names, groups
+Options: --pipeline P (the pass pipeline xcs-run runs first; default
+builtin.module(func.func(fuse)), '' for none), --runs N (default 10), --threads 1,2, --only W1,W2,ew,exp,... (workload names, groups
 or elementwise op names), --skip-numpy, --skip-jax, --skip-xcs, --skip-roofs, --stream-n N
 (doubles per STREAM array; default 80M: 3 x 640 MB), --cache DIR (default target/bench/native),
 --fail-on-miss (exit 3 when a goal is missed; by default goals are only reported),
@@ -423,6 +425,10 @@ def run_peer(impl: str, threads: int, args: argparse.Namespace, check_it: bool) 
 # ---------------------------------------------------------------------------------------------
 # xcs-run
 
+# The pass pipeline xcs-run applies before compiling (issue 6 measures the fused code; single-op
+# workloads are unchanged by it). `--pipeline ''` measures the unfused lowering.
+DEFAULT_PIPELINE = "builtin.module(func.func(fuse))"
+
 BENCH_MIN = re.compile(r"\bmin(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)?")
 BENCH_MED = re.compile(r"\bmedian(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)?")
 BENCH_COMPILE = re.compile(r"\bcompile(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)?")
@@ -472,6 +478,8 @@ def run_xcs(xcs_run: str, w: Workload, threads: int, args: argparse.Namespace, c
     cmd = pin(threads) + [xcs_run, str(NATIVE / w.mlir), "--entry", w.entry]
     for name, key in w.args:
         cmd += ["--input", f"{name}={input_path(Path(args.cache), key)}"]
+    if args.pipeline:
+        cmd += ["--pass-pipeline", args.pipeline]
     cmd += ["--bench", str(args.runs), "--threads", str(threads)]
     if check_it:
         shutil.rmtree(outdir, ignore_errors=True)
@@ -642,6 +650,7 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--xcs-run", default=str(ROOT / "target" / "release" / "xcs-run"))
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--pipeline", default=DEFAULT_PIPELINE)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--only")
     ap.add_argument("--skip-numpy", action="store_true")
