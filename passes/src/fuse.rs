@@ -17,7 +17,7 @@ use xcs_ir::{AttrKind, Block, Body, Context, DiagSink, LocKind, Location, Op, Op
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "max-ops",
-        kind: OptionKind::Int(IntKind::Long),
+        kind: OptionKind::Int(IntKind::UInt),
         default: "32",
         description: "Maximum number of ops in one fused region (cloned constants not counted)",
     },
@@ -29,7 +29,7 @@ static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "max-recompute",
-        kind: OptionKind::Int(IntKind::Long),
+        kind: OptionKind::Int(IntKind::UInt),
         default: "4",
         description: "Maximum number of recomputed ops per region",
     },

@@ -27,8 +27,8 @@
 // CHECK-NEXT:   --dce{{ +}}-   Remove unused operations without side effects
 // CHECK-NEXT:   --fuse{{ +}}-   Fuse tensor ops into tensor.fused regions
 // CHECK-NEXT:     --epilogue{{ +}}- Fuse elementwise consumers into a matmul's epilogue
-// CHECK-NEXT:     --max-ops=<long>{{ +}}- Maximum number of ops in one fused region
-// CHECK-NEXT:     --max-recompute=<long>{{ +}}- Maximum number of recomputed ops per region
+// CHECK-NEXT:     --max-ops=<uint>{{ +}}- Maximum number of ops in one fused region
+// CHECK-NEXT:     --max-recompute=<uint>{{ +}}- Maximum number of recomputed ops per region
 // CHECK-NEXT:     --recompute{{ +}}- Recompute cheap multi-user values
 // CHECK-NEXT:     --reductions{{ +}}- Fuse elementwise producers into reduce, softmax and layer_norm
 // CHECK-NEXT:   --inline{{ +}}-   Inline function calls
