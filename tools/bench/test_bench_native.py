@@ -27,6 +27,11 @@ for i, x in enumerate(a):
         k, v = a[i + 1].split("=", 1); ins[k] = v
     if x == "--output-dir":
         out = a[i + 1]
+want = os.environ.get("FAKE_PIPELINE")
+if want is not None:
+    got = a[a.index("--pass-pipeline") + 1] if "--pass-pipeline" in a else ""
+    if got != want:
+        print(f"error: pipeline {got!r}, expected {want!r}", file=sys.stderr); sys.exit(3)
 if out:
     r = np.load(ins["a"]) @ np.load(ins["b"]) + float(os.environ.get("FAKE_WRONG", "0"))
     os.makedirs(out, exist_ok=True); np.save(os.path.join(out, "c.npy"), r)
@@ -58,7 +63,8 @@ class FakeXcsRun(unittest.TestCase):
         cls.exe = d / "xcs-run"
         cls.exe.write_text(FAKE.replace("{python}", sys.executable))
         cls.exe.chmod(cls.exe.stat().st_mode | stat.S_IEXEC)
-        cls.args = argparse.Namespace(cache=str(d / "cache"), runs=3, timeout=60)
+        cls.args = argparse.Namespace(cache=str(d / "cache"), runs=3, timeout=60,
+                                      pipeline=bn.DEFAULT_PIPELINE)
         cls.w = next(w for w in bn.workloads() if w.name == "W2-256")
         bn.ensure_inputs(Path(cls.args.cache), {k for _, k in cls.w.args})
 
@@ -86,10 +92,30 @@ class FakeXcsRun(unittest.TestCase):
         self.assertAlmostEqual(r["min_s"], 0.5e-3)
         self.assertTrue(r["check"]["ok"], r)
 
+    def run_with_env(self, env: dict, args=None):
+        old = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        try:
+            return bn.run_xcs(str(self.exe), self.w, 1, args or self.args, check_it=True)
+        finally:
+            for k, v in old.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
     def test_wrong_result_fails_check(self):
-        os.environ["FAKE_WRONG"] = "0.5"
-        r = bn.run_xcs(str(self.exe), self.w, 1, self.args, check_it=True)
+        r = self.run_with_env({"FAKE_WRONG": "0.5"})
         self.assertFalse(r["check"]["ok"])
+
+    def test_pipeline_is_passed(self):
+        r = self.run_with_env({"FAKE_PIPELINE": "builtin.module(func.func(fuse))"})
+        self.assertNotIn("error", r)
+        r = self.run_with_env({"FAKE_PIPELINE": "other"})
+        self.assertIn("pipeline", r.get("error", "") + r.get("stderr", ""))
+        no_pipeline = argparse.Namespace(**{**vars(self.args), "pipeline": ""})
+        r = self.run_with_env({"FAKE_PIPELINE": ""}, no_pipeline)
+        self.assertNotIn("error", r)
 
     def test_goals(self):
         rows = [{"workload": "W2-256", "impl": "xcs", "threads": 1, "min_s": 1.0, "median_s": 1.0},
