@@ -50,10 +50,12 @@ run: build
 	@$(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(MLP_PIPELINE)' -o target/run/mlp.opt.mlir
 	@cat target/run/mlp.opt.mlir
 	@echo "== $(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3   (LLVM JIT)"
-	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 | tee target/run/mlp.jit.txt
-	@echo "== the same on the reference interpreter (--backend=interp)"
-	@$(XCS_RUN) target/run/mlp.opt.mlir --backend=interp --input x=random:1 --input w1=random:2 --input w2=random:3 | tee target/run/mlp.interp.txt
-	@cmp -s target/run/mlp.jit.txt target/run/mlp.interp.txt && echo "== the JIT and the interpreter agree" || echo "== note: the JIT and the interpreter print different digits (see target/run/)"
+	@rm -rf target/run/jit target/run/interp
+	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3
+	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 --output-dir target/run/jit
+	@echo "== the same on the reference interpreter (--backend=interp), compared with numpy"
+	@$(XCS_RUN) target/run/mlp.opt.mlir --backend=interp --input x=random:1 --input w1=random:2 --input w2=random:3 --output-dir target/run/interp
+	@$(PYTHON) -c 'import numpy as np, pathlib, sys; fs = sorted(pathlib.Path("target/run/jit").glob("*.npy")); assert fs, "no outputs"; bad = [f.name for f in fs if not np.allclose(np.load(f), np.load("target/run/interp/" + f.name), rtol=1e-5, atol=1e-5)]; print("== the JIT and the interpreter agree (rtol 1e-5) on", ", ".join(f.name for f in fs)) if not bad else sys.exit("error: the JIT and the interpreter differ on " + ", ".join(bad))'
 	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 --bench 100
 
 # ---- every test
