@@ -542,6 +542,132 @@ fn reductions() {
     }
 }
 
+/// Differential runs of `f` compiled once for `threads` worker threads, on each argument set.
+fn check_threads(src: &str, argsets: &[Vec<RtValue>], threads: usize) {
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, src);
+    let mut o = opts();
+    o.threads = threads;
+    let jit = Jit::new(&ctx, &m, o);
+    runtime::set_num_threads(threads);
+    for args in argsets {
+        let shapes: Vec<String> = args
+            .iter()
+            .map(|a| format!("{a:?}").chars().take(60).collect())
+            .collect();
+        let out = diff_run(
+            &ctx,
+            &m,
+            "f",
+            args,
+            &jit,
+            &format!("{threads} threads, {shapes:?}\n{src}"),
+        );
+        assert_eq!(out, Outcome::Same, "{src}");
+    }
+    runtime::set_num_threads(1);
+}
+
+/// The vectorized paths of `tensor.reduce` (innermost contiguous axes, outermost axes) and of
+/// `tensor.layer_norm`: odd and long rows (dynamic sizes), static rows, rank 3, special values,
+/// 1 and 2 threads.
+#[test]
+fn reduce_and_layer_norm_fast_paths() {
+    let _g = lock();
+    let lens = [1usize, 7, 16, 17, 100, 4096];
+    for (ti, t) in ["f32", "f64", "bf16", "i32", "i64", "i8"].into_iter().enumerate() {
+        // Every kind over: the inner axis, the outer axis, and in rank 3 the two inner / the two
+        // outer axes. One function (compiling dominates), run on every row length.
+        let int = t.starts_with('i');
+        let (mut body, mut rets) = (String::new(), Vec::new());
+        for kind in ["sum", "max", "min", "mean", "prod"] {
+            for (i, (v, axes, keep, ity, rty)) in [
+                ("x", "1", false, "?x?", "?"),
+                ("x", "0", true, "?x?", "1x?"),
+                ("y", "1, 2", false, "2x3x?", "2"),
+                ("y", "0, 1", false, "2x3x?", "?"),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let r = format!("%{kind}{i}");
+                body += &format!("  {r} = tensor.reduce %{v} {{axes = array<i64: {axes}>, keepdims = {keep}, kind = \"{kind}\"}} : (tensor<{ity}x{t}>) -> tensor<{rty}x{t}>\n");
+                rets.push((r, format!("tensor<{rty}x{t}>")));
+            }
+        }
+        let names: Vec<&str> = rets.iter().map(|r| r.0.as_str()).collect();
+        let tys: Vec<&str> = rets.iter().map(|r| r.1.as_str()).collect();
+        let src = format!(
+            "func.func @f(%x: tensor<?x?x{t}>, %y: tensor<2x3x?x{t}>) -> ({}) {{\n{body}  return {} : {}\n}}",
+            tys.join(", "),
+            names.join(", "),
+            tys.join(", ")
+        );
+        // prod of long float rows over/underflows (inf * 0 depends on the order): floats get
+        // rows up to 100 here, 4096 below without prod.
+        let argsets: Vec<Vec<RtValue>> = lens
+            .iter()
+            .filter(|&&l| int || l <= 100)
+            .map(|&l| vec![rand(t, &[5, l], l as u64), rand(t, &[2, 3, l], l as u64 + 7)])
+            .collect();
+        check_threads(&src, &argsets, 1 + ti % 2);
+        if !int {
+            let src = format!("func.func @f(%x: tensor<5x4096x{t}>) -> (tensor<5x{t}>, tensor<5x{t}>, tensor<4096x{t}>, tensor<4096x{t}>) {{\n  %a = tensor.reduce %x {{axes = array<i64: 1>, keepdims = false, kind = \"sum\"}} : (tensor<5x4096x{t}>) -> tensor<5x{t}>\n  %b = tensor.reduce %x {{axes = array<i64: 1>, keepdims = false, kind = \"max\"}} : (tensor<5x4096x{t}>) -> tensor<5x{t}>\n  %c = tensor.reduce %x {{axes = array<i64: 0>, keepdims = false, kind = \"mean\"}} : (tensor<5x4096x{t}>) -> tensor<4096x{t}>\n  %d = tensor.reduce %x {{axes = array<i64: 0>, keepdims = false, kind = \"min\"}} : (tensor<5x4096x{t}>) -> tensor<4096x{t}>\n  return %a, %b, %c, %d : tensor<5x{t}>, tensor<5x{t}>, tensor<4096x{t}>, tensor<4096x{t}>\n}}");
+            check_threads(&src, &[vec![rand(t, &[5, 4096], 3)]], 2 - ti % 2);
+        }
+    }
+    for (ti, t) in ["f32", "f64", "bf16"].into_iter().enumerate() {
+        let src = format!("func.func @f(%x: tensor<?x?x{t}>, %g: tensor<?x{t}>, %b: tensor<?x{t}>) -> tensor<?x?x{t}> {{\n  %r = tensor.layer_norm %x, %g, %b {{axis = 1 : i64, epsilon = 1.0e-05 : f32}} : (tensor<?x?x{t}>, tensor<?x{t}>, tensor<?x{t}>) -> tensor<?x?x{t}>\n  return %r : tensor<?x?x{t}>\n}}");
+        let argsets: Vec<Vec<RtValue>> = lens
+            .iter()
+            .map(|&l| vec![rand(t, &[6, l], l as u64), rand(t, &[l], 1), rand(t, &[l], 2)])
+            .collect();
+        check_threads(&src, &argsets, 1 + ti % 2);
+    }
+    // Static W5-like rows, and rank 3 normalized over the last two dims.
+    let src = "func.func @f(%x: tensor<4x4096xf32>, %g: tensor<4096xf32>, %b: tensor<4096xf32>) -> tensor<4x4096xf32> {\n  %r = tensor.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<4x4096xf32>, tensor<4096xf32>, tensor<4096xf32>) -> tensor<4x4096xf32>\n  return %r : tensor<4x4096xf32>\n}";
+    check_threads(
+        src,
+        &[vec![
+            rand("f32", &[4, 4096], 1),
+            rand("f32", &[4096], 2),
+            rand("f32", &[4096], 3),
+        ]],
+        2,
+    );
+    let src = "func.func @f(%x: tensor<3x7x17xf32>, %g: tensor<7x17xf32>, %b: tensor<7x17xf32>) -> tensor<3x7x17xf32> {\n  %r = tensor.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<3x7x17xf32>, tensor<7x17xf32>, tensor<7x17xf32>) -> tensor<3x7x17xf32>\n  return %r : tensor<3x7x17xf32>\n}";
+    assert!(check(src, 2).iter().all(|o| *o == Outcome::Same));
+    // NaN and infinities: max/min propagate NaN, sums give inf/NaN, in both paths.
+    let mut v: Vec<f64> = (0..4 * 100).map(|i| ((i * 37 % 101) as f64 - 50.0) / 7.0).collect();
+    v[3] = f64::NAN;
+    v[150] = f64::INFINITY;
+    v[160] = f64::NEG_INFINITY;
+    v[250] = f64::INFINITY;
+    v[399] = f64::NAN;
+    for (ti, t) in ["f32", "f64"].into_iter().enumerate() {
+        let x = RtValue::Tensor(Tensor::from_f64s(elem(t), &[4, 100], &v).unwrap());
+        let (mut body, mut rets) = (String::new(), Vec::new());
+        for kind in ["sum", "max", "min", "mean", "prod"] {
+            for (i, (axes, rt)) in [("1", "4"), ("0", "100")].into_iter().enumerate() {
+                let r = format!("%{kind}{i}");
+                body += &format!("  {r} = tensor.reduce %x {{axes = array<i64: {axes}>, keepdims = false, kind = \"{kind}\"}} : (tensor<4x100x{t}>) -> tensor<{rt}x{t}>\n");
+                rets.push((r, format!("tensor<{rt}x{t}>")));
+            }
+        }
+        body += &format!("  %ln = tensor.layer_norm %x, %g, %b {{axis = 1 : i64, epsilon = 1.0e-05 : f32}} : (tensor<4x100x{t}>, tensor<100x{t}>, tensor<100x{t}>) -> tensor<4x100x{t}>\n");
+        rets.push(("%ln".into(), format!("tensor<4x100x{t}>")));
+        let names: Vec<&str> = rets.iter().map(|r| r.0.as_str()).collect();
+        let tys: Vec<&str> = rets.iter().map(|r| r.1.as_str()).collect();
+        let src = format!(
+            "func.func @f(%x: tensor<4x100x{t}>, %g: tensor<100x{t}>, %b: tensor<100x{t}>) -> ({}) {{\n{body}  return {} : {}\n}}",
+            tys.join(", "),
+            names.join(", "),
+            tys.join(", ")
+        );
+        check_threads(&src, &[vec![x, rand(t, &[100], 1), rand(t, &[100], 2)]], 1 + ti);
+    }
+}
+
 #[test]
 fn softmax_and_layer_norm() {
     let _g = lock();

@@ -33,6 +33,76 @@ fn store_acc(k: &mut crate::codegen::Kernel, out: &TV, idx: &Val, acc: &Val) {
     k.f.store(&v, &p);
 }
 
+/// The accumulator's initial value.
+fn reduce_init(int: bool, kind: &str) -> Val {
+    match (int, kind) {
+        (false, "max") => Val::f64(f64::NEG_INFINITY),
+        (false, "min") => Val::f64(f64::INFINITY),
+        (false, "prod") => Val::f64(1.0),
+        (false, _) => Val::f64(0.0),
+        (true, "max") => Val::i64(i64::MIN),
+        (true, "min") => Val::i64(i64::MAX),
+        (true, "prod") => Val::i64(1),
+        (true, "mean") => Val::new("i128", "0"),
+        (true, _) => Val::i64(0),
+    }
+}
+
+/// `acc op v` for one loaded element `v` (compute type). `reassoc` marks float sums/products
+/// as reorderable so that LLVM vectorizes the loop (several partial accumulators).
+fn reduce_step(k: &mut crate::codegen::Kernel, kind: &str, elem: ElemType, a: &Val, v: &Val, reassoc: bool) -> Val {
+    let fl = if reassoc { "reassoc " } else { "" };
+    if elem.is_float() {
+        let d = comp_to_f64(&mut k.f, elem, v);
+        match kind {
+            "max" => {
+                let n = declare_f64(k, "maximum", 2);
+                k.f.emit("double", format!("call double @{n}(double {a}, double {d})"))
+            }
+            "min" => {
+                let n = declare_f64(k, "minimum", 2);
+                k.f.emit("double", format!("call double @{n}(double {a}, double {d})"))
+            }
+            "prod" => k.f.emit("double", format!("fmul {fl}double {a}, {d}")),
+            _ => k.f.emit("double", format!("fadd {fl}double {a}, {d}")),
+        }
+    } else {
+        let w = int_to_i64(&mut k.f, elem, v);
+        match kind {
+            "max" => k.f.emit("i64", format!("call i64 @llvm.smax.i64(i64 {a}, i64 {w})")),
+            "min" => k.f.emit("i64", format!("call i64 @llvm.smin.i64(i64 {a}, i64 {w})")),
+            "prod" => k.f.emit("i64", format!("mul i64 {a}, {w}")),
+            "mean" => {
+                let wide = k.f.emit("i128", format!("sext i64 {w} to i128"));
+                k.f.emit("i128", format!("add i128 {a}, {wide}"))
+            }
+            _ => k.f.emit("i64", format!("add i64 {a}, {w}")),
+        }
+    }
+}
+
+/// The final value of an accumulator (`mean` divides by the reduced count `krlen`).
+fn reduce_finish(k: &mut crate::codegen::Kernel, kind: &str, int: bool, a: &Val, krlen: &Val) -> Val {
+    if kind != "mean" {
+        return a.clone();
+    }
+    if int {
+        let lo64 = k.f.emit("i64", format!("trunc i128 {a} to i64"));
+        let sh = k.f.emit("i128", format!("ashr i128 {a}, 64"));
+        let hi64 = k.f.emit("i64", format!("trunc i128 {sh} to i64"));
+        k.f.emit(
+            "i64",
+            format!("call i64 @xcs_rt_div_i128(i64 {hi64}, i64 {lo64}, i64 {krlen})"),
+        )
+    } else {
+        let c = k.f.emit("double", format!("sitofp i64 {krlen} to double"));
+        k.f.emit("double", format!("fdiv double {a}, {c}"))
+    }
+}
+
+/// Columns per block of the outer-axes reduction (accumulators kept on the stack).
+const REDUCE_BLOCK: i64 = 256;
+
 pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     let kind = o.str(fl, "kind")?;
@@ -49,15 +119,25 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let kstr: Vec<Val> = kept.iter().map(|&d| x.strides[d].clone()).collect();
     let rdims: Vec<Val> = axes.iter().map(|&d| x.dims[d].clone()).collect();
     let rstr: Vec<Val> = axes.iter().map(|&d| x.strides[d].clone()).collect();
-    let out_dims: Vec<Val> =
-        (0..x.rank()).filter_map(|d| if axes.contains(&d) { keep.then(|| Val::i64(1)) } else { Some(x.dims[d].clone()) }).collect();
+    let out_dims: Vec<Val> = (0..x.rank())
+        .filter_map(|d| {
+            if axes.contains(&d) {
+                keep.then(|| Val::i64(1))
+            } else {
+                Some(x.dims[d].clone())
+            }
+        })
+        .collect();
     let (rd, relem) = o.result(fl, 0)?;
     let out_dims = check_result_dims(fl, o, out_dims, &rd)?;
     let rows = fl.f.product(&kdims);
     let rlen = fl.f.product(&rdims);
     let empty = fl.f.icmp("eq", &rlen, &Val::i64(0));
     if matches!(kind, "max" | "min") {
-        let msg = o.msg(fl, &format!("'{kind}' reduction of an empty axis (zero-size array has no identity)"));
+        let msg = o.msg(
+            fl,
+            &format!("'{kind}' reduction of an empty axis (zero-size array has no identity)"),
+        );
         fl.fail_if(&empty, o.site, &msg);
     }
     let int = !x.elem.is_float();
@@ -69,6 +149,69 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     }
     let out = fl.new_tensor(relem, &out_dims)?;
     let n = x.numel(&mut fl.f);
+    let elem = x.elem;
+    let r = x.rank();
+    let na = axes.len();
+    // Reduced axes innermost (trailing) in a contiguous input: each output element reduces one
+    // contiguous run of `rlen` elements, vectorized. Float sums/products of non-f64 inputs are
+    // reassociated (f64 accumulation keeps them far inside the f32 tolerance); f64 inputs keep
+    // the sequential order; max/min/integers are order-independent anyway.
+    let inner = x.contiguous && na > 0 && axes.iter().enumerate().all(|(i, &a)| a == r - na + i);
+    // Reduced axes outermost (leading), kept axes trailing: accumulate input rows into a block
+    // of output columns (sequential order per output element, vectorized across columns).
+    let outer = x.contiguous && na > 0 && na < r && axes.iter().enumerate().all(|(i, &a)| a == i);
+    if outer && !inner {
+        let nblk = {
+            let t = fl.f.add(&rows, &Val::i64(REDUCE_BLOCK - 1));
+            fl.f.div(&t, &Val::i64(REDUCE_BLOCK))
+        };
+        let work = fl.f.mul(&rlen, &Val::i64(REDUCE_BLOCK));
+        let grain = grain_rows(&mut fl.f, &work);
+        let mut k = fl.kernel("reduce_cols");
+        let (kx, ko) = (k.tv(&x), k.tv(&out));
+        let (kk, krlen) = (k.cap(&rows), k.cap(&rlen));
+        let (lo, hi) = (k.lo.clone(), k.hi.clone());
+        let init = reduce_init(int, kind);
+        let aty = init.ty;
+        let accp = k.f.alloca(aty, REDUCE_BLOCK as usize);
+        k.for_range(&lo, &hi, |k, blk| {
+            let c0 = k.f.mul(blk, &Val::i64(REDUCE_BLOCK));
+            let rest = k.f.sub(&kk, &c0);
+            let lt = k.f.icmp("slt", &rest, &Val::i64(REDUCE_BLOCK));
+            let w = k.f.select(&lt, &rest, &Val::i64(REDUCE_BLOCK));
+            k.for_range(&Val::i64(0), &w, |k, c| {
+                let p = k.f.gep(aty, &accp, c);
+                k.f.store(&init, &p);
+                Ok(())
+            })?;
+            k.for_range(&Val::i64(0), &krlen, |k, ri| {
+                let rb = k.f.mul(ri, &kk);
+                let rb = k.f.add(&rb, &c0);
+                k.for_range(&Val::i64(0), &w, |k, c| {
+                    let off = k.f.add(&rb, c);
+                    let v = load_elem(&mut k.f, elem, &kx.ptr, &off);
+                    let p = k.f.gep(aty, &accp, c);
+                    let a = k.f.load(aty, &p);
+                    let nx = reduce_step(k, kind, elem, &a, &v, false);
+                    k.f.store(&nx, &p);
+                    Ok(())
+                })
+            })?;
+            k.for_range(&Val::i64(0), &w, |k, c| {
+                let p = k.f.gep(aty, &accp, c);
+                let a = k.f.load(aty, &p);
+                let a = reduce_finish(k, kind, int, &a, &krlen);
+                let oi = k.f.add(&c0, c);
+                store_acc(k, &ko, &oi, &a);
+                Ok(())
+            })
+        })?;
+        k.m.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)");
+        k.m.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)");
+        k.m.declare("xcs_rt_div_i128", "declare i64 @xcs_rt_div_i128(i64, i64, i64)");
+        fl.launch(k, &nblk, &grain, &n)?;
+        return Ok(vec![Slot::T(out)]);
+    }
     let grain = grain_rows(&mut fl.f, &rlen);
     let mut k = fl.kernel("reduce");
     let kx = k.tv(&x);
@@ -77,67 +220,27 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let (krd, krs) = (k.cap_all(&rdims), k.cap_all(&rstr));
     let krlen = k.cap(&rlen);
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
-    let elem = x.elem;
+    let reassoc = !int && elem != ElemType::F64 && matches!(kind, "sum" | "mean" | "prod");
     k.for_range(&lo, &hi, |k, row| {
-        let idx = unflatten(&mut k.f, row, &kkd);
-        let base = offset(&mut k.f, &idx, &kks);
-        let init = match (int, kind) {
-            (false, "max") => Val::f64(f64::NEG_INFINITY),
-            (false, "min") => Val::f64(f64::INFINITY),
-            (false, "prod") => Val::f64(1.0),
-            (false, _) => Val::f64(0.0),
-            (true, "max") => Val::i64(i64::MIN),
-            (true, "min") => Val::i64(i64::MAX),
-            (true, "prod") => Val::i64(1),
-            (true, "mean") => Val::new("i128", "0"),
-            (true, _) => Val::i64(0),
+        let init = reduce_init(int, kind);
+        let acc = if inner {
+            let base = k.f.mul(row, &krlen);
+            k.for_acc(&Val::i64(0), &krlen, &[init], |k, j, acc| {
+                let off = k.f.add(&base, j);
+                let v = load_elem(&mut k.f, elem, &kx.ptr, &off);
+                Ok(vec![reduce_step(k, kind, elem, &acc[0], &v, reassoc)])
+            })?
+        } else {
+            let idx = unflatten(&mut k.f, row, &kkd);
+            let base = offset(&mut k.f, &idx, &kks);
+            k.nest_acc(&krd, &[init], &mut |k, ridx, acc| {
+                let r = offset(&mut k.f, ridx, &krs);
+                let off = k.f.add(&base, &r);
+                let v = load_elem(&mut k.f, elem, &kx.ptr, &off);
+                Ok(vec![reduce_step(k, kind, elem, &acc[0], &v, false)])
+            })?
         };
-        let acc = k.nest_acc(&krd, &[init], &mut |k, ridx, acc| {
-            let r = offset(&mut k.f, ridx, &krs);
-            let off = k.f.add(&base, &r);
-            let v = load_elem(&mut k.f, elem, &kx.ptr, &off);
-            let a = &acc[0];
-            let next = if !int {
-                let d = comp_to_f64(&mut k.f, elem, &v);
-                match kind {
-                    "max" => {
-                        let n = declare_f64(k, "maximum", 2);
-                        k.f.emit("double", format!("call double @{n}(double {a}, double {d})"))
-                    }
-                    "min" => {
-                        let n = declare_f64(k, "minimum", 2);
-                        k.f.emit("double", format!("call double @{n}(double {a}, double {d})"))
-                    }
-                    "prod" => k.f.emit("double", format!("fmul double {a}, {d}")),
-                    _ => k.f.emit("double", format!("fadd double {a}, {d}")),
-                }
-            } else {
-                let w = int_to_i64(&mut k.f, elem, &v);
-                match kind {
-                    "max" => k.f.emit("i64", format!("call i64 @llvm.smax.i64(i64 {a}, i64 {w})")),
-                    "min" => k.f.emit("i64", format!("call i64 @llvm.smin.i64(i64 {a}, i64 {w})")),
-                    "prod" => k.f.emit("i64", format!("mul i64 {a}, {w}")),
-                    "mean" => {
-                        let wide = k.f.emit("i128", format!("sext i64 {w} to i128"));
-                        k.f.emit("i128", format!("add i128 {a}, {wide}"))
-                    }
-                    _ => k.f.emit("i64", format!("add i64 {a}, {w}")),
-                }
-            };
-            Ok(vec![next])
-        })?;
-        let mut a = acc[0].clone();
-        if kind == "mean" {
-            if int {
-                let lo64 = k.f.emit("i64", format!("trunc i128 {a} to i64"));
-                let sh = k.f.emit("i128", format!("ashr i128 {a}, 64"));
-                let hi64 = k.f.emit("i64", format!("trunc i128 {sh} to i64"));
-                a = k.f.emit("i64", format!("call i64 @xcs_rt_div_i128(i64 {hi64}, i64 {lo64}, i64 {krlen})"));
-            } else {
-                let c = k.f.emit("double", format!("sitofp i64 {krlen} to double"));
-                a = k.f.emit("double", format!("fdiv double {a}, {c}"));
-            }
-        }
+        let a = reduce_finish(k, kind, int, &acc[0], &krlen);
         store_acc(k, &ko, row, &a);
         Ok(())
     })?;
@@ -184,7 +287,10 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         };
         let m = k.for_acc(&Val::i64(0), &klen, &[Val::f64(f64::NEG_INFINITY)], |k, j, a| {
             let v = load(k, j);
-            Ok(vec![k.f.emit("double", format!("call double @{max}(double {}, double {v})", a[0]))])
+            Ok(vec![k.f.emit(
+                "double",
+                format!("call double @{max}(double {}, double {v})", a[0]),
+            )])
         })?[0]
             .clone();
         let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
@@ -223,7 +329,10 @@ pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         }
         for (j, (a, c)) in p.dims.iter().zip(&norm).enumerate() {
             let bad = fl.f.icmp("ne", a, c);
-            let msg = o.msg(fl, &format!("{name} has size %lld in dim {j}, but the normalized dim has %lld"));
+            let msg = o.msg(
+                fl,
+                &format!("{name} has size %lld in dim {j}, but the normalized dim has %lld"),
+            );
             fl.fail2_if(&bad, o.site, &msg, a, c);
         }
     }
@@ -253,7 +362,7 @@ pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
             let i = k.f.add(&base, j);
             let v = load(k, &kx, &i);
-            Ok(vec![k.f.emit("double", format!("fadd double {}, {v}", a[0]))])
+            Ok(vec![k.f.emit("double", format!("fadd reassoc double {}, {v}", a[0]))])
         })?[0]
             .clone();
         let mean = k.f.emit("double", format!("fdiv double {s}, {cnt}"));
@@ -262,7 +371,7 @@ pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
             let v = load(k, &kx, &i);
             let d = k.f.emit("double", format!("fsub double {v}, {mean}"));
             let d2 = k.f.emit("double", format!("fmul double {d}, {d}"));
-            Ok(vec![k.f.emit("double", format!("fadd double {}, {d2}", a[0]))])
+            Ok(vec![k.f.emit("double", format!("fadd reassoc double {}, {d2}", a[0]))])
         })?[0]
             .clone();
         let var = k.f.emit("double", format!("fdiv double {q}, {cnt}"));
