@@ -656,6 +656,30 @@ fn softmax_and_layer_norm() {
     }
 }
 
+/// Softmax over long rows (the vectorized path with its remainder), wide value ranges, the
+/// special values (a NaN, +inf or all -inf row is NaN, a -inf entry is 0) and a transposed
+/// (non-contiguous) input, against the interpreter.
+#[test]
+fn softmax_rows_special_values() {
+    let _g = lock();
+    let (rows, len) = (6, 37);
+    let mut v: Vec<f32> = (0..rows * len).map(|i| ((i * 7919) % 211) as f32 * 0.37 - 40.0).collect();
+    v[len + 3] = f32::NAN;
+    v[2 * len + 5] = f32::INFINITY;
+    for j in 0..len {
+        v[3 * len + j] = f32::NEG_INFINITY;
+    }
+    v[4 * len + 1] = f32::NEG_INFINITY;
+    v[5 * len + 2] = 80.0;
+    let x = RtValue::Tensor(Tensor::f32(&[rows, len], &v));
+    for t in ["f32", "f16", "bf16"] {
+        let src = format!("func.func @f(%x: tensor<{rows}x{len}xf32>) -> tensor<{rows}x{len}x{t}> {{\n  %c = tensor.cast %x : (tensor<{rows}x{len}xf32>) -> tensor<{rows}x{len}x{t}>\n  %r = tensor.softmax %c {{axis = 1 : i64}} : tensor<{rows}x{len}x{t}>\n  return %r : tensor<{rows}x{len}x{t}>\n}}");
+        assert_eq!(check_args(&src, std::slice::from_ref(&x)), Outcome::Same, "{t}");
+    }
+    let src = format!("func.func @f(%x: tensor<{rows}x{len}xf32>) -> tensor<{len}x{rows}xf32> {{\n  %t = tensor.transpose %x {{perm = array<i64: 1, 0>}} : (tensor<{rows}x{len}xf32>) -> tensor<{len}x{rows}xf32>\n  %r = tensor.softmax %t {{axis = -1 : i64}} : tensor<{len}x{rows}xf32>\n  return %r : tensor<{len}x{rows}xf32>\n}}");
+    assert_eq!(check_args(&src, std::slice::from_ref(&x)), Outcome::Same, "transposed");
+}
+
 // ---------------------------------------------------------------------------- layout
 
 #[test]
