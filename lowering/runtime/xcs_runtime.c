@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "xcs_runtime.h"
@@ -29,7 +30,13 @@ RT void *xcs_rt_alloc(int64_t bytes) {
     n = (n + 63) & ~(size_t)63;
     if (n == 0) n = 64;
     void *p = NULL;
-    if (posix_memalign(&p, 64, n) != 0) return NULL;
+    /* Large buffers: 2 MiB aligned and backed by transparent huge pages where the kernel allows
+     * (madvise mode), so first touches take 512x fewer page faults (as numpy does). */
+    int big = n >= ((size_t)4 << 20);
+    if (posix_memalign(&p, big ? ((size_t)2 << 20) : 64, n) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (big) madvise(p, n & ~(((size_t)2 << 20) - 1), MADV_HUGEPAGE);
+#endif
     atomic_fetch_add(&live_allocs, 1);
     atomic_fetch_add(&total_allocs, 1);
     return p;
