@@ -215,7 +215,8 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
 /// Softmax over the innermost axis of an f16/bf16/f32 tensor (made contiguous), vectorized:
 /// per row a max pass (f32 `maxnum`; a NaN still makes the row NaN through the sum), a pass
 /// summing `exp(x - max)` (inline f32 `math::exp`) in f64 (reassociated, so in vector lanes),
-/// and a pass storing `exp(x - max) * (1 / sum)` computed in f64 and rounded once.
+/// and a pass storing `exp(x - max) * (1 / sum)` computed in f64 and rounded once (f32 results
+/// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it).
 fn softmax_rows(fl: &mut FnLower, x: &TV, relem: ElemType, dims: &[Val]) -> R<Vec<Slot>> {
     let x = fl.contiguous(x)?;
     let out = fl.new_tensor(relem, dims)?;
@@ -243,17 +244,31 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, relem: ElemType, dims: &[Val]) -> R<Ve
         let ex = |k: &mut crate::codegen::Kernel, j: &Val| {
             let v = load(k, j);
             let d = k.f.emit("float", format!("fsub float {v}, {m}"));
-            let e = super::math::exp(&mut k.f, &d);
-            k.f.emit("double", format!("fpext float {e} to double"))
+            super::math::exp(&mut k.f, &d)
         };
+        // f32 results: the sum pass stores exp(x - max) and the last pass scales it in place.
+        let keep = ko.elem == ElemType::F32;
         let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
             let e = ex(k, j);
+            if keep {
+                let i = k.f.add(&base, j);
+                let p = k.f.gep("float", &ko.ptr, &i);
+                k.f.store(&e, &p);
+            }
+            let e = k.f.emit("double", format!("fpext float {e} to double"));
             Ok(vec![k.f.emit("double", format!("fadd reassoc double {}, {e}", a[0]))])
         })?[0]
             .clone();
         let inv = k.f.emit("double", format!("fdiv double 1.0, {s}"));
         k.for_range(&Val::i64(0), &klen, |k, j| {
-            let e = ex(k, j);
+            let e = if keep {
+                let i = k.f.add(&base, j);
+                let p = k.f.gep("float", &ko.ptr, &i);
+                k.f.load("float", &p)
+            } else {
+                ex(k, j)
+            };
+            let e = k.f.emit("double", format!("fpext float {e} to double"));
             let y = k.f.emit("double", format!("fmul double {e}, {inv}"));
             let i = k.f.add(&base, j);
             store_acc(k, &ko, &i, &y);
