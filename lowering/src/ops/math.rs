@@ -1,6 +1,6 @@
 //! Vectorizable f32 math: `exp`, `tanh`, `sigmoid` and GELU (tanh form) emitted inline as
-//! branch-free LLVM IR (selects, no calls), so the loop vectorizer turns an elementwise loop that
-//! uses them into SIMD code (libm calls per element block it).
+//! branch-free LLVM IR (selects, no calls; `contract` multiply-adds become FMAs), so the loop
+//! vectorizer turns an elementwise loop that uses them into SIMD code (libm calls block it).
 //!
 //! - `exp`: the argument is clamped to `[-110, 89]` (NaN passes the clamp: it compares false),
 //!   reduced as `x = n ln2 + r` (`n` rounded to nearest even with the 1.5*2^23 trick, `ln2` split
@@ -21,11 +21,13 @@ fn c(x: f32) -> Val {
     Val::f32(x)
 }
 
+/// A float op with the `contract` flag: LLVM may fuse a multiply and an add into an FMA (one
+/// rounding instead of two; fewer instructions).
 fn bin(f: &mut FnB, op: &str, a: &Val, b: &Val) -> Val {
-    f.emit("float", format!("{op} float {a}, {b}"))
+    f.emit("float", format!("{op} contract float {a}, {b}"))
 }
 
-/// `a * b + c` (two roundings, as written).
+/// `a * b + c` (an FMA where the target has one).
 fn mul_add(f: &mut FnB, a: &Val, b: &Val, cc: &Val) -> Val {
     let p = bin(f, "fmul", a, b);
     bin(f, "fadd", &p, cc)
@@ -148,12 +150,14 @@ pub fn sigmoid(f: &mut FnB, x: &Val) -> Val {
 
 /// GELU, tanh form, of a `float`: `x / (1 + e^(-2 t))`, `t = sqrt(2/pi) (x + 0.044715 x^3)`.
 pub fn gelu_tanh(f: &mut FnB, x: &Val) -> Val {
-    let p1 = bin(f, "fmul", &c(0.044715), x);
-    let p2 = bin(f, "fmul", &p1, x);
-    let p3 = bin(f, "fmul", &p2, x);
-    let s = bin(f, "fadd", x, &p3);
+    // The argument rounded op by op as the interpreter writes it (no FMA: exp amplifies it).
+    let plain = |f: &mut FnB, op: &str, a: &Val, b: &Val| f.emit("float", format!("{op} float {a}, {b}"));
+    let p1 = plain(f, "fmul", &c(0.044715), x);
+    let p2 = plain(f, "fmul", &p1, x);
+    let p3 = plain(f, "fmul", &p2, x);
+    let s = plain(f, "fadd", x, &p3);
     let k = c((-2.0 * (2.0 / std::f64::consts::PI).sqrt()) as f32);
-    let t = bin(f, "fmul", &k, &s);
+    let t = plain(f, "fmul", &k, &s);
     let e = exp(f, &t);
     let d = bin(f, "fadd", &c(1.0), &e);
     bin(f, "fdiv", x, &d)
