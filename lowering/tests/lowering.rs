@@ -468,8 +468,9 @@ fn f32_math_sweep() {
     }
     let n = xs.len();
     let x = RtValue::Tensor(Tensor::f32(&[n], &xs));
-    let refs: [(&str, &str, fn(f64) -> f64); 5] = [
+    let refs: [(&str, &str, fn(f64) -> f64); 6] = [
         ("exp", "", |x| x.exp()),
+        ("log", "", |x| x.ln()),
         ("tanh", "", |x| x.tanh()),
         ("sigmoid", "", |x| 1.0 / (1.0 + (-x).exp())),
         ("silu", "", |x| x / (1.0 + (-x).exp())),

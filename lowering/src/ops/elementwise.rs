@@ -138,6 +138,7 @@ fn float_un(m: &mut ModB, f: &mut FnB, op: Un, x: &Val) -> Val {
         // Vectorizable inline f32 math (see `math`).
         match op {
             Un::Exp => return super::math::exp(f, x),
+            Un::Log => return super::math::log(f, x),
             Un::Tanh => return super::math::tanh(m, f, x),
             Un::Sigmoid => return super::math::sigmoid(f, x),
             Un::Silu => {

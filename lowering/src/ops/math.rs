@@ -1,4 +1,4 @@
-//! Vectorizable f32 math: `exp`, `tanh`, `sigmoid` and GELU (tanh form) emitted inline as
+//! Vectorizable f32 math: `exp`, `log`, `tanh`, `sigmoid` and GELU (tanh form) emitted inline as
 //! branch-free LLVM IR (selects, no calls; `contract` multiply-adds become FMAs), so the loop
 //! vectorizer turns an elementwise loop that uses them into SIMD code (libm calls block it).
 //!
@@ -11,6 +11,7 @@
 //!   about 2 ulp (2.4e-7) on normal results.
 //! - `tanh`: `|x| < 0.625` the Cephes `tanhf` odd polynomial (relative error ~1 ulp, `-0.0` kept),
 //!   else `copysign(1 - 2 / (e^(2|x|) + 1), x)` (saturates to +-1, NaN propagates).
+//! - `log`: Cephes `logf` (see [`log`]); relative error about 1 ulp.
 //! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it).
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
 //!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`.
@@ -138,6 +139,69 @@ pub fn tanh(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     );
     let is_small = f.emit("i1", format!("fcmp olt float {a}, {}", c(0.625)));
     f.emit("float", format!("select i1 {is_small}, float {small}, float {big}"))
+}
+
+/// `ln x` of a `float` (Cephes `logf`): `x = m 2^e` with `m` in `[sqrt(1/2), sqrt(2))` from the
+/// bits (subnormals scaled by 2^23 first), `ln m` by a degree-9 polynomial in `m - 1`, plus
+/// `e ln2` (split). `ln 0 = -inf` (also `-0.0`), `ln x = NaN` for `x < 0`, `ln inf = inf`.
+pub fn log(f: &mut FnB, x: &Val) -> Val {
+    let sub = f.emit("i1", format!("fcmp olt float {x}, {}", c(f32::MIN_POSITIVE)));
+    let scaled = bin(f, "fmul", x, &c(8388608.0));
+    let xs = f.emit("float", format!("select i1 {sub}, float {scaled}, float {x}"));
+    let adj = f.emit("i32", format!("select i1 {sub}, i32 -23, i32 0"));
+    let bits = f.emit("i32", format!("bitcast float {xs} to i32"));
+    let ex = f.emit("i32", format!("lshr i32 {bits}, 23"));
+    let ex = f.emit("i32", format!("and i32 {ex}, 255"));
+    let ex = f.emit("i32", format!("add i32 {ex}, -126"));
+    let ex = f.emit("i32", format!("add i32 {ex}, {adj}"));
+    let mb = f.emit("i32", format!("and i32 {bits}, 8388607"));
+    let mb = f.emit("i32", format!("or i32 {mb}, 1056964608"));
+    let m = f.emit("float", format!("bitcast i32 {mb} to float"));
+    // m in [0.5, 1): below sqrt(1/2) use 2m - 1 and e - 1, else m - 1.
+    let lo = f.emit(
+        "i1",
+        format!("fcmp olt float {m}, {}", c(std::f32::consts::FRAC_1_SQRT_2)),
+    );
+    let m2 = bin(f, "fadd", &m, &m);
+    let mm = f.emit("float", format!("select i1 {lo}, float {m2}, float {m}"));
+    let mm = bin(f, "fsub", &mm, &c(1.0));
+    let e1 = f.emit("i32", format!("sub i32 {ex}, 1"));
+    let ei = f.emit("i32", format!("select i1 {lo}, i32 {e1}, i32 {ex}"));
+    let e = f.emit("float", format!("sitofp i32 {ei} to float"));
+    let z = bin(f, "fmul", &mm, &mm);
+    let p = horner(
+        f,
+        &mm,
+        &[
+            7.0376836292e-2,
+            -1.1514610310e-1,
+            1.1676998740e-1,
+            -1.2420140846e-1,
+            1.4249322787e-1,
+            -1.6668057665e-1,
+            2.0000714765e-1,
+            -2.4999993993e-1,
+            3.3333331174e-1,
+        ],
+    );
+    let y = bin(f, "fmul", &p, &z);
+    let y = bin(f, "fmul", &y, &mm);
+    let t = bin(f, "fmul", &e, &c(-2.12194440e-4));
+    let y = bin(f, "fadd", &y, &t);
+    let t = bin(f, "fmul", &z, &c(-0.5));
+    let y = bin(f, "fadd", &y, &t);
+    let r = bin(f, "fadd", &mm, &y);
+    let t = bin(f, "fmul", &e, &c(0.693359375));
+    let r = bin(f, "fadd", &r, &t);
+    let sel = |f: &mut FnB, pred: &str, k: f32, v: &str, r: &Val| {
+        let b = f.emit("i1", format!("fcmp {pred} float {x}, {}", c(k)));
+        f.emit("float", format!("select i1 {b}, float {v}, float {r}"))
+    };
+    let r = sel(f, "oeq", f32::INFINITY, "0x7FF0000000000000", &r);
+    let r = sel(f, "oeq", 0.0, "0xFFF0000000000000", &r);
+    let r = sel(f, "olt", 0.0, "0x7FF8000000000000", &r);
+    let nan = f.emit("i1", format!("fcmp uno float {x}, 0.0"));
+    f.emit("float", format!("select i1 {nan}, float {x}, float {r}"))
 }
 
 /// `1 / (1 + e^-x)` of a `float`.

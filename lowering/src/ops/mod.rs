@@ -3,7 +3,7 @@
 //! cast, and the loop nests every elementwise kernel uses), [`reduce`] (reduce, softmax,
 //! layer_norm), [`matmul`] (matmul, einsum), [`layout`] (constant, transpose, reshape,
 //! broadcast_to, slice, concat, gather, copies), [`fused`] (`tensor.fused`) and [`math`]
-//! (vectorizable inline f32 exp, tanh, sigmoid, GELU).
+//! (vectorizable inline f32 exp, log, tanh, sigmoid, GELU).
 
 pub mod elementwise;
 pub mod fused;
