@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -24,18 +25,67 @@
 static atomic_llong live_allocs;
 static atomic_llong total_allocs;
 
+/* Freed buffers of at least BIG bytes are kept (up to CACHE_N of them, CACHE_MAX bytes in all)
+ * and handed out again for a request of about their size: repeated calls reuse memory that is
+ * already mapped (a fresh 64 MiB buffer costs milliseconds of page faults and zeroing). */
+#define BIG ((size_t)4 << 20)
+#define CACHE_N 8
+#define CACHE_MAX ((size_t)1 << 30)
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct { void *p; size_t n; } cache[CACHE_N];
+static size_t cache_bytes;
+
+static void *cache_take(size_t n) {
+    void *p = NULL;
+    pthread_mutex_lock(&cache_mu);
+    for (int i = 0; i < CACHE_N; i++) {
+        if (cache[i].p && cache[i].n >= n && cache[i].n - n <= n / 8) {
+            p = cache[i].p;
+            cache_bytes -= cache[i].n;
+            cache[i].p = NULL;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cache_mu);
+    return p;
+}
+
+/* Keeps big buffer p (usable size n) for reuse; 0 when the cache is full. */
+static int cache_put(void *p, size_t n) {
+    int kept = 0;
+    pthread_mutex_lock(&cache_mu);
+    if (cache_bytes + n <= CACHE_MAX) {
+        for (int i = 0; i < CACHE_N; i++) {
+            if (!cache[i].p) {
+                cache[i].p = p;
+                cache[i].n = n;
+                cache_bytes += n;
+                kept = 1;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&cache_mu);
+    return kept;
+}
+
 RT void *xcs_rt_alloc(int64_t bytes) {
     if (bytes < 0) return NULL;
     size_t n = (size_t)bytes;
     n = (n + 63) & ~(size_t)63;
     if (n == 0) n = 64;
     void *p = NULL;
-    /* Large buffers: 2 MiB aligned and transparent huge pages where the kernel allows them
-     * (a fresh 64 MB buffer otherwise costs 16K page faults per call). */
-    size_t align = n >= ((size_t)8 << 20) ? ((size_t)2 << 20) : 64;
-    if (posix_memalign(&p, align, n) != 0) return NULL;
+    /* Large buffers: reused from the cache, or 2 MiB aligned and backed by transparent huge
+     * pages where the kernel allows (madvise mode): 512x fewer page faults (as numpy does). */
+    int big = n >= BIG;
+    if (big && (p = cache_take(n)) != NULL) {
+        atomic_fetch_add(&live_allocs, 1);
+        atomic_fetch_add(&total_allocs, 1);
+        return p;
+    }
+    if (posix_memalign(&p, big ? ((size_t)2 << 20) : 64, n) != 0) return NULL;
 #ifdef MADV_HUGEPAGE
-    if (align > 64) madvise(p, n & ~(align - 1), MADV_HUGEPAGE);
+    if (big) madvise(p, n & ~(((size_t)2 << 20) - 1), MADV_HUGEPAGE);
 #endif
     atomic_fetch_add(&live_allocs, 1);
     atomic_fetch_add(&total_allocs, 1);
@@ -45,6 +95,8 @@ RT void *xcs_rt_alloc(int64_t bytes) {
 RT void xcs_rt_free(void *p) {
     if (!p) return;
     atomic_fetch_sub(&live_allocs, 1);
+    size_t n = malloc_usable_size(p);
+    if (n >= BIG && cache_put(p, n)) return;
     free(p);
 }
 

@@ -142,6 +142,11 @@ impl<'m> Cx<'m> {
             "\"target-cpu\"=\"{}\" \"target-features\"=\"{}\"",
             opts.cpu, opts.features
         );
+        // With AVX-512, loops vectorize to 512-bit vectors (LLVM prefers 256 bits on these CPUs):
+        // the inline math of `ops::math` is compute-bound at 256 bits.
+        if opts.features.contains("+avx512f") {
+            m.fn_attrs.push_str(" \"prefer-vector-width\"=\"512\"");
+        }
         declare_runtime(&mut m);
         Cx {
             ctx,

@@ -134,6 +134,21 @@ fn fconst(ty: &'static str, x: f64) -> Val {
 /// Float unary math in compute type `ty` (`float` or `double`), as the interpreter writes it.
 fn float_un(m: &mut ModB, f: &mut FnB, op: Un, x: &Val) -> Val {
     let ty = x.ty;
+    if ty == "float" {
+        // Vectorizable inline f32 math (see `math`).
+        match op {
+            Un::Exp => return super::math::exp(f, x),
+            Un::Log => return super::math::log(f, x),
+            Un::Tanh => return super::math::tanh(m, f, x),
+            Un::Sigmoid => return super::math::sigmoid(f, x),
+            Un::Silu => {
+                let s = super::math::sigmoid(f, x);
+                return f.emit(ty, format!("fmul {ty} {x}, {s}"));
+            }
+            Un::GeluTanh => return super::math::gelu_tanh(f, x),
+            _ => {}
+        }
+    }
     let one = fconst(ty, 1.0);
     let sigmoid = |m: &mut ModB, f: &mut FnB, x: &Val| {
         let n = f.emit(ty, format!("fneg {ty} {x}"));
@@ -364,9 +379,12 @@ pub type EwBody<'b> = dyn FnMut(&mut Kernel, &[Val]) -> R<Vec<Val>> + 'b;
 /// is contiguous with exactly these sizes (at run time when sizes are not constants).
 pub fn ew_launch(fl: &mut FnLower, hint: &str, ins: &[TV], outs: &[TV], dims: &[Val], body: &mut EwBody) -> R<()> {
     let n = fl.f.product(dims);
-    let mut same = Val::bool(ins.iter().chain(outs).all(|t| t.contiguous && t.rank() == dims.len()));
+    // Inputs of one element (scalar constants) are read at index 0 in the flat loop.
+    let scalar: Vec<bool> = ins.iter().map(|t| t.dims.iter().all(|d| d.as_i64() == Some(1))).collect();
+    let full = || ins.iter().zip(&scalar).filter(|(_, s)| !**s).map(|(t, _)| t).chain(outs);
+    let mut same = Val::bool(full().all(|t| t.contiguous && t.rank() == dims.len()));
     if same.as_bool() == Some(true) {
-        for t in ins.iter().chain(outs) {
+        for t in full() {
             for (a, b) in t.dims.iter().zip(dims) {
                 let eq = fl.f.icmp("eq", a, b);
                 same = fl.f.and(&same, &eq);
@@ -377,13 +395,13 @@ pub fn ew_launch(fl: &mut FnLower, hint: &str, ins: &[TV], outs: &[TV], dims: &[
         same = Val::bool(true);
     }
     match same.as_bool() {
-        Some(true) => flat(fl, hint, ins, outs, &n, body),
+        Some(true) => flat(fl, hint, ins, &scalar, outs, &n, body),
         Some(false) => strided(fl, hint, ins, outs, dims, &n, body),
         None => {
             let (a, b, j) = (fl.f.label("flat"), fl.f.label("strided"), fl.f.label("ewjoin"));
             fl.f.condbr(&same, &a, &b);
             fl.f.start(&a);
-            flat(fl, hint, ins, outs, &n, body)?;
+            flat(fl, hint, ins, &scalar, outs, &n, body)?;
             fl.f.br(&j);
             fl.f.start(&b);
             strided(fl, hint, ins, outs, dims, &n, body)?;
@@ -394,13 +412,18 @@ pub fn ew_launch(fl: &mut FnLower, hint: &str, ins: &[TV], outs: &[TV], dims: &[
     }
 }
 
-fn flat(fl: &mut FnLower, hint: &str, ins: &[TV], outs: &[TV], n: &Val, body: &mut EwBody) -> R<()> {
+fn flat(fl: &mut FnLower, hint: &str, ins: &[TV], scalar: &[bool], outs: &[TV], n: &Val, body: &mut EwBody) -> R<()> {
     let mut k = fl.kernel(hint);
     let kin: Vec<TV> = ins.iter().map(|t| k.tv(t)).collect();
     let kout: Vec<TV> = outs.iter().map(|t| k.tv(t)).collect();
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let zero = Val::i64(0);
     k.for_range(&lo, &hi, |k, i| {
-        let vals: Vec<Val> = kin.iter().map(|t| load_elem(&mut k.f, t.elem, &t.ptr, i)).collect();
+        let vals: Vec<Val> = kin
+            .iter()
+            .zip(scalar)
+            .map(|(t, &s)| load_elem(&mut k.f, t.elem, &t.ptr, if s { &zero } else { i }))
+            .collect();
         let outv = body(k, &vals)?;
         for (t, v) in kout.iter().zip(&outv) {
             store_elem(&mut k.f, t.elem, &t.ptr, i, v);

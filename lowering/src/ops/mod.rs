@@ -2,11 +2,13 @@
 //! (tiled, vectorized) without touching the others: [`elementwise`] (binary, unary, cmp, select,
 //! cast, and the loop nests every elementwise kernel uses), [`reduce`] (reduce, softmax,
 //! layer_norm), [`matmul`] (matmul, einsum), [`layout`] (constant, transpose, reshape,
-//! broadcast_to, slice, concat, gather, copies) and [`fused`] (`tensor.fused`).
+//! broadcast_to, slice, concat, gather, copies), [`fused`] (`tensor.fused`) and [`math`]
+//! (vectorizable inline f32 exp, log, tanh, sigmoid, GELU).
 
 pub mod elementwise;
 pub mod fused;
 pub mod layout;
+pub mod math;
 pub mod matmul;
 pub mod reduce;
 

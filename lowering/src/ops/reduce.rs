@@ -259,6 +259,9 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let axis = xcs_dialects::shape::norm_axis(o.i64(fl, "axis")?, x.rank()).map_err(|e| o.err(&e))?;
     let (rd, relem) = o.result(fl, 0)?;
     let dims = check_result_dims(fl, o, x.dims.clone(), &rd)?;
+    if axis + 1 == x.rank() && x.elem != ElemType::F64 {
+        return softmax_rows(fl, &x, relem, &dims);
+    }
     let out = fl.new_tensor(relem, &dims)?;
     let other: Vec<usize> = (0..x.rank()).filter(|&d| d != axis).collect();
     let odims: Vec<Val> = other.iter().map(|&d| x.dims[d].clone()).collect();
@@ -308,6 +311,73 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
             let t = k.f.mul(j, &so);
             let off = k.f.add(&bo, &t);
             store_acc(k, &ko, &off, &y);
+            Ok(())
+        })
+    })?;
+    fl.launch(k, &rows, &grain, &n)?;
+    Ok(vec![Slot::T(out)])
+}
+
+/// Softmax over the innermost axis of an f16/bf16/f32 tensor (made contiguous), vectorized:
+/// per row a max pass (f32 `maxnum`; a NaN still makes the row NaN through the sum), a pass
+/// summing `exp(x - max)` (inline f32 `math::exp`) in f64 (reassociated, so in vector lanes),
+/// and a pass storing `exp(x - max) * (1 / sum)` computed in f64 and rounded once (f32 results
+/// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it).
+fn softmax_rows(fl: &mut FnLower, x: &TV, relem: ElemType, dims: &[Val]) -> R<Vec<Slot>> {
+    let x = fl.contiguous(x)?;
+    let out = fl.new_tensor(relem, dims)?;
+    let r = x.rank();
+    let rows = fl.f.product(&x.dims[..r - 1]);
+    let len = x.dims[r - 1].clone();
+    let n = x.numel(&mut fl.f);
+    let grain = grain_rows(&mut fl.f, &len);
+    let mut k = fl.kernel("softmax");
+    let (kx, ko) = (k.tv(&x), k.tv(&out));
+    let klen = k.cap(&len);
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    k.m.declare("llvm.maxnum.f32", "declare float @llvm.maxnum.f32(float, float)");
+    k.for_range(&lo, &hi, |k, row| {
+        let base = k.f.mul(row, &klen);
+        let load = |k: &mut crate::codegen::Kernel, j: &Val| {
+            let i = k.f.add(&base, j);
+            load_elem(&mut k.f, kx.elem, &kx.ptr, &i)
+        };
+        let m = k.for_acc(&Val::i64(0), &klen, &[Val::f32(f32::NEG_INFINITY)], |k, j, a| {
+            let v = load(k, j);
+            Ok(vec![k.f.emit("float", format!("call float @llvm.maxnum.f32(float {}, float {v})", a[0]))])
+        })?[0]
+            .clone();
+        let ex = |k: &mut crate::codegen::Kernel, j: &Val| {
+            let v = load(k, j);
+            let d = k.f.emit("float", format!("fsub float {v}, {m}"));
+            super::math::exp(&mut k.f, &d)
+        };
+        // f32 results: the sum pass stores exp(x - max) and the last pass scales it in place.
+        let keep = ko.elem == ElemType::F32;
+        let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
+            let e = ex(k, j);
+            if keep {
+                let i = k.f.add(&base, j);
+                let p = k.f.gep("float", &ko.ptr, &i);
+                k.f.store(&e, &p);
+            }
+            let e = k.f.emit("double", format!("fpext float {e} to double"));
+            Ok(vec![k.f.emit("double", format!("fadd reassoc double {}, {e}", a[0]))])
+        })?[0]
+            .clone();
+        let inv = k.f.emit("double", format!("fdiv double 1.0, {s}"));
+        k.for_range(&Val::i64(0), &klen, |k, j| {
+            let e = if keep {
+                let i = k.f.add(&base, j);
+                let p = k.f.gep("float", &ko.ptr, &i);
+                k.f.load("float", &p)
+            } else {
+                ex(k, j)
+            };
+            let e = k.f.emit("double", format!("fpext float {e} to double"));
+            let y = k.f.emit("double", format!("fmul double {e}, {inv}"));
+            let i = k.f.add(&base, j);
+            store_acc(k, &ko, &i, &y);
             Ok(())
         })
     })?;
