@@ -250,6 +250,9 @@ struct Tile {
 /// K block (rows of a packed B panel) and N block (its columns) of the f32 kernel.
 const KC: i64 = 256;
 const NC: i64 = 1024;
+/// Minimum multiply-adds per thread of the f32 kernel, per unit of `Options.parallel_threshold`
+/// (the default threshold 2^15 gives 2^25).
+const CHUNK_FMAS_PER_THRESHOLD: i64 = 1024;
 
 fn tile_for(features: &str) -> Tile {
     let has = |f: &str| features.split(',').any(|x| x.trim() == f);
@@ -350,7 +353,12 @@ fn matmul_f32(
     let nk = fl.f.mul(n, kd);
     let tile_work = fl.f.mul(&nk, &Val::i64(mr));
     let work = fl.f.mul(&units, &tile_work);
-    let grain = grain_rows(&mut fl.f, &tile_work);
+    // A thread's chunk is at least 2^25 multiply-adds (~0.2 ms) by default: waking the pool costs
+    // tens of microseconds and more on a busy machine, so small matmuls run on one thread.
+    let tw1 = fl.f.smax(&tile_work, &Val::i64(1));
+    let min_chunk = fl.cx.opts.parallel_threshold.saturating_mul(CHUNK_FMAS_PER_THRESHOLD);
+    let g = fl.f.div(&Val::i64(min_chunk), &tw1);
+    let grain = fl.f.smax(&g, &Val::i64(1));
     let oom = o.msg(fl, "out of memory");
     let mut k = fl.kernel("matmul_f32");
     k.m.declare(t.fma, &format!("declare {v} @{}({v}, {v}, {v})", t.fma, v = t.vty));
