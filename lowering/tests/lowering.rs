@@ -1244,11 +1244,16 @@ fn threads_give_the_same_results() {
     let _g = lock();
     // sigmoid, not tanh: a row sum of 500 values in (0, 1) is well conditioned (a sum of tanh
     // values cancels, and ~1 ulp differences from libm's tanhf add up past atol).
-    let src = "func.func @f(%x: tensor<300x500xf32>, %w: tensor<500x40xf32>) -> (tensor<300x500xf32>, tensor<300xf32>, tensor<300x40xf32>) {
+    // The f32 matmul (f32 accumulation) is compared within its error bound.
+    let (ta, tb, tr) = ("tensor<300x500xf32>", "tensor<500x40xf32>", "tensor<300x40xf32>");
+    let body = format!("  %r = tensor.matmul %a, %b : ({ta}, {tb}) -> {tr}");
+    check_matmul_f32(&body, ta, tb, tr, &[300, 500], &[500, 40], 500, 2);
+    let src = "func.func @f(%x: tensor<300x500xf32>, %w: tensor<500x40xf64>) -> (tensor<300x500xf32>, tensor<300xf32>, tensor<300x40xf64>) {
   %a = tensor.sigmoid %x : tensor<300x500xf32>
   %s = tensor.reduce %a {axes = array<i64: 1>, keepdims = false, kind = \"sum\"} : (tensor<300x500xf32>) -> tensor<300xf32>
-  %m = tensor.matmul %x, %w : (tensor<300x500xf32>, tensor<500x40xf32>) -> tensor<300x40xf32>
-  return %a, %s, %m : tensor<300x500xf32>, tensor<300xf32>, tensor<300x40xf32>
+  %x64 = tensor.cast %x : (tensor<300x500xf32>) -> tensor<300x500xf64>
+  %m = tensor.matmul %x64, %w : (tensor<300x500xf64>, tensor<500x40xf64>) -> tensor<300x40xf64>
+  return %a, %s, %m : tensor<300x500xf32>, tensor<300xf32>, tensor<300x40xf64>
 }";
     let ctx = xcs_dialects::context();
     let m = parse(&ctx, src);
@@ -1256,7 +1261,7 @@ fn threads_give_the_same_results() {
     o.threads = 2;
     let jit = Jit::new(&ctx, &m, o);
     runtime::set_num_threads(2);
-    let args = vec![rand("f32", &[300, 500], 1), rand("f32", &[500, 40], 2)];
+    let args = vec![rand("f32", &[300, 500], 1), rand("f64", &[500, 40], 2)];
     assert_eq!(diff_run(&ctx, &m, "f", &args, &jit, src), Outcome::Same);
     // An error inside a parallel loop is reported once, from the pool.
     let src = "func.func @f(%x: tensor<200x300xi32>) -> tensor<200x300xi32> {\n  %r = tensor.div %x, %x : tensor<200x300xi32>\n  return %r : tensor<200x300xi32>\n}";
@@ -1280,4 +1285,89 @@ fn unsupported_ops_are_located_errors() {
     let jit = Jit::new(&ctx, &m, opts());
     let e = jit.call("f", &[rand("f32", &[2], 1)]).unwrap_err();
     assert!(e.message().contains("not supported by the LLVM backend"), "{e}");
+}
+
+// ---------------------------------------------------------------------------- f32 matmul kernel
+
+/// The f32 matmul kernel accumulates in f32 (the interpreter in f64): results agree within the
+/// dot-product bound |got - want| <= 4 K eps_f32 (|A| @ |B|) + 1e-6 |want|. `body` computes `%r`
+/// from `%a` and `%b` with linear ops only; `@bound` runs it on |a|, |b| (the interpreter) to
+/// get |A| @ |B|.
+fn check_matmul_f32(body: &str, ta: &str, tb: &str, tr: &str, sa: &[usize], sb: &[usize], k: usize, threads: usize) {
+    let src = format!(
+        "func.func @f(%a: {ta}, %b: {tb}) -> {tr} {{\n{body}\n  return %r : {tr}\n}}\nfunc.func @bound(%a0: {ta}, %b0: {tb}) -> {tr} {{\n  %a = tensor.abs %a0 : {ta}\n  %b = tensor.abs %b0 : {tb}\n{body}\n  return %r : {tr}\n}}"
+    );
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, &src);
+    let mut o = opts();
+    o.threads = threads;
+    o.parallel_threshold = 1;
+    runtime::set_num_threads(threads);
+    let jit = Jit::new(&ctx, &m, o);
+    for seed in 1..3u64 {
+        let args = vec![rand("f32", sa, seed), rand("f32", sb, seed + 100)];
+        let interp = Interpreter::new(&ctx, &m);
+        let want = interp.call("f", args.clone()).expect("interpreter");
+        let bound = interp.call("bound", args.clone()).expect("interpreter bound");
+        let before = runtime::live_allocations();
+        let got = jit
+            .call("f", &args)
+            .unwrap_or_else(|e| panic!("JIT failed: {e}\n{src}"));
+        assert_eq!(before, runtime::live_allocations(), "leak\n{src}");
+        let (RtValue::Tensor(g), RtValue::Tensor(w), RtValue::Tensor(bd)) = (&got[0], &want[0], &bound[0]) else {
+            panic!("not tensors")
+        };
+        assert_eq!(g.shape, w.shape, "{src}");
+        let (g, w, bd) = (
+            g.data.to_f64s().unwrap(),
+            w.data.to_f64s().unwrap(),
+            bd.data.to_f64s().unwrap(),
+        );
+        let eps = f32::EPSILON as f64;
+        for i in 0..w.len() {
+            let tol = 4.0 * k as f64 * eps * bd[i] + 1e-6 * w[i].abs();
+            assert!(
+                (g[i] - w[i]).abs() <= tol,
+                "element {i}: got {}, want {} (bound {tol}), seed {seed}, {threads} threads\n{src}",
+                g[i],
+                w[i]
+            );
+        }
+    }
+    runtime::set_num_threads(1);
+}
+
+#[test]
+fn matmul_f32_kernel() {
+    let _g = lock();
+    for threads in [1, 2] {
+        for (m, n, k) in [
+            (1, 1, 1),
+            (7, 5, 3),
+            (17, 33, 65),
+            (13, 47, 300),
+            (40, 64, 257),
+            (100, 70, 20),
+        ] {
+            let (ta, tb, tr) = (
+                format!("tensor<{m}x{k}xf32>"),
+                format!("tensor<{k}x{n}xf32>"),
+                format!("tensor<{m}x{n}xf32>"),
+            );
+            let body = format!("  %r = tensor.matmul %a, %b : ({ta}, {tb}) -> {tr}");
+            check_matmul_f32(&body, &ta, &tb, &tr, &[m, k], &[k, n], k, threads);
+            // Dynamic sizes.
+            let (da, db, dr) = ("tensor<?x?xf32>", "tensor<?x?xf32>", "tensor<?x?xf32>");
+            let body = format!("  %r = tensor.matmul %a, %b : ({da}, {db}) -> {dr}");
+            check_matmul_f32(&body, da, db, dr, &[m, k], &[k, n], k, threads);
+        }
+        // Batch broadcast: lhs 2x3 batch, rhs 3 batch.
+        let (ta, tb, tr) = ("tensor<2x3x13x40xf32>", "tensor<3x40x35xf32>", "tensor<2x3x13x35xf32>");
+        let body = format!("  %r = tensor.matmul %a, %b : ({ta}, {tb}) -> {tr}");
+        check_matmul_f32(&body, ta, tb, tr, &[2, 3, 13, 40], &[3, 40, 35], 40, threads);
+        // Transposed operands (strided views) on both sides.
+        let (ta, tb, tr) = ("tensor<30x19xf32>", "tensor<45x30xf32>", "tensor<19x45xf32>");
+        let body = "  %at = tensor.transpose %a {perm = array<i64: 1, 0>} : (tensor<30x19xf32>) -> tensor<19x30xf32>\n  %bt = tensor.transpose %b {perm = array<i64: 1, 0>} : (tensor<45x30xf32>) -> tensor<30x45xf32>\n  %r = tensor.matmul %at, %bt : (tensor<19x30xf32>, tensor<30x45xf32>) -> tensor<19x45xf32>";
+        check_matmul_f32(body, ta, tb, tr, &[30, 19], &[45, 30], 30, threads);
+    }
 }

@@ -8,8 +8,9 @@
 use super::elementwise::{broadcast_dims, bstrides, grain_rows, offset, unflatten};
 use super::{check_result_dims, OpCx};
 use crate::codegen::{FnLower, Kernel, Slot, TV};
-use crate::ir::{Val, R};
+use crate::ir::{FnB, Val, R};
 use crate::types::{comp_to_f64, f64_to_mem, int_to_i64, load_elem, mem_ty};
+use xcs_dialects::interp::ElemType;
 
 /// Element value in the accumulator type (double or i64).
 fn acc_load(k: &mut Kernel, t: &TV, off: &Val) -> Val {
@@ -66,12 +67,35 @@ pub fn matmul(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let dims = check_result_dims(fl, o, dims, &rd)?;
     let out = fl.new_tensor(relem, &dims)?;
     // Batch strides of each operand broadcast to the batch dims.
-    let ab = TV { dims: a.dims[..ra - 2].to_vec(), strides: a.strides[..ra - 2].to_vec(), ..a.clone() };
-    let bb = TV { dims: b.dims[..rb - 2].to_vec(), strides: b.strides[..rb - 2].to_vec(), ..b.clone() };
+    let ab = TV {
+        dims: a.dims[..ra - 2].to_vec(),
+        strides: a.strides[..ra - 2].to_vec(),
+        ..a.clone()
+    };
+    let bb = TV {
+        dims: b.dims[..rb - 2].to_vec(),
+        strides: b.strides[..rb - 2].to_vec(),
+        ..b.clone()
+    };
     let abs = bstrides(&mut fl.f, &ab, &batch);
     let bbs = bstrides(&mut fl.f, &bb, &batch);
     let (sam, sak) = (a.strides[ra - 2].clone(), a.strides[ra - 1].clone());
     let (sbk, sbn) = (b.strides[rb - 2].clone(), b.strides[rb - 1].clone());
+    if a.elem == ElemType::F32 && relem == ElemType::F32 {
+        matmul_f32(
+            fl,
+            o,
+            &a,
+            &b,
+            &out,
+            &batch,
+            &abs,
+            &bbs,
+            [&m, &n, &ka],
+            [&sam, &sak, &sbk, &sbn],
+        )?;
+        return Ok(vec![Slot::T(out)]);
+    }
     let nb = fl.f.product(&batch);
     let rows = fl.f.mul(&nb, &m);
     let nk = fl.f.mul(&n, &ka);
@@ -129,7 +153,11 @@ pub fn einsum(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let mut sizes: Vec<Val> = Vec::new();
     for (i, (ls, t)) in eq.inputs.iter().zip(&ins).enumerate() {
         if ls.len() != t.rank() {
-            return Err(o.err(&format!("operand #{i} has rank {} but the equation gives it {} labels", t.rank(), ls.len())));
+            return Err(o.err(&format!(
+                "operand #{i} has rank {} but the equation gives it {} labels",
+                t.rank(),
+                ls.len()
+            )));
         }
         for (&c, d) in ls.iter().zip(&t.dims) {
             match labels.iter().position(|&l| l == c) {
@@ -204,4 +232,432 @@ pub fn einsum(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     })?;
     fl.launch(k, &total_out, &grain, &work)?;
     Ok(vec![Slot::T(out)])
+}
+
+// ---------------------------------------------------------------------------- f32 kernel
+
+/// Register tile of the f32 kernel for the target features: `mr` rows x `nv` vectors of `vl`
+/// lanes, `mct` row tiles per packed A block.
+struct Tile {
+    vl: i64,
+    nv: i64,
+    mr: i64,
+    mct: i64,
+    vty: &'static str,
+    fma: &'static str,
+}
+
+/// K block (rows of a packed B panel) and N block (its columns) of the f32 kernel.
+const KC: i64 = 256;
+const NC: i64 = 1024;
+/// Minimum multiply-adds per thread of the f32 kernel, per unit of `Options.parallel_threshold`
+/// (the default threshold 2^15 gives 2^25).
+const CHUNK_FMAS_PER_THRESHOLD: i64 = 1024;
+
+fn tile_for(features: &str) -> Tile {
+    let has = |f: &str| features.split(',').any(|x| x.trim() == f);
+    if has("+avx512f") {
+        Tile {
+            vl: 16,
+            nv: 2,
+            mr: 12,
+            mct: 8,
+            vty: "<16 x float>",
+            fma: "llvm.fma.v16f32",
+        }
+    } else if has("+avx2") && has("+fma") {
+        Tile {
+            vl: 8,
+            nv: 2,
+            mr: 6,
+            mct: 12,
+            vty: "<8 x float>",
+            fma: "llvm.fma.v8f32",
+        }
+    } else {
+        Tile {
+            vl: 4,
+            nv: 2,
+            mr: 4,
+            mct: 16,
+            vty: "<4 x float>",
+            fma: "llvm.fmuladd.v4f32",
+        }
+    }
+}
+
+fn smin(f: &mut FnB, a: &Val, b: &Val) -> Val {
+    match (a.as_i64(), b.as_i64()) {
+        (Some(x), Some(y)) => Val::i64(x.min(y)),
+        _ => {
+            let c = f.icmp("slt", a, b);
+            f.select(&c, a, b)
+        }
+    }
+}
+
+/// `ceil(a / b)` for `a >= 0`, `b > 0` constant.
+fn ceil_div(f: &mut FnB, a: &Val, b: i64) -> Val {
+    let t = f.add(a, &Val::i64(b - 1));
+    f.div(&t, &Val::i64(b))
+}
+
+fn load_f(f: &mut FnB, base: &Val, off: &Val) -> Val {
+    let p = f.gep("float", base, off);
+    f.load("float", &p)
+}
+
+/// `if c { then() } else { els() }`.
+fn if_else(
+    k: &mut Kernel,
+    c: &Val,
+    then: impl FnOnce(&mut Kernel) -> R<()>,
+    els: impl FnOnce(&mut Kernel) -> R<()>,
+) -> R<()> {
+    let (t, e, j) = (k.f.label("then"), k.f.label("else"), k.f.label("endif"));
+    k.f.condbr(c, &t, &e);
+    k.f.start(&t);
+    then(k)?;
+    k.f.br(&j);
+    k.f.start(&e);
+    els(k)?;
+    k.f.br(&j);
+    k.f.start(&j);
+    Ok(())
+}
+
+/// f32 matmul: blocked over N (NC) and K (KC), B panels (KC x NR) and A panels (MR x KC)
+/// packed into scratch buffers (zero-padded at the edges) from the strided operands, and a
+/// register-tiled microkernel of `llvm.fma` on vectors chosen from the target features;
+/// accumulates in f32. The launch splits the row tiles (of all batches) between threads;
+/// each invocation packs its own panels.
+#[allow(clippy::too_many_arguments)]
+fn matmul_f32(
+    fl: &mut FnLower,
+    o: &OpCx,
+    a: &TV,
+    b: &TV,
+    out: &TV,
+    batch: &[Val],
+    abs: &[Val],
+    bbs: &[Val],
+    dims: [&Val; 3],
+    st: [&Val; 4],
+) -> R<()> {
+    let [m, n, kd] = dims;
+    let t = tile_for(&fl.cx.opts.features);
+    let (mr, nr, vl, nv) = (t.mr, t.vl * t.nv, t.vl, t.nv);
+    let nb = fl.f.product(batch);
+    let mt = ceil_div(&mut fl.f, m, mr);
+    let units = fl.f.mul(&nb, &mt);
+    let nk = fl.f.mul(n, kd);
+    let tile_work = fl.f.mul(&nk, &Val::i64(mr));
+    let work = fl.f.mul(&units, &tile_work);
+    // A thread's chunk is at least 2^25 multiply-adds (~0.2 ms) by default: waking the pool costs
+    // tens of microseconds and more on a busy machine, so small matmuls run on one thread.
+    let tw1 = fl.f.smax(&tile_work, &Val::i64(1));
+    let min_chunk = fl.cx.opts.parallel_threshold.saturating_mul(CHUNK_FMAS_PER_THRESHOLD);
+    let g = fl.f.div(&Val::i64(min_chunk), &tw1);
+    let grain = fl.f.smax(&g, &Val::i64(1));
+    let oom = o.msg(fl, "out of memory");
+    let mut k = fl.kernel("matmul_f32");
+    k.m.declare(t.fma, &format!("declare {v} @{}({v}, {v}, {v})", t.fma, v = t.vty));
+    let (ka, kb, ko) = (k.tv(a), k.tv(b), k.tv(out));
+    let kbatch = k.cap_all(batch);
+    let (kabs, kbbs) = (k.cap_all(abs), k.cap_all(bbs));
+    let (km, kn, kk, kmt) = (k.cap(m), k.cap(n), k.cap(kd), k.cap(&mt));
+    let (sam, sak, sbk, sbn) = (k.cap(st[0]), k.cap(st[1]), k.cap(st[2]), k.cap(st[3]));
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let f = &mut k.f;
+    // Scratch: an A block (mct tiles of mr x kca) and a B block (kca x nca).
+    let k1 = f.smax(&kk, &Val::i64(1));
+    let kca = smin(f, &k1, &Val::i64(KC));
+    let nru = ceil_div(f, &kn, nr);
+    let nru = f.mul(&nru, &Val::i64(nr));
+    let nca = smin(f, &nru, &Val::i64(NC));
+    let nca = f.smax(&nca, &Val::i64(nr));
+    let abytes = f.mul(&kca, &Val::i64(t.mct * mr * 4));
+    let bbytes = f.mul(&kca, &nca);
+    let bbytes = f.mul(&bbytes, &Val::i64(4));
+    let pa = f.emit("ptr", format!("call ptr @xcs_rt_alloc(i64 {abytes})"));
+    let pb = f.emit("ptr", format!("call ptr @xcs_rt_alloc(i64 {bbytes})"));
+    let na = f.emit("i1", format!("icmp eq ptr {pa}, null"));
+    let nbn = f.emit("i1", format!("icmp eq ptr {pb}, null"));
+    let bad = f.or(&na, &nbn);
+    f.if_then(&bad, |f| {
+        f.raw(format!("call void @xcs_rt_free(ptr {pa})"));
+        f.raw(format!("call void @xcs_rt_free(ptr {pb})"));
+        Ok(())
+    })?;
+    k.fail_if(&bad, o.site, &oom);
+    let tilebuf = k.f.alloca("float", (mr * nr) as usize);
+    let mt1 = k.f.smax(&kmt, &Val::i64(1));
+    let b_lo = k.f.div(&lo, &mt1);
+    let b_hi = k.f.add(&hi, &Val::i64(0));
+    let b_hi = {
+        let x = k.f.sub(&mt1, &Val::i64(1));
+        let y = k.f.add(&b_hi, &x);
+        k.f.div(&y, &mt1)
+    };
+    let vty = t.vty;
+    let zero_v = Val::new(vty, "zeroinitializer");
+    let valign = vl * 4;
+    k.for_range(&b_lo, &b_hi, |k, bi| {
+        let f = &mut k.f;
+        let base_t = f.mul(bi, &kmt);
+        let t0 = f.sub(&lo, &base_t);
+        let t0 = f.smax(&t0, &Val::i64(0));
+        let t1 = f.sub(&hi, &base_t);
+        let t1 = smin(f, &t1, &kmt);
+        let bidx = unflatten(f, bi, &kbatch);
+        let a0 = offset(f, &bidx, &kabs);
+        let b0 = offset(f, &bidx, &kbbs);
+        let mn = f.mul(&km, &kn);
+        let c0 = f.mul(bi, &mn);
+        let njc = ceil_div(f, &kn, NC);
+        let npc = ceil_div(f, &kk, KC);
+        let npc = f.smax(&npc, &Val::i64(1));
+        let ntiles = f.sub(&t1, &t0);
+        let nic = ceil_div(f, &ntiles, t.mct);
+        k.for_range(&Val::i64(0), &njc, |k, jcb| {
+            let f = &mut k.f;
+            let jc = f.mul(jcb, &Val::i64(NC));
+            let rest = f.sub(&kn, &jc);
+            let nc = smin(f, &rest, &Val::i64(NC));
+            let ntn = ceil_div(f, &nc, nr);
+            k.for_range(&Val::i64(0), &npc, |k, pcb| {
+                let f = &mut k.f;
+                let pc = f.mul(pcb, &Val::i64(KC));
+                let rest = f.sub(&kk, &pc);
+                let kc = smin(f, &rest, &Val::i64(KC));
+                let kc = f.smax(&kc, &Val::i64(0));
+                let first = f.icmp("eq", pcb, &Val::i64(0));
+                // Pack B: tile jt holds kc rows of nr columns.
+                k.for_range(&Val::i64(0), &ntn, |k, jt| {
+                    let f = &mut k.f;
+                    let jn = f.mul(jt, &Val::i64(nr));
+                    let col0 = f.add(&jc, &jn);
+                    let end = f.add(&col0, &Val::i64(nr));
+                    let full = f.icmp("sle", &end, &kn);
+                    let nm1 = f.sub(&kn, &Val::i64(1));
+                    let pack = |k: &mut Kernel, full: bool| {
+                        k.for_range(&Val::i64(0), &kc, |k, p| {
+                            let f = &mut k.f;
+                            let tk = f.mul(jt, &kc);
+                            let tk = f.add(&tk, p);
+                            let dst = f.mul(&tk, &Val::i64(nr));
+                            let kp = f.add(&pc, p);
+                            let rowo = f.mul(&kp, &sbk);
+                            let rowo = f.add(&b0, &rowo);
+                            for c in 0..nr {
+                                let col = f.add(&col0, &Val::i64(c));
+                                let v = if full {
+                                    let co = f.mul(&col, &sbn);
+                                    let off = f.add(&rowo, &co);
+                                    load_f(f, &kb.ptr, &off)
+                                } else {
+                                    let cc = smin(f, &col, &nm1);
+                                    let co = f.mul(&cc, &sbn);
+                                    let off = f.add(&rowo, &co);
+                                    let x = load_f(f, &kb.ptr, &off);
+                                    let ok = f.icmp("slt", &col, &kn);
+                                    f.select(&ok, &x, &Val::f32(0.0))
+                                };
+                                let d = f.add(&dst, &Val::i64(c));
+                                let q = f.gep("float", &pb, &d);
+                                f.store(&v, &q);
+                            }
+                            Ok(())
+                        })
+                    };
+                    if_else(k, &full, |k| pack(k, true), |k| pack(k, false))
+                })?;
+                k.for_range(&Val::i64(0), &nic, |k, icb| {
+                    let f = &mut k.f;
+                    let s = f.mul(icb, &Val::i64(t.mct));
+                    let it0 = f.add(&t0, &s);
+                    let e = f.add(&it0, &Val::i64(t.mct));
+                    let it1 = smin(f, &e, &t1);
+                    // Pack A: tile ti holds kc columns of mr rows.
+                    k.for_range(&it0, &it1, |k, ti| {
+                        let f = &mut k.f;
+                        let row0 = f.mul(ti, &Val::i64(mr));
+                        let end = f.add(&row0, &Val::i64(mr));
+                        let full = f.icmp("sle", &end, &km);
+                        let mm1 = f.sub(&km, &Val::i64(1));
+                        let lt = f.sub(ti, &it0);
+                        let pack = |k: &mut Kernel, full: bool| {
+                            k.for_range(&Val::i64(0), &kc, |k, p| {
+                                let f = &mut k.f;
+                                let tk = f.mul(&lt, &kc);
+                                let tk = f.add(&tk, p);
+                                let dst = f.mul(&tk, &Val::i64(mr));
+                                let kp = f.add(&pc, p);
+                                let colo = f.mul(&kp, &sak);
+                                let colo = f.add(&a0, &colo);
+                                for r in 0..mr {
+                                    let row = f.add(&row0, &Val::i64(r));
+                                    let v = if full {
+                                        let ro = f.mul(&row, &sam);
+                                        let off = f.add(&colo, &ro);
+                                        load_f(f, &ka.ptr, &off)
+                                    } else {
+                                        let rc = smin(f, &row, &mm1);
+                                        let ro = f.mul(&rc, &sam);
+                                        let off = f.add(&colo, &ro);
+                                        let x = load_f(f, &ka.ptr, &off);
+                                        let ok = f.icmp("slt", &row, &km);
+                                        f.select(&ok, &x, &Val::f32(0.0))
+                                    };
+                                    let d = f.add(&dst, &Val::i64(r));
+                                    let q = f.gep("float", &pa, &d);
+                                    f.store(&v, &q);
+                                }
+                                Ok(())
+                            })
+                        };
+                        if_else(k, &full, |k| pack(k, true), |k| pack(k, false))
+                    })?;
+                    // Microkernels: B tiles outer, A tiles inner.
+                    k.for_range(&Val::i64(0), &ntn, |k, jt| {
+                        let f = &mut k.f;
+                        let jn = f.mul(jt, &Val::i64(nr));
+                        let col0 = f.add(&jc, &jn);
+                        let cend = f.add(&col0, &Val::i64(nr));
+                        let cfull = f.icmp("sle", &cend, &kn);
+                        let bo = f.mul(jt, &kc);
+                        let bo = f.mul(&bo, &Val::i64(nr));
+                        let bt = f.gep("float", &pb, &bo);
+                        let ncv = f.sub(&kn, &col0);
+                        let ncv = smin(f, &ncv, &Val::i64(nr));
+                        k.for_range(&it0, &it1, |k, ti| {
+                            let f = &mut k.f;
+                            let lt = f.sub(ti, &it0);
+                            let ao = f.mul(&lt, &kc);
+                            let ao = f.mul(&ao, &Val::i64(mr));
+                            let at = f.gep("float", &pa, &ao);
+                            let row0 = f.mul(ti, &Val::i64(mr));
+                            let rend = f.add(&row0, &Val::i64(mr));
+                            let rfull = f.icmp("sle", &rend, &km);
+                            let full = f.and(&rfull, &cfull);
+                            let nrv = f.sub(&km, &row0);
+                            let nrv = smin(f, &nrv, &Val::i64(mr));
+                            let cbase = f.mul(&row0, &kn);
+                            let cbase = f.add(&c0, &cbase);
+                            let cbase = f.add(&cbase, &col0);
+                            let notfull = f.emit("i1", format!("xor i1 {full}, true"));
+                            // Edge tile: through `tilebuf` (the valid part of C, or zeros).
+                            k.f.if_then(&notfull, |f| {
+                                for r in 0..mr {
+                                    for c in 0..nr {
+                                        let q = f.gep("float", &tilebuf, &Val::i64(r * nr + c));
+                                        f.store(&Val::f32(0.0), &q);
+                                    }
+                                }
+                                Ok(())
+                            })?;
+                            let notfirst = k.f.emit("i1", format!("xor i1 {first}, true"));
+                            let load_c = k.f.and(&notfull, &notfirst);
+                            let (ko_ptr, tb) = (ko.ptr.clone(), tilebuf.clone());
+                            let (kn2, cb2, nrv2, ncv2) = (kn.clone(), cbase.clone(), nrv.clone(), ncv.clone());
+                            k.f.if_then(&load_c, |f| {
+                                f.for_range(&Val::i64(0), &nrv2, |f, r| {
+                                    f.for_range(&Val::i64(0), &ncv2, |f, c| {
+                                        let ro = f.mul(r, &kn2);
+                                        let off = f.add(&cb2, &ro);
+                                        let off = f.add(&off, c);
+                                        let x = load_f(f, &ko_ptr, &off);
+                                        let ti = f.mul(r, &Val::i64(nr));
+                                        let ti = f.add(&ti, c);
+                                        let q = f.gep("float", &tb, &ti);
+                                        f.store(&x, &q);
+                                        Ok(())
+                                    })
+                                })
+                            })?;
+                            let f = &mut k.f;
+                            let mut rows = Vec::new();
+                            let mut init = Vec::new();
+                            for r in 0..mr {
+                                let ro = f.mul(&Val::i64(r), &kn);
+                                let off = f.add(&cbase, &ro);
+                                let direct = f.emit("ptr", format!("getelementptr float, ptr {}, i64 {off}", ko.ptr));
+                                let tp = f.gep("float", &tilebuf, &Val::i64(r * nr));
+                                let rp = f.select(&full, &direct, &tp);
+                                for v in 0..nv {
+                                    let q = f.gep("float", &rp, &Val::i64(v * vl));
+                                    let x = f.emit(vty, format!("load {vty}, ptr {q}, align 4"));
+                                    init.push(
+                                        f.emit(vty, format!("select i1 {first}, {vty} zeroinitializer, {vty} {x}")),
+                                    );
+                                }
+                                rows.push(rp);
+                            }
+                            let _ = &zero_v;
+                            let accs = k.for_acc(&Val::i64(0), &kc, &init, |k, p, acc| {
+                                let f = &mut k.f;
+                                let bo = f.mul(p, &Val::i64(nr));
+                                let bp = f.gep("float", &bt, &bo);
+                                let mut bv = Vec::new();
+                                for v in 0..nv {
+                                    let q = f.gep("float", &bp, &Val::i64(v * vl));
+                                    bv.push(f.emit(vty, format!("load {vty}, ptr {q}, align {valign}")));
+                                }
+                                let ao = f.mul(p, &Val::i64(mr));
+                                let ap = f.gep("float", &at, &ao);
+                                let mut next = Vec::new();
+                                for r in 0..mr {
+                                    let x = load_f(f, &ap, &Val::i64(r));
+                                    let s = f.emit(vty, format!("insertelement {vty} poison, float {x}, i64 0"));
+                                    let s = f.emit(
+                                        vty,
+                                        format!("shufflevector {vty} {s}, {vty} poison, <{vl} x i32> zeroinitializer"),
+                                    );
+                                    for v in 0..nv {
+                                        let c = &acc[(r * nv + v) as usize];
+                                        next.push(f.emit(
+                                            vty,
+                                            format!(
+                                                "call {vty} @{}({vty} {s}, {vty} {}, {vty} {c})",
+                                                t.fma, bv[v as usize]
+                                            ),
+                                        ));
+                                    }
+                                }
+                                Ok(next)
+                            })?;
+                            let f = &mut k.f;
+                            for r in 0..mr {
+                                for v in 0..nv {
+                                    let q = f.gep("float", &rows[r as usize], &Val::i64(v * vl));
+                                    f.raw(format!("store {vty} {}, ptr {q}, align 4", accs[(r * nv + v) as usize]));
+                                }
+                            }
+                            let (ko_ptr, tb) = (ko.ptr.clone(), tilebuf.clone());
+                            let kn2 = kn.clone();
+                            k.f.if_then(&notfull, |f| {
+                                f.for_range(&Val::i64(0), &nrv, |f, r| {
+                                    f.for_range(&Val::i64(0), &ncv, |f, c| {
+                                        let ti = f.mul(r, &Val::i64(nr));
+                                        let ti = f.add(&ti, c);
+                                        let x = load_f(f, &tb, &ti);
+                                        let ro = f.mul(r, &kn2);
+                                        let off = f.add(&cbase, &ro);
+                                        let off = f.add(&off, c);
+                                        let q = f.gep("float", &ko_ptr, &off);
+                                        f.store(&x, &q);
+                                        Ok(())
+                                    })
+                                })
+                            })
+                        })
+                    })
+                })
+            })
+        })
+    })?;
+    k.f.raw(format!("call void @xcs_rt_free(ptr {pa})"));
+    k.f.raw(format!("call void @xcs_rt_free(ptr {pb})"));
+    fl.launch(k, &units, &grain, &work)?;
+    Ok(())
 }
