@@ -13,6 +13,7 @@
 #include <string.h>
 #include <malloc.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xcs_runtime.h"
@@ -198,12 +199,69 @@ static struct {
     int64_t n, chunk, nchunks;
     atomic_llong next;
     int participants; /* workers taking part (index < participants) */
-    int pending;      /* participants not finished (under pool_mu) */
+    atomic_int pending; /* participants not finished */
     unsigned long gen;
     atomic_int status;
     int32_t site;
     char err[ERR_LEN];
 } job;
+
+/* The job generation, published (release) after the job is set up, so waiting threads can spin
+ * on it without the mutex. */
+static atomic_ulong gen_pub;
+
+/* How long a thread spins before sleeping: a worker after its job, waiting for the next one;
+ * the caller waiting for the workers to finish. Parallel loops come in bursts (the ops of one
+ * function, one call after another), and waking a sleeping thread costs tens of microseconds,
+ * as much as a small matmul; OpenMP runtimes and OpenBLAS spin the same way. XCS_SPIN_US
+ * overrides it (0: sleep at once). */
+static long spin_ns = -1;
+
+static long spin_budget_ns(void) {
+    long v = __atomic_load_n(&spin_ns, __ATOMIC_RELAXED);
+    if (v < 0) {
+        const char *e = getenv("XCS_SPIN_US");
+        v = (e && *e) ? atol(e) * 1000 : 200000;
+        if (v < 0) v = 0;
+        __atomic_store_n(&spin_ns, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Spins until `done(arg)` or the spin budget runs out; returns whether `done` held. */
+static int spin_until(int (*done)(const void *), const void *arg) {
+    long budget = spin_budget_ns();
+    if (budget == 0) return done(arg);
+    int64_t end = now_ns() + budget;
+    for (unsigned i = 0;; i++) {
+        if (done(arg)) return 1;
+        cpu_relax();
+        if ((i & 63) == 63 && now_ns() > end) return done(arg);
+    }
+}
+
+static int gen_moved(const void *seen) {
+    return atomic_load_explicit(&gen_pub, memory_order_acquire) != *(const unsigned long *)seen;
+}
+
+static int all_done(const void *unused) {
+    (void)unused;
+    return atomic_load_explicit(&job.pending, memory_order_acquire) == 0;
+}
 
 static int default_threads(void) {
     const char *e = getenv("XCS_NUM_THREADS");
@@ -259,9 +317,17 @@ static void *worker_main(void *arg) {
         seen = job.gen;
         int part = index < job.participants;
         pthread_mutex_unlock(&pool_mu);
-        if (part) run_chunks();
+        if (part) {
+            run_chunks();
+            if (atomic_fetch_sub_explicit(&job.pending, 1, memory_order_acq_rel) == 1) {
+                pthread_mutex_lock(&pool_mu);
+                pthread_cond_signal(&done_cv);
+                pthread_mutex_unlock(&pool_mu);
+            }
+        }
+        /* The next job usually follows at once: spin on the generation before sleeping. */
+        spin_until(gen_moved, &seen);
         pthread_mutex_lock(&pool_mu);
-        if (part && --job.pending == 0) pthread_cond_signal(&done_cv);
     }
     pthread_mutex_unlock(&pool_mu);
     return NULL;
@@ -295,13 +361,15 @@ RT int32_t xcs_rt_parallel_for(xcs_body fn, void *ctx, int64_t n, int64_t min_ch
     atomic_store(&job.next, 0);
     atomic_store(&job.status, 0);
     job.participants = want;
-    job.pending = want;
+    atomic_store(&job.pending, want);
     job.gen++;
+    atomic_store_explicit(&gen_pub, job.gen, memory_order_release);
     pthread_cond_broadcast(&pool_cv);
     pthread_mutex_unlock(&pool_mu);
     run_chunks();
+    spin_until(all_done, NULL);
     pthread_mutex_lock(&pool_mu);
-    while (job.pending > 0) pthread_cond_wait(&done_cv, &pool_mu);
+    while (atomic_load(&job.pending) > 0) pthread_cond_wait(&done_cv, &pool_mu);
     int32_t st = atomic_load(&job.status);
     if (st != 0) set_error(job.site, job.err);
     pthread_mutex_unlock(&pool_mu);

@@ -790,7 +790,9 @@ fn softmax_and_layer_norm() {
 fn softmax_rows_special_values() {
     let _g = lock();
     let (rows, len) = (6, 37);
-    let mut v: Vec<f32> = (0..rows * len).map(|i| ((i * 7919) % 211) as f32 * 0.37 - 40.0).collect();
+    let mut v: Vec<f32> = (0..rows * len)
+        .map(|i| ((i * 7919) % 211) as f32 * 0.37 - 40.0)
+        .collect();
     v[len + 3] = f32::NAN;
     v[2 * len + 5] = f32::INFINITY;
     for j in 0..len {
@@ -1335,6 +1337,148 @@ fn check_matmul_f32(body: &str, ta: &str, tb: &str, tr: &str, sa: &[usize], sb: 
         }
     }
     runtime::set_num_threads(1);
+}
+
+/// A function with `body` as a `tensor.fused` region (`fused`) or as plain ops (`plain`): the
+/// body names its inputs `%x0`, `%x1`, ... and ends with its results in `yields`.
+fn fused_and_plain(ins: &[&str], outs: &[&str], body: &str, yields: &str) -> (String, String) {
+    let params = |p: &str| {
+        ins.iter()
+            .enumerate()
+            .map(|(i, t)| format!("%{p}{i}: {t}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let names = |p: &str| {
+        (0..ins.len())
+            .map(|i| format!("%{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (it, ot) = (ins.join(", "), outs.join(", "));
+    let results = (0..outs.len())
+        .map(|i| format!("%r#{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // The pretty form's type signature: one type when all are equal, else a function type.
+    let yt = if outs.iter().all(|t| *t == outs[0]) {
+        outs[0].to_string()
+    } else {
+        format!("({ot}) -> ()")
+    };
+    let fused = format!(
+        "func.func @f({}) -> ({ot}) {{\n  %r:{} = tensor.fused {} : ({it}) -> ({ot}) {{\n  ^bb0({}):\n{body}\n    tensor.yield {yields} : {yt}\n  }}\n  return {results} : {ot}\n}}",
+        params("a"),
+        outs.len(),
+        names("a"),
+        params("x")
+    );
+    let plain = format!(
+        "func.func @f({}) -> ({ot}) {{\n{body}\n  return {yields} : {ot}\n}}",
+        params("x")
+    );
+    (fused, plain)
+}
+
+#[test]
+fn matmul_epilogue() {
+    let _g = lock();
+    let relu = (
+        vec!["tensor<37x300xf32>", "tensor<300x45xf32>", "tensor<45xf32>"],
+        vec!["tensor<37x45xf32>"],
+        "    %c = tensor.matmul %x0, %x1 : (tensor<37x300xf32>, tensor<300x45xf32>) -> tensor<37x45xf32>
+    %s = tensor.add %c, %x2 : (tensor<37x45xf32>, tensor<45xf32>) -> tensor<37x45xf32>
+    %y = tensor.relu %s : tensor<37x45xf32>",
+        "%y",
+    );
+    // The matmul's result yielded too; a residual of the full shape; a batched matmul.
+    let both = (
+        vec!["tensor<2x13x40xf32>", "tensor<40x35xf32>", "tensor<2x13x35xf32>"],
+        vec!["tensor<2x13x35xf32>", "tensor<2x13x35xf32>"],
+        "    %c = tensor.matmul %x0, %x1 : (tensor<2x13x40xf32>, tensor<40x35xf32>) -> tensor<2x13x35xf32>
+    %t = tensor.tanh %c : tensor<2x13x35xf32>
+    %y = tensor.add %t, %x2 : tensor<2x13x35xf32>",
+        "%c, %y",
+    );
+    // No f32 result: C is a scratch tensor.
+    let cmp = (
+        vec!["tensor<20x64xf32>", "tensor<64x33xf32>"],
+        vec!["tensor<20x33xi1>", "tensor<20x33xf16>"],
+        "    %c = tensor.matmul %x0, %x1 : (tensor<20x64xf32>, tensor<64x33xf32>) -> tensor<20x33xf32>
+    %z = tensor.constant {value = dense<0.0> : tensor<f32>} : tensor<f32>
+    %p = tensor.cmp %c, %z {predicate = \"gt\"} : (tensor<20x33xf32>, tensor<f32>) -> tensor<20x33xi1>
+    %h = tensor.cast %c : (tensor<20x33xf32>) -> tensor<20x33xf16>",
+        "%p, %h",
+    );
+    // Dynamic sizes (the lowering may fall back to op by op; the results must not change).
+    let dynamic = (
+        vec!["tensor<?x?xf32>", "tensor<?x?xf32>", "tensor<?xf32>"],
+        vec!["tensor<?x?xf32>"],
+        "    %c = tensor.matmul %x0, %x1 : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+    %s = tensor.add %c, %x2 : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+    %y = tensor.relu %s : tensor<?x?xf32>",
+        "%y",
+    );
+    let shapes: [&[&[usize]]; 4] = [
+        &[&[37, 300], &[300, 45], &[45]],
+        &[&[2, 13, 40], &[40, 35], &[2, 13, 35]],
+        &[&[20, 64], &[64, 33]],
+        &[&[29, 70], &[70, 50], &[50]],
+    ];
+    for ((ins, outs, body, yields), shapes) in [relu, both, cmp, dynamic].into_iter().zip(shapes) {
+        let (fused, plain) = fused_and_plain(&ins, &outs, body, yields);
+        let ctx = xcs_dialects::context();
+        let (mf, mp) = (parse(&ctx, &fused), parse(&ctx, &plain));
+        for threads in [1, 2] {
+            let mut o = opts();
+            o.threads = threads;
+            o.parallel_threshold = 1;
+            runtime::set_num_threads(threads);
+            let (jf, jp) = (Jit::new(&ctx, &mf, o.clone()), Jit::new(&ctx, &mp, o));
+            let args: Vec<RtValue> = shapes
+                .iter()
+                .enumerate()
+                .map(|(i, s)| rand("f32", s, 7 + i as u64))
+                .collect();
+            let before = runtime::live_allocations();
+            let got = jf
+                .call("f", &args)
+                .unwrap_or_else(|e| panic!("JIT failed: {e}\n{fused}"));
+            assert_eq!(before, runtime::live_allocations(), "leak\n{fused}");
+            let want = jp
+                .call("f", &args)
+                .unwrap_or_else(|e| panic!("JIT failed: {e}\n{plain}"));
+            // Same kernel, same summation order, the same f32 ops after it: bit for bit.
+            for (g, w) in got.iter().zip(&want) {
+                let (RtValue::Tensor(g), RtValue::Tensor(w)) = (g, w) else {
+                    panic!("not tensors")
+                };
+                assert_eq!(g.shape, w.shape, "{fused}");
+                let (g, w) = (g.data.to_f64s().unwrap(), w.data.to_f64s().unwrap());
+                let same = g.iter().zip(&w).all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(same, "{threads} threads: the epilogue differs from op by op\n{fused}");
+            }
+        }
+        runtime::set_num_threads(1);
+    }
+    // W3's first layer: one kernel (the matmul with bias and relu per tile), one buffer (the
+    // result, which the matmul fills and the epilogue updates in place).
+    let (fused, _) = fused_and_plain(
+        &["tensor<256x1024xf32>", "tensor<1024x512xf32>", "tensor<512xf32>"],
+        &["tensor<256x512xf32>"],
+        "    %c = tensor.matmul %x0, %x1 : (tensor<256x1024xf32>, tensor<1024x512xf32>) -> tensor<256x512xf32>
+    %s = tensor.add %c, %x2 : (tensor<256x512xf32>, tensor<512xf32>) -> tensor<256x512xf32>
+    %y = tensor.relu %s : tensor<256x512xf32>",
+        "%y",
+    );
+    let (ir, stats) = lowered(&fused, "f");
+    assert_eq!(stats.allocations, 1, "only the result is allocated:\n{ir}");
+    assert_eq!(
+        ir.matches("define internal i32 @\"xcs.f.f.k").count(),
+        1,
+        "one kernel:\n{ir}"
+    );
+    assert!(ir.contains("matmul_f32"), "the packed kernel:\n{ir}");
 }
 
 #[test]

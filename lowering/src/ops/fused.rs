@@ -2,14 +2,17 @@
 //! and its results have one shape, it becomes ONE loop nest over the result's elements: each
 //! needed region value is computed per element from the inputs read broadcast to the result
 //! (rounded to its element type as the interpreter stores it), with no intermediate buffers.
-//! Otherwise (a reduction, matmul, layout op, or results of different shapes) the region's ops
-//! are lowered one after another like a function body, with the same buffer plan.
+//! A matmul epilogue region (an f32 `matmul` first, then elementwise ops of its result's shape)
+//! becomes the packed matmul kernel with those ops applied to each output tile as it is finished
+//! (`matmul::Epilogue`), with no intermediate buffer. Otherwise (a reduction, layout op, results
+//! of different shapes) the region's ops are lowered one after another like a function body,
+//! with the same buffer plan.
 
 use rustc_hash::FxHashMap;
 use xcs_dialects::interp::ElemType;
 use xcs_ir::{Body, Value};
 
-use super::elementwise::{broadcast_dims, ew_launch, eval, EwMsgs, EwOp};
+use super::elementwise::{broadcast_dims, eval, ew_launch, EwMsgs, EwOp};
 use super::{check_result_dims, OpCx};
 use crate::codegen::{lower_block_ops, FnLower, Kernel, Slot, TV};
 use crate::ir::{Val, R};
@@ -18,8 +21,17 @@ use crate::ir::{Val, R};
 enum Node {
     /// Leaf `i` of the kernel's inputs.
     Leaf(usize),
+    /// The value of the anchor (the matmul of an epilogue) at this element.
+    Anchor,
     /// An elementwise op on other values.
-    Ew { op: EwOp, args: Vec<Value>, ins: Vec<ElemType>, out: ElemType, msgs: EwMsgs, site: i32 },
+    Ew {
+        op: EwOp,
+        args: Vec<Value>,
+        ins: Vec<ElemType>,
+        out: ElemType,
+        msgs: EwMsgs,
+        site: i32,
+    },
     /// `broadcast_to`: the operand's value at the projected index.
     Same(Value),
 }
@@ -36,7 +48,48 @@ pub fn fused(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     if let Some(r) = try_one_nest(fl, o, body, entry, &args, &inputs)? {
         return Ok(r);
     }
+    if let Some(r) = try_matmul_epilogue(fl, o, body, entry, &args, &inputs)? {
+        return Ok(r);
+    }
     materialize(fl, o, body, entry, &args, inputs)
+}
+
+/// The needed region values of an elementwise nest, in order, and how each is computed.
+struct Nest {
+    nodes: Vec<(Value, Node)>,
+    leaves: Vec<TV>,
+    out_dims: Vec<Val>,
+    yields: Vec<Value>,
+}
+
+impl Nest {
+    /// The yielded values at one element, from the leaves' values (and the anchor's).
+    fn eval(&self, k: &mut Kernel, anchor: Option<&Val>, leaf_vals: &[Val]) -> R<Vec<Val>> {
+        let index: FxHashMap<Value, usize> = self.nodes.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
+        let mut vals: Vec<Val> = Vec::with_capacity(self.nodes.len());
+        for (_, n) in &self.nodes {
+            let v = match n {
+                Node::Leaf(i) => leaf_vals[*i].clone(),
+                Node::Anchor => anchor
+                    .cloned()
+                    .ok_or_else(|| crate::LowerError::internal("no anchor value"))?,
+                Node::Same(x) => vals[index[x]].clone(),
+                Node::Ew {
+                    op,
+                    args,
+                    ins,
+                    out,
+                    msgs,
+                    site,
+                } => {
+                    let a: Vec<Val> = args.iter().map(|x| vals[index[x]].clone()).collect();
+                    eval(k, *site, msgs, op, ins, *out, &a)?
+                }
+            };
+            vals.push(v);
+        }
+        Ok(self.yields.iter().map(|y| vals[index[y]].clone()).collect())
+    }
 }
 
 /// The region as one loop nest, if it qualifies (`None` otherwise; nothing is emitted then).
@@ -48,16 +101,141 @@ fn try_one_nest(
     args: &[Value],
     inputs: &[TV],
 ) -> R<Option<Vec<Slot>>> {
+    let ops = body.block_op_vec(entry);
+    let Some((&term, inner)) = ops.split_last() else {
+        return Ok(None);
+    };
+    let Some(nest) = plan_nest(fl, o, body, term, inner, args, inputs, None)? else {
+        return Ok(None);
+    };
+    let mut outs = Vec::new();
+    for i in 0..nest.yields.len() {
+        let (rd, relem) = o.result(fl, i)?;
+        let d = check_result_dims(fl, o, nest.out_dims.clone(), &rd)?;
+        outs.push(fl.new_tensor(relem, &d)?);
+    }
+    let mut kbody = |k: &mut Kernel, leaf_vals: &[Val]| nest.eval(k, None, leaf_vals);
+    ew_launch(fl, "fused", &nest.leaves, &outs, &nest.out_dims, &mut kbody)?;
+    Ok(Some(outs.into_iter().map(Slot::T).collect()))
+}
+
+/// A matmul epilogue region as the f32 matmul kernel with the region's elementwise ops applied
+/// per output tile, if it qualifies (`None` otherwise; then only run-time checks were emitted).
+fn try_matmul_epilogue(
+    fl: &mut FnLower,
+    o: &OpCx,
+    body: &Body,
+    entry: xcs_ir::Block,
+    args: &[Value],
+    inputs: &[TV],
+) -> R<Option<Vec<Slot>>> {
     let ctx = fl.ctx();
     let ops = body.block_op_vec(entry);
-    let Some((&term, inner)) = ops.split_last() else { return Ok(None) };
+    let Some((&term, inner)) = ops.split_last() else {
+        return Ok(None);
+    };
+    let Some((&mm, rest)) = inner.split_first() else {
+        return Ok(None);
+    };
+    if ctx.op_name_str(body.op_name(mm)) != "tensor.matmul" || rest.is_empty() {
+        return Ok(None);
+    }
+    // f32 operands and result (the packed kernel), operands that are region arguments.
+    let f32_of = |v: Value| crate::codegen::port_of(ctx, body.value_type(v)).map(|p| p.elem == ElemType::F32);
+    let c = body.result(mm, 0);
+    let (xa, xb) = (body.operand(mm, 0), body.operand(mm, 1));
+    if ![xa, xb, c].into_iter().all(|v| f32_of(v).unwrap_or(false)) {
+        return Ok(None);
+    }
+    let (Some(ia), Some(ib)) = (args.iter().position(|v| *v == xa), args.iter().position(|v| *v == xb)) else {
+        return Ok(None);
+    };
+    // The matmul's checks and sizes, with its operands visible to it.
+    let name = ctx.op_name_str(body.op_name(mm));
+    let site = fl.cx.site(body, mm);
+    let sub = OpCx {
+        body,
+        op: mm,
+        site,
+        name,
+    };
+    let prev: Vec<Option<Slot>> = [(xa, ia), (xb, ib)]
+        .iter()
+        .map(|&(v, i)| fl.vals.insert(v, Slot::T(inputs[i].clone())))
+        .collect();
+    let plan = super::matmul::plan(fl, &sub);
+    for (v, p) in [xa, xb].into_iter().zip(prev) {
+        match p {
+            Some(p) => fl.vals.insert(v, p),
+            None => fl.vals.remove(&v),
+        };
+    }
+    let plan = plan?;
+    if !plan.f32_kernel() {
+        return Ok(None);
+    }
+    let anchor = (c, plan.dims.as_slice());
+    let Some(nest) = plan_nest(fl, o, body, term, rest, args, inputs, Some(anchor))? else {
+        return Ok(None);
+    };
+    if nest.out_dims != plan.dims {
+        return Ok(None);
+    }
+    let mut outs = Vec::new();
+    for i in 0..nest.yields.len() {
+        let (rd, relem) = o.result(fl, i)?;
+        let d = check_result_dims(fl, o, nest.out_dims.clone(), &rd)?;
+        outs.push(fl.new_tensor(relem, &d)?);
+    }
+    // C: the matmul's result when it is yielded, else an f32 output (updated in place: each
+    // element is read before it is written), else a scratch tensor.
+    let (cbuf, scratch) = match nest.yields.iter().position(|y| *y == c) {
+        Some(i) => (outs[i].clone(), false),
+        None => match outs.iter().find(|t| t.elem == ElemType::F32) {
+            Some(t) => (t.clone(), false),
+            None => (fl.new_tensor(ElemType::F32, &plan.dims)?, true),
+        },
+    };
+    let mut eval = |k: &mut Kernel, acc: &Val, leaf_vals: &[Val]| nest.eval(k, Some(acc), leaf_vals);
+    let epi = super::matmul::Epilogue {
+        leaves: nest.leaves.clone(),
+        outs: outs.clone(),
+        eval: &mut eval,
+    };
+    super::matmul::matmul_f32_into(fl, &sub, &plan, &cbuf, epi)?;
+    if scratch {
+        fl.kill_slot(&Slot::T(cbuf));
+    }
+    Ok(Some(outs.into_iter().map(Slot::T).collect()))
+}
+
+/// Plans the elementwise nest of `inner` (elementwise ops, `broadcast_to`, constants) yielding
+/// what `term` yields with one shape; `anchor` is a value computed elsewhere (an epilogue's
+/// matmul result, with its sizes). `None` when the ops do not qualify (nothing emitted then).
+#[allow(clippy::too_many_arguments)]
+fn plan_nest(
+    fl: &mut FnLower,
+    o: &OpCx,
+    body: &Body,
+    term: xcs_ir::Op,
+    inner: &[xcs_ir::Op],
+    args: &[Value],
+    inputs: &[TV],
+    anchor: Option<(Value, &[Val])>,
+) -> R<Option<Nest>> {
+    let ctx = fl.ctx();
     if ctx.op_name_str(body.op_name(term)) != "tensor.yield" {
         return Ok(None);
     }
     // Every op must be elementwise, broadcast_to or a constant.
     for &op in inner {
         let name = ctx.op_name_str(body.op_name(op));
-        let sub = OpCx { body, op, site: o.site, name };
+        let sub = OpCx {
+            body,
+            op,
+            site: o.site,
+            name,
+        };
         let ok = matches!(name, "tensor.broadcast_to" | "tensor.constant") || EwOp::parse(fl, &sub)?.is_some();
         if !ok || body.num_results(op) != 1 {
             return Ok(None);
@@ -71,6 +249,10 @@ fn try_one_nest(
     let mut needed: Vec<Value> = yields.clone();
     let mut i = 0;
     while i < needed.len() {
+        if anchor.is_some_and(|(a, _)| a == needed[i]) {
+            i += 1;
+            continue;
+        }
         if let Some(d) = body.defining_op(needed[i]) {
             for v in body.operands(d) {
                 if !needed.contains(&v) {
@@ -84,6 +266,12 @@ fn try_one_nest(
     let mut dims: FxHashMap<Value, Vec<Val>> = FxHashMap::default();
     let mut nodes: Vec<(Value, Node)> = Vec::new();
     let mut leaves: Vec<TV> = Vec::new();
+    if let Some((a, d)) = anchor {
+        if needed.contains(&a) {
+            dims.insert(a, d.to_vec());
+            nodes.push((a, Node::Anchor));
+        }
+    }
     for (a, t) in args.iter().zip(inputs) {
         if needed.contains(a) {
             dims.insert(*a, t.dims.clone());
@@ -98,19 +286,32 @@ fn try_one_nest(
         }
         let name = ctx.op_name_str(body.op_name(op));
         let sub_site = fl.cx.site(body, op);
-        let sub = OpCx { body, op, site: sub_site, name };
+        let sub = OpCx {
+            body,
+            op,
+            site: sub_site,
+            name,
+        };
         match name {
             "tensor.constant" => {
-                let Slot::T(t) = super::layout::constant(fl, &sub)?.remove(0) else { return Ok(None) };
+                let Slot::T(t) = super::layout::constant(fl, &sub)?.remove(0) else {
+                    return Ok(None);
+                };
                 dims.insert(r, t.dims.clone());
                 nodes.push((r, Node::Leaf(leaves.len())));
                 leaves.push(t);
             }
             "tensor.broadcast_to" => {
                 let x = body.operand(op, 0);
-                let xd = dims.get(&x).cloned().ok_or_else(|| o.err("uses a value before it is defined"))?;
+                let xd = dims
+                    .get(&x)
+                    .cloned()
+                    .ok_or_else(|| o.err("uses a value before it is defined"))?;
                 let (rd, _) = sub.result(fl, 0)?;
-                let off = rd.len().checked_sub(xd.len()).ok_or_else(|| sub.err("cannot broadcast to a lower rank"))?;
+                let off = rd
+                    .len()
+                    .checked_sub(xd.len())
+                    .ok_or_else(|| sub.err("cannot broadcast to a lower rank"))?;
                 let td: Vec<Val> = rd
                     .iter()
                     .enumerate()
@@ -134,8 +335,14 @@ fn try_one_nest(
             _ => {
                 let op_kind = EwOp::parse(fl, &sub)?.ok_or_else(|| sub.err("is not elementwise"))?;
                 let a: Vec<Value> = body.operands(op).collect();
-                let ad: Vec<Vec<Val>> =
-                    a.iter().map(|v| dims.get(v).cloned().ok_or_else(|| o.err("uses a value before it is defined"))).collect::<R<_>>()?;
+                let ad: Vec<Vec<Val>> = a
+                    .iter()
+                    .map(|v| {
+                        dims.get(v)
+                            .cloned()
+                            .ok_or_else(|| o.err("uses a value before it is defined"))
+                    })
+                    .collect::<R<_>>()?;
                 let refs: Vec<&[Val]> = ad.iter().map(|d| d.as_slice()).collect();
                 let d = broadcast_dims(fl, &sub, &refs)?;
                 let (rd, out) = sub.result(fl, 0)?;
@@ -150,43 +357,45 @@ fn try_one_nest(
                 };
                 dims.insert(r, d);
                 let msgs = EwMsgs::new(fl, &sub);
-                nodes.push((r, Node::Ew { op: op_kind, args: a, ins, out, msgs, site: sub_site }));
+                nodes.push((
+                    r,
+                    Node::Ew {
+                        op: op_kind,
+                        args: a,
+                        ins,
+                        out,
+                        msgs,
+                        site: sub_site,
+                    },
+                ));
             }
         }
     }
     // One shape for all results.
-    let out_dims = dims.get(&yields[0]).cloned().ok_or_else(|| o.err("yields an undefined value"))?;
+    let out_dims = dims
+        .get(&yields[0])
+        .cloned()
+        .ok_or_else(|| o.err("yields an undefined value"))?;
     if yields.iter().any(|y| dims.get(y) != Some(&out_dims)) {
         return Ok(None);
     }
-    let mut outs = Vec::new();
-    for i in 0..yields.len() {
-        let (rd, relem) = o.result(fl, i)?;
-        let d = check_result_dims(fl, o, out_dims.clone(), &rd)?;
-        outs.push(fl.new_tensor(relem, &d)?);
-    }
-    let index: FxHashMap<Value, usize> = nodes.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
-    let mut kbody = |k: &mut Kernel, leaf_vals: &[Val]| -> R<Vec<Val>> {
-        let mut vals: Vec<Val> = Vec::with_capacity(nodes.len());
-        for (_, n) in &nodes {
-            let v = match n {
-                Node::Leaf(i) => leaf_vals[*i].clone(),
-                Node::Same(x) => vals[index[x]].clone(),
-                Node::Ew { op, args, ins, out, msgs, site } => {
-                    let a: Vec<Val> = args.iter().map(|x| vals[index[x]].clone()).collect();
-                    eval(k, *site, msgs, op, ins, *out, &a)?
-                }
-            };
-            vals.push(v);
-        }
-        Ok(yields.iter().map(|y| vals[index[y]].clone()).collect())
-    };
-    ew_launch(fl, "fused", &leaves, &outs, &out_dims, &mut kbody)?;
-    Ok(Some(outs.into_iter().map(Slot::T).collect()))
+    Ok(Some(Nest {
+        nodes,
+        leaves,
+        out_dims,
+        yields,
+    }))
 }
 
 /// The region's ops lowered one by one (intermediate buffers planned by liveness).
-fn materialize(fl: &mut FnLower, o: &OpCx, body: &Body, entry: xcs_ir::Block, args: &[Value], inputs: Vec<TV>) -> R<Vec<Slot>> {
+fn materialize(
+    fl: &mut FnLower,
+    o: &OpCx,
+    body: &Body,
+    entry: xcs_ir::Block,
+    args: &[Value],
+    inputs: Vec<TV>,
+) -> R<Vec<Slot>> {
     let saved = std::mem::take(&mut fl.vals);
     for (a, t) in args.iter().zip(inputs) {
         fl.define(*a, Slot::T(t));
@@ -196,7 +405,12 @@ fn materialize(fl: &mut FnLower, o: &OpCx, body: &Body, entry: xcs_ir::Block, ar
     let yields = res?.ok_or_else(|| o.err("region does not end in 'tensor.yield'"))?;
     let mut out = Vec::new();
     for y in &yields {
-        out.push(nested.get(y).cloned().ok_or_else(|| o.err("yields an undefined value"))?);
+        out.push(
+            nested
+                .get(y)
+                .cloned()
+                .ok_or_else(|| o.err("yields an undefined value"))?,
+        );
     }
     // Values still alive in the region (unused arguments, yielded values) drop their references.
     for (v, s) in nested {

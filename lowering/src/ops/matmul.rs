@@ -9,7 +9,7 @@ use super::elementwise::{broadcast_dims, bstrides, grain_rows, offset, unflatten
 use super::{check_result_dims, OpCx};
 use crate::codegen::{FnLower, Kernel, Slot, TV};
 use crate::ir::{FnB, Val, R};
-use crate::types::{comp_to_f64, f64_to_mem, int_to_i64, load_elem, mem_ty};
+use crate::types::{comp_to_f64, f64_to_mem, int_to_i64, load_elem, mem_ty, store_elem};
 use xcs_dialects::interp::ElemType;
 
 /// Element value in the accumulator type (double or i64).
@@ -45,57 +45,60 @@ fn madd(k: &mut Kernel, float: bool, acc: &Val, a: &Val, b: &Val) -> Val {
     }
 }
 
+/// A checked `tensor.matmul`: its operands, batch dims and strides, and result.
+pub struct Plan {
+    a: TV,
+    b: TV,
+    batch: Vec<Val>,
+    abs: Vec<Val>,
+    bbs: Vec<Val>,
+    m: Val,
+    n: Val,
+    k: Val,
+    /// Strides of A's rows and columns, of B's rows and columns.
+    st: [Val; 4],
+    /// Result sizes (batch dims, M, N).
+    pub dims: Vec<Val>,
+    pub relem: ElemType,
+}
+
+impl Plan {
+    /// Whether the packed f32 kernel computes it (and so can take an [`Epilogue`]).
+    pub fn f32_kernel(&self) -> bool {
+        self.a.elem == ElemType::F32 && self.relem == ElemType::F32
+    }
+}
+
+/// Elementwise ops applied to each output tile of the f32 kernel right after its last K block,
+/// while the tile is in L1 (a `tensor.fused` matmul epilogue, `ops/fused.rs`). Per element,
+/// `eval` gets the matmul's value and the `leaves`' values (read broadcast to the result) and
+/// returns the values stored into `outs` (contiguous, the result's sizes; one of them may be
+/// the matmul's own buffer, updated in place).
+pub struct Epilogue<'a> {
+    pub leaves: Vec<TV>,
+    pub outs: Vec<TV>,
+    pub eval: &'a mut dyn FnMut(&mut Kernel, &Val, &[Val]) -> R<Vec<Val>>,
+}
+
 pub fn matmul(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
-    let (a, b) = (o.tensor(fl, 0)?, o.tensor(fl, 1)?);
-    if a.rank() < 2 || b.rank() < 2 {
-        return Err(o.err("operands must have rank >= 2"));
-    }
-    if !a.elem.is_numeric() || a.elem != b.elem {
-        return Err(o.err("operands must have the same numeric element type"));
-    }
-    let (ra, rb) = (a.rank(), b.rank());
-    let (m, ka) = (a.dims[ra - 2].clone(), a.dims[ra - 1].clone());
-    let (kb, n) = (b.dims[rb - 2].clone(), b.dims[rb - 1].clone());
-    let bad = fl.f.icmp("ne", &ka, &kb);
-    let msg = o.msg(fl, "contraction dimensions differ: lhs has K = %lld, rhs has K = %lld");
-    fl.fail2_if(&bad, o.site, &msg, &ka, &kb);
-    let batch = broadcast_dims(fl, o, &[&a.dims[..ra - 2], &b.dims[..rb - 2]])?;
-    let mut dims = batch.clone();
-    dims.push(m.clone());
-    dims.push(n.clone());
-    let (rd, relem) = o.result(fl, 0)?;
-    let dims = check_result_dims(fl, o, dims, &rd)?;
-    let out = fl.new_tensor(relem, &dims)?;
-    // Batch strides of each operand broadcast to the batch dims.
-    let ab = TV {
-        dims: a.dims[..ra - 2].to_vec(),
-        strides: a.strides[..ra - 2].to_vec(),
-        ..a.clone()
-    };
-    let bb = TV {
-        dims: b.dims[..rb - 2].to_vec(),
-        strides: b.strides[..rb - 2].to_vec(),
-        ..b.clone()
-    };
-    let abs = bstrides(&mut fl.f, &ab, &batch);
-    let bbs = bstrides(&mut fl.f, &bb, &batch);
-    let (sam, sak) = (a.strides[ra - 2].clone(), a.strides[ra - 1].clone());
-    let (sbk, sbn) = (b.strides[rb - 2].clone(), b.strides[rb - 1].clone());
-    if a.elem == ElemType::F32 && relem == ElemType::F32 {
-        matmul_f32(
-            fl,
-            o,
-            &a,
-            &b,
-            &out,
-            &batch,
-            &abs,
-            &bbs,
-            [&m, &n, &ka],
-            [&sam, &sak, &sbk, &sbn],
-        )?;
+    let p = plan(fl, o)?;
+    let out = fl.new_tensor(p.relem, &p.dims)?;
+    if p.f32_kernel() {
+        matmul_f32(fl, o, &p, &out, None)?;
         return Ok(vec![Slot::T(out)]);
     }
+    let Plan {
+        a,
+        b,
+        batch,
+        abs,
+        bbs,
+        m,
+        n,
+        k: ka,
+        st: [sam, sak, sbk, sbn],
+        ..
+    } = p;
     let nb = fl.f.product(&batch);
     let rows = fl.f.mul(&nb, &m);
     let nk = fl.f.mul(&n, &ka);
@@ -138,6 +141,63 @@ pub fn matmul(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     })?;
     fl.launch(k, &rows, &grain, &total)?;
     Ok(vec![Slot::T(out)])
+}
+
+/// Checks a `tensor.matmul` (emitting its run-time size checks) and computes its sizes.
+pub fn plan(fl: &mut FnLower, o: &OpCx) -> R<Plan> {
+    let (a, b) = (o.tensor(fl, 0)?, o.tensor(fl, 1)?);
+    if a.rank() < 2 || b.rank() < 2 {
+        return Err(o.err("operands must have rank >= 2"));
+    }
+    if !a.elem.is_numeric() || a.elem != b.elem {
+        return Err(o.err("operands must have the same numeric element type"));
+    }
+    let (ra, rb) = (a.rank(), b.rank());
+    let (m, ka) = (a.dims[ra - 2].clone(), a.dims[ra - 1].clone());
+    let (kb, n) = (b.dims[rb - 2].clone(), b.dims[rb - 1].clone());
+    let bad = fl.f.icmp("ne", &ka, &kb);
+    let msg = o.msg(fl, "contraction dimensions differ: lhs has K = %lld, rhs has K = %lld");
+    fl.fail2_if(&bad, o.site, &msg, &ka, &kb);
+    let batch = broadcast_dims(fl, o, &[&a.dims[..ra - 2], &b.dims[..rb - 2]])?;
+    let mut dims = batch.clone();
+    dims.push(m.clone());
+    dims.push(n.clone());
+    let (rd, relem) = o.result(fl, 0)?;
+    let dims = check_result_dims(fl, o, dims, &rd)?;
+    // Batch strides of each operand broadcast to the batch dims.
+    let ab = TV {
+        dims: a.dims[..ra - 2].to_vec(),
+        strides: a.strides[..ra - 2].to_vec(),
+        ..a.clone()
+    };
+    let bb = TV {
+        dims: b.dims[..rb - 2].to_vec(),
+        strides: b.strides[..rb - 2].to_vec(),
+        ..b.clone()
+    };
+    let abs = bstrides(&mut fl.f, &ab, &batch);
+    let bbs = bstrides(&mut fl.f, &bb, &batch);
+    let (sam, sak) = (a.strides[ra - 2].clone(), a.strides[ra - 1].clone());
+    let (sbk, sbn) = (b.strides[rb - 2].clone(), b.strides[rb - 1].clone());
+    Ok(Plan {
+        a,
+        b,
+        batch,
+        abs,
+        bbs,
+        m,
+        n,
+        k: ka,
+        st: [sam, sak, sbk, sbn],
+        dims,
+        relem,
+    })
+}
+
+/// The f32 kernel computing `p` into `c` (a contiguous f32 tensor of the result's sizes) and
+/// applying `epi` to each finished tile.
+pub fn matmul_f32_into(fl: &mut FnLower, o: &OpCx, p: &Plan, c: &TV, epi: Epilogue) -> R<()> {
+    matmul_f32(fl, o, p, c, Some(epi))
 }
 
 pub fn einsum(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
@@ -250,9 +310,12 @@ struct Tile {
 /// K block (rows of a packed B panel) and N block (its columns) of the f32 kernel.
 const KC: i64 = 256;
 const NC: i64 = 1024;
+/// Fewest column tiles in a thread's column block when N is split between threads.
+const MIN_NCB_TILES: i64 = 4;
 /// Minimum multiply-adds per thread of the f32 kernel, per unit of `Options.parallel_threshold`
-/// (the default threshold 2^15 gives 2^25).
-const CHUNK_FMAS_PER_THRESHOLD: i64 = 1024;
+/// (the default threshold 2^15 gives 2^22, ~30 us of work: idle workers spin before they sleep,
+/// so waking them costs a few microseconds).
+const CHUNK_FMAS_PER_THRESHOLD: i64 = 128;
 
 fn tile_for(features: &str) -> Tile {
     let has = |f: &str| features.split(',').any(|x| x.trim() == f);
@@ -307,6 +370,60 @@ fn load_f(f: &mut FnB, base: &Val, off: &Val) -> Val {
     f.load("float", &p)
 }
 
+/// Where an output tile of the f32 kernel is: its first row and column, its offset in C, its
+/// valid rows and columns, and C's row length.
+struct TileAt<'v> {
+    row0: &'v Val,
+    col0: &'v Val,
+    cbase: &'v Val,
+    nrv: &'v Val,
+    ncv: &'v Val,
+    kn: &'v Val,
+}
+
+/// An epilogue's leaves in the kernel: tensors, strides broadcast to the result, and their
+/// offsets at the current batch index.
+struct EpiLeaves<'v> {
+    tvs: &'v [TV],
+    strides: &'v [Vec<Val>],
+    base: &'v [Val],
+    nbd: usize,
+}
+
+/// Applies `e` to the valid part of a finished tile of C (`c`), element by element, storing
+/// into `outs` at C's offsets (the inner loop is contiguous, so it vectorizes).
+fn epilogue_tile(k: &mut Kernel, e: &mut Epilogue, c: &TV, outs: &[TV], lv: &EpiLeaves, t: &TileAt) -> R<()> {
+    k.for_range(&Val::i64(0), t.nrv, |k, r| {
+        let f = &mut k.f;
+        let row = f.add(t.row0, r);
+        let ro = f.mul(r, t.kn);
+        let rbase = f.add(t.cbase, &ro);
+        let lrow: Vec<Val> = (0..lv.tvs.len())
+            .map(|i| {
+                let x = f.mul(&row, &lv.strides[i][lv.nbd]);
+                f.add(&lv.base[i], &x)
+            })
+            .collect();
+        k.for_range(&Val::i64(0), t.ncv, |k, cc| {
+            let f = &mut k.f;
+            let col = f.add(t.col0, cc);
+            let off = f.add(&rbase, cc);
+            let cv = load_elem(f, ElemType::F32, &c.ptr, &off);
+            let mut vals = Vec::with_capacity(lv.tvs.len());
+            for (i, tv) in lv.tvs.iter().enumerate() {
+                let x = f.mul(&col, &lv.strides[i][lv.nbd + 1]);
+                let lo = f.add(&lrow[i], &x);
+                vals.push(load_elem(f, tv.elem, &tv.ptr, &lo));
+            }
+            let ys = (e.eval)(k, &cv, &vals)?;
+            for (o, y) in outs.iter().zip(&ys) {
+                store_elem(&mut k.f, o.elem, &o.ptr, &off, y);
+            }
+            Ok(())
+        })
+    })
+}
+
 /// `if c { then() } else { els() }`.
 fn if_else(
     k: &mut Kernel,
@@ -331,52 +448,95 @@ fn if_else(
 /// register-tiled microkernel of `llvm.fma` on vectors chosen from the target features;
 /// accumulates in f32. The launch splits the row tiles (of all batches) between threads;
 /// each invocation packs its own panels.
-#[allow(clippy::too_many_arguments)]
-fn matmul_f32(
-    fl: &mut FnLower,
-    o: &OpCx,
-    a: &TV,
-    b: &TV,
-    out: &TV,
-    batch: &[Val],
-    abs: &[Val],
-    bbs: &[Val],
-    dims: [&Val; 3],
-    st: [&Val; 4],
-) -> R<()> {
+fn matmul_f32(fl: &mut FnLower, o: &OpCx, p: &Plan, out: &TV, mut epi: Option<Epilogue>) -> R<()> {
+    let (a, b, batch, abs, bbs) = (&p.a, &p.b, &p.batch[..], &p.abs[..], &p.bbs[..]);
+    let (dims, st) = ([&p.m, &p.n, &p.k], [&p.st[0], &p.st[1], &p.st[2], &p.st[3]]);
     let [m, n, kd] = dims;
-    let t = tile_for(&fl.cx.opts.features);
+    let mut t = tile_for(&fl.cx.opts.features);
+    // A static M that the tile's rows do not divide but 8 does (256, 1024, ...): 8-row tiles
+    // waste no rows (12-row tiles of M = 256 compute 8 padding rows in the last one).
+    if let Some(mv) = p.m.as_i64() {
+        if t.mr == 12 && mv % 12 != 0 && mv % 8 == 0 {
+            t.mr = 8;
+            t.mct = 12;
+        }
+    }
     let (mr, nr, vl, nv) = (t.mr, t.vl * t.nv, t.vl, t.nv);
     let nb = fl.f.product(batch);
     let mt = ceil_div(&mut fl.f, m, mr);
-    let units = fl.f.mul(&nb, &mt);
     let nk = fl.f.mul(n, kd);
-    let tile_work = fl.f.mul(&nk, &Val::i64(mr));
-    let work = fl.f.mul(&units, &tile_work);
-    // A thread's chunk is at least 2^25 multiply-adds (~0.2 ms) by default: waking the pool costs
-    // tens of microseconds and more on a busy machine, so small matmuls run on one thread.
-    let tw1 = fl.f.smax(&tile_work, &Val::i64(1));
+    let row_work = fl.f.mul(&nk, &Val::i64(mr));
+    let rows = fl.f.mul(&nb, &mt);
+    let work = fl.f.mul(&rows, &row_work);
+    // A thread's chunk is at least 2^22 multiply-adds (~30 us) by default: below that, handing
+    // work to the pool costs more than it saves.
     let min_chunk = fl.cx.opts.parallel_threshold.saturating_mul(CHUNK_FMAS_PER_THRESHOLD);
+    // Column blocks of `ncb` columns. When the matmul runs on several threads, N is split into
+    // one block per thread (at least MIN_NCB_TILES tiles, at most NC columns): the units are
+    // (batch, column block, row tile), so a thread packs only its share of B (B is usually the
+    // larger operand: packing all of it on every thread made 2 threads only ~1.25x faster).
+    let ncb = {
+        let f = &mut fl.f;
+        let threads = fl.cx.opts.threads.max(1) as i64;
+        if threads > 1 {
+            let nt = ceil_div(f, n, nr);
+            let per = ceil_div(f, &nt, threads);
+            let per = f.smax(&per, &Val::i64(MIN_NCB_TILES));
+            let w = f.mul(&per, &Val::i64(nr));
+            let split = smin(f, &w, &Val::i64(NC));
+            let par = f.icmp("sge", &work, &Val::i64(min_chunk.saturating_mul(2)));
+            f.select(&par, &split, &Val::i64(NC))
+        } else {
+            Val::i64(NC)
+        }
+    };
+    let njc = {
+        let f = &mut fl.f;
+        let t = f.add(n, &ncb);
+        let t = f.sub(&t, &Val::i64(1));
+        f.div(&t, &ncb)
+    };
+    let bj = fl.f.mul(&nb, &njc);
+    let units = fl.f.mul(&bj, &mt);
+    let ncw = smin(&mut fl.f, n, &ncb);
+    let tile_work = fl.f.mul(kd, &ncw);
+    let tile_work = fl.f.mul(&tile_work, &Val::i64(mr));
+    let tw1 = fl.f.smax(&tile_work, &Val::i64(1));
     let g = fl.f.div(&Val::i64(min_chunk), &tw1);
     let grain = fl.f.smax(&g, &Val::i64(1));
     let oom = o.msg(fl, "out of memory");
+    // The epilogue's leaves read at (batch index, row, column) through strides broadcast to the result.
+    let leaf_strides: Vec<Vec<Val>> = match &epi {
+        Some(e) => e.leaves.iter().map(|t| bstrides(&mut fl.f, t, &p.dims)).collect(),
+        None => Vec::new(),
+    };
     let mut k = fl.kernel("matmul_f32");
     k.m.declare(t.fma, &format!("declare {v} @{}({v}, {v}, {v})", t.fma, v = t.vty));
     let (ka, kb, ko) = (k.tv(a), k.tv(b), k.tv(out));
     let kbatch = k.cap_all(batch);
     let (kabs, kbbs) = (k.cap_all(abs), k.cap_all(bbs));
     let (km, kn, kk, kmt) = (k.cap(m), k.cap(n), k.cap(kd), k.cap(&mt));
+    let (kncb, knjc) = (k.cap(&ncb), k.cap(&njc));
     let (sam, sak, sbk, sbn) = (k.cap(st[0]), k.cap(st[1]), k.cap(st[2]), k.cap(st[3]));
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let nbd = batch.len();
+    let (kleaves, kouts): (Vec<TV>, Vec<TV>) = match &epi {
+        Some(e) => (
+            e.leaves.iter().map(|t| k.tv(t)).collect(),
+            e.outs.iter().map(|t| k.tv(t)).collect(),
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    let kls: Vec<Vec<Val>> = leaf_strides.iter().map(|s| k.cap_all(s)).collect();
     let f = &mut k.f;
     // Scratch: an A block (mct tiles of mr x kca) and a B block (kca x nca).
     let k1 = f.smax(&kk, &Val::i64(1));
     let kca = smin(f, &k1, &Val::i64(KC));
     let nru = ceil_div(f, &kn, nr);
     let nru = f.mul(&nru, &Val::i64(nr));
-    let nca = smin(f, &nru, &Val::i64(NC));
+    let nca = smin(f, &nru, &kncb);
     let nca = f.smax(&nca, &Val::i64(nr));
-    let abytes = f.mul(&kca, &Val::i64(t.mct * mr * 4));
+    let abytes = Val::i64(t.mct * mr * KC * 4);
     let bbytes = f.mul(&kca, &nca);
     let bbytes = f.mul(&bbytes, &Val::i64(4));
     let pa = f.emit("ptr", format!("call ptr @xcs_rt_alloc(i64 {abytes})"));
@@ -402,28 +562,32 @@ fn matmul_f32(
     let vty = t.vty;
     let zero_v = Val::new(vty, "zeroinitializer");
     let valign = vl * 4;
-    k.for_range(&b_lo, &b_hi, |k, bi| {
+    k.for_range(&b_lo, &b_hi, |k, bj| {
         let f = &mut k.f;
-        let base_t = f.mul(bi, &kmt);
+        let base_t = f.mul(bj, &kmt);
         let t0 = f.sub(&lo, &base_t);
         let t0 = f.smax(&t0, &Val::i64(0));
         let t1 = f.sub(&hi, &base_t);
         let t1 = smin(f, &t1, &kmt);
+        let njc1 = f.smax(&knjc, &Val::i64(1));
+        let bi = &f.div(bj, &njc1);
+        let jcb = f.rem(bj, &njc1);
         let bidx = unflatten(f, bi, &kbatch);
+        let leaf0: Vec<Val> = kls.iter().map(|s| offset(f, &bidx, &s[..nbd])).collect();
         let a0 = offset(f, &bidx, &kabs);
         let b0 = offset(f, &bidx, &kbbs);
         let mn = f.mul(&km, &kn);
         let c0 = f.mul(bi, &mn);
-        let njc = ceil_div(f, &kn, NC);
         let npc = ceil_div(f, &kk, KC);
         let npc = f.smax(&npc, &Val::i64(1));
+        let last_pc = f.sub(&npc, &Val::i64(1));
         let ntiles = f.sub(&t1, &t0);
         let nic = ceil_div(f, &ntiles, t.mct);
-        k.for_range(&Val::i64(0), &njc, |k, jcb| {
+        {
             let f = &mut k.f;
-            let jc = f.mul(jcb, &Val::i64(NC));
+            let jc = f.mul(&jcb, &kncb);
             let rest = f.sub(&kn, &jc);
-            let nc = smin(f, &rest, &Val::i64(NC));
+            let nc = smin(f, &rest, &kncb);
             let ntn = ceil_div(f, &nc, nr);
             k.for_range(&Val::i64(0), &npc, |k, pcb| {
                 let f = &mut k.f;
@@ -440,7 +604,10 @@ fn matmul_f32(
                     let end = f.add(&col0, &Val::i64(nr));
                     let full = f.icmp("sle", &end, &kn);
                     let nm1 = f.sub(&kn, &Val::i64(1));
-                    let pack = |k: &mut Kernel, full: bool| {
+                    let unit = f.icmp("eq", &sbn, &Val::i64(1));
+                    // Three copies: unit column stride (contiguous rows, vectorized), full tile,
+                    // edge tile (columns past N read clamped and zeroed).
+                    let pack = |k: &mut Kernel, full: bool, unit: bool| {
                         k.for_range(&Val::i64(0), &kc, |k, p| {
                             let f = &mut k.f;
                             let tk = f.mul(jt, &kc);
@@ -451,7 +618,10 @@ fn matmul_f32(
                             let rowo = f.add(&b0, &rowo);
                             for c in 0..nr {
                                 let col = f.add(&col0, &Val::i64(c));
-                                let v = if full {
+                                let v = if unit {
+                                    let off = f.add(&rowo, &col);
+                                    load_f(f, &kb.ptr, &off)
+                                } else if full {
                                     let co = f.mul(&col, &sbn);
                                     let off = f.add(&rowo, &co);
                                     load_f(f, &kb.ptr, &off)
@@ -470,7 +640,12 @@ fn matmul_f32(
                             Ok(())
                         })
                     };
-                    if_else(k, &full, |k| pack(k, true), |k| pack(k, false))
+                    if_else(
+                        k,
+                        &full,
+                        |k| if_else(k, &unit, |k| pack(k, true, true), |k| pack(k, true, false)),
+                        |k| pack(k, false, false),
+                    )
                 })?;
                 k.for_range(&Val::i64(0), &nic, |k, icb| {
                     let f = &mut k.f;
@@ -478,45 +653,41 @@ fn matmul_f32(
                     let it0 = f.add(&t0, &s);
                     let e = f.add(&it0, &Val::i64(t.mct));
                     let it1 = smin(f, &e, &t1);
-                    // Pack A: tile ti holds kc columns of mr rows.
+                    // Pack A: tile ti holds mr rows of kc columns, row pitch KC (so the
+                    // microkernel's loads are at constant offsets from one pointer). Row by row:
+                    // the reads of a row-major A are contiguous (vectorized) and the writes too.
                     k.for_range(&it0, &it1, |k, ti| {
                         let f = &mut k.f;
                         let row0 = f.mul(ti, &Val::i64(mr));
-                        let end = f.add(&row0, &Val::i64(mr));
-                        let full = f.icmp("sle", &end, &km);
                         let mm1 = f.sub(&km, &Val::i64(1));
                         let lt = f.sub(ti, &it0);
-                        let pack = |k: &mut Kernel, full: bool| {
-                            k.for_range(&Val::i64(0), &kc, |k, p| {
-                                let f = &mut k.f;
-                                let tk = f.mul(&lt, &kc);
-                                let tk = f.add(&tk, p);
-                                let dst = f.mul(&tk, &Val::i64(mr));
-                                let kp = f.add(&pc, p);
-                                let colo = f.mul(&kp, &sak);
-                                let colo = f.add(&a0, &colo);
-                                for r in 0..mr {
-                                    let row = f.add(&row0, &Val::i64(r));
-                                    let v = if full {
-                                        let ro = f.mul(&row, &sam);
-                                        let off = f.add(&colo, &ro);
-                                        load_f(f, &ka.ptr, &off)
-                                    } else {
-                                        let rc = smin(f, &row, &mm1);
-                                        let ro = f.mul(&rc, &sam);
-                                        let off = f.add(&colo, &ro);
-                                        let x = load_f(f, &ka.ptr, &off);
-                                        let ok = f.icmp("slt", &row, &km);
-                                        f.select(&ok, &x, &Val::f32(0.0))
-                                    };
-                                    let d = f.add(&dst, &Val::i64(r));
+                        let tile0 = f.mul(&lt, &Val::i64(mr * KC));
+                        let unit = f.icmp("eq", &sak, &Val::i64(1));
+                        k.for_range(&Val::i64(0), &Val::i64(mr), |k, r| {
+                            let f = &mut k.f;
+                            let row = f.add(&row0, r);
+                            let ok = f.icmp("slt", &row, &km);
+                            let rc = smin(f, &row, &mm1);
+                            let ro = f.mul(&rc, &sam);
+                            let rbase = f.add(&a0, &ro);
+                            let d0 = f.mul(r, &Val::i64(KC));
+                            let d0 = f.add(&tile0, &d0);
+                            let pack = |k: &mut Kernel, unit: bool| {
+                                k.for_range(&Val::i64(0), &kc, |k, p| {
+                                    let f = &mut k.f;
+                                    let kp = f.add(&pc, p);
+                                    let co = if unit { kp } else { f.mul(&kp, &sak) };
+                                    let off = f.add(&rbase, &co);
+                                    let x = load_f(f, &ka.ptr, &off);
+                                    let v = f.select(&ok, &x, &Val::f32(0.0));
+                                    let d = f.add(&d0, p);
                                     let q = f.gep("float", &pa, &d);
                                     f.store(&v, &q);
-                                }
-                                Ok(())
-                            })
-                        };
-                        if_else(k, &full, |k| pack(k, true), |k| pack(k, false))
+                                    Ok(())
+                                })
+                            };
+                            if_else(k, &unit, |k| pack(k, true), |k| pack(k, false))
+                        })
                     })?;
                     // Microkernels: B tiles outer, A tiles inner.
                     k.for_range(&Val::i64(0), &ntn, |k, jt| {
@@ -533,8 +704,7 @@ fn matmul_f32(
                         k.for_range(&it0, &it1, |k, ti| {
                             let f = &mut k.f;
                             let lt = f.sub(ti, &it0);
-                            let ao = f.mul(&lt, &kc);
-                            let ao = f.mul(&ao, &Val::i64(mr));
+                            let ao = f.mul(&lt, &Val::i64(mr * KC));
                             let at = f.gep("float", &pa, &ao);
                             let row0 = f.mul(ti, &Val::i64(mr));
                             let rend = f.add(&row0, &Val::i64(mr));
@@ -603,11 +773,10 @@ fn matmul_f32(
                                     let q = f.gep("float", &bp, &Val::i64(v * vl));
                                     bv.push(f.emit(vty, format!("load {vty}, ptr {q}, align {valign}")));
                                 }
-                                let ao = f.mul(p, &Val::i64(mr));
-                                let ap = f.gep("float", &at, &ao);
+                                let ap = f.gep("float", &at, p);
                                 let mut next = Vec::new();
                                 for r in 0..mr {
-                                    let x = load_f(f, &ap, &Val::i64(r));
+                                    let x = load_f(f, &ap, &Val::i64(r * KC));
                                     let s = f.emit(vty, format!("insertelement {vty} poison, float {x}, i64 0"));
                                     let s = f.emit(
                                         vty,
@@ -649,12 +818,57 @@ fn matmul_f32(
                                         Ok(())
                                     })
                                 })
-                            })
+                            })?;
+                            let Some(e) = epi.as_mut() else { return Ok(()) };
+                            // The epilogue, once the tile is final (its last K block): in L1 still.
+                            let last = k.f.icmp("eq", pcb, &last_pc);
+                            let leaves = EpiLeaves {
+                                tvs: &kleaves,
+                                strides: &kls,
+                                base: &leaf0,
+                                nbd,
+                            };
+                            // Full tiles: a constant column count (LLVM vectorizes the columns; with the
+                            // row count constant too it vectorized across rows, with gathers).
+                            let cnr = Val::i64(nr);
+                            let whole = TileAt {
+                                row0: &row0,
+                                col0: &col0,
+                                cbase: &cbase,
+                                nrv: &nrv,
+                                ncv: &cnr,
+                                kn: &kn,
+                            };
+                            let edge = TileAt {
+                                row0: &row0,
+                                col0: &col0,
+                                cbase: &cbase,
+                                nrv: &nrv,
+                                ncv: &ncv,
+                                kn: &kn,
+                            };
+                            let (lt, lf, le, lj) = (
+                                k.f.label("epi"),
+                                k.f.label("epi_full"),
+                                k.f.label("epi_edge"),
+                                k.f.label("epi_end"),
+                            );
+                            k.f.condbr(&last, &lt, &lj);
+                            k.f.start(&lt);
+                            k.f.condbr(&full, &lf, &le);
+                            k.f.start(&lf);
+                            epilogue_tile(k, e, &ko, &kouts, &leaves, &whole)?;
+                            k.f.br(&lj);
+                            k.f.start(&le);
+                            epilogue_tile(k, e, &ko, &kouts, &leaves, &edge)?;
+                            k.f.br(&lj);
+                            k.f.start(&lj);
+                            Ok(())
                         })
                     })
                 })
             })
-        })
+        }
     })?;
     k.f.raw(format!("call void @xcs_rt_free(ptr {pa})"));
     k.f.raw(format!("call void @xcs_rt_free(ptr {pb})"));
