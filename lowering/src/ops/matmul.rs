@@ -596,26 +596,29 @@ fn matmul_f32(fl: &mut FnLower, o: &OpCx, p: &Plan, out: &TV, mut epi: Option<Ep
                 let kc = smin(f, &rest, &Val::i64(KC));
                 let kc = f.smax(&kc, &Val::i64(0));
                 let first = f.icmp("eq", pcb, &Val::i64(0));
-                // Pack B: tile jt holds kc rows of nr columns.
-                k.for_range(&Val::i64(0), &ntn, |k, jt| {
+                // Pack B: tile jt holds kc rows of nr columns. Row by row (B's rows are read
+                // sequentially, which the hardware prefetchers stream from memory), each row
+                // cut into the tiles.
+                k.for_range(&Val::i64(0), &kc, |k, p| {
                     let f = &mut k.f;
-                    let jn = f.mul(jt, &Val::i64(nr));
-                    let col0 = f.add(&jc, &jn);
-                    let end = f.add(&col0, &Val::i64(nr));
-                    let full = f.icmp("sle", &end, &kn);
+                    let kp = f.add(&pc, p);
+                    let rowo = f.mul(&kp, &sbk);
+                    let rowo = f.add(&b0, &rowo);
                     let nm1 = f.sub(&kn, &Val::i64(1));
                     let unit = f.icmp("eq", &sbn, &Val::i64(1));
-                    // Three copies: unit column stride (contiguous rows, vectorized), full tile,
-                    // edge tile (columns past N read clamped and zeroed).
-                    let pack = |k: &mut Kernel, full: bool, unit: bool| {
-                        k.for_range(&Val::i64(0), &kc, |k, p| {
+                    k.for_range(&Val::i64(0), &ntn, |k, jt| {
+                        let f = &mut k.f;
+                        let jn = f.mul(jt, &Val::i64(nr));
+                        let col0 = f.add(&jc, &jn);
+                        let end = f.add(&col0, &Val::i64(nr));
+                        let full = f.icmp("sle", &end, &kn);
+                        let tk = f.mul(jt, &kc);
+                        let tk = f.add(&tk, p);
+                        let dst = f.mul(&tk, &Val::i64(nr));
+                        // Three copies: unit column stride (contiguous, vectorized), full tile,
+                        // edge tile (columns past N read clamped and zeroed).
+                        let pack = |k: &mut Kernel, full: bool, unit: bool| {
                             let f = &mut k.f;
-                            let tk = f.mul(jt, &kc);
-                            let tk = f.add(&tk, p);
-                            let dst = f.mul(&tk, &Val::i64(nr));
-                            let kp = f.add(&pc, p);
-                            let rowo = f.mul(&kp, &sbk);
-                            let rowo = f.add(&b0, &rowo);
                             for c in 0..nr {
                                 let col = f.add(&col0, &Val::i64(c));
                                 let v = if unit {
@@ -638,14 +641,14 @@ fn matmul_f32(fl: &mut FnLower, o: &OpCx, p: &Plan, out: &TV, mut epi: Option<Ep
                                 f.store(&v, &q);
                             }
                             Ok(())
-                        })
-                    };
-                    if_else(
-                        k,
-                        &full,
-                        |k| if_else(k, &unit, |k| pack(k, true, true), |k| pack(k, true, false)),
-                        |k| pack(k, false, false),
-                    )
+                        };
+                        if_else(
+                            k,
+                            &full,
+                            |k| if_else(k, &unit, |k| pack(k, true, true), |k| pack(k, true, false)),
+                            |k| pack(k, false, false),
+                        )
+                    })
                 })?;
                 k.for_range(&Val::i64(0), &nic, |k, icb| {
                     let f = &mut k.f;
