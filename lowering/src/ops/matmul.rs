@@ -512,6 +512,7 @@ fn matmul_f32(fl: &mut FnLower, o: &OpCx, p: &Plan, out: &TV, mut epi: Option<Ep
     };
     let mut k = fl.kernel("matmul_f32");
     k.m.declare(t.fma, &format!("declare {v} @{}({v}, {v}, {v})", t.fma, v = t.vty));
+    k.m.declare("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)");
     let (ka, kb, ko) = (k.tv(a), k.tv(b), k.tv(out));
     let kbatch = k.cap_all(batch);
     let (kabs, kbbs) = (k.cap_all(abs), k.cap_all(bbs));
@@ -596,6 +597,26 @@ fn matmul_f32(fl: &mut FnLower, o: &OpCx, p: &Plan, out: &TV, mut epi: Option<Ep
                 let kc = smin(f, &rest, &Val::i64(KC));
                 let kc = f.smax(&kc, &Val::i64(0));
                 let first = f.icmp("eq", pcb, &Val::i64(0));
+                // Software prefetch of the next K block of B (unit column stride only): each
+                // microkernel call of this block prefetches its share of the next block's cache
+                // lines into L2, so packing it reads from cache and the memory traffic overlaps
+                // the FMAs (with M = 256 the packing otherwise waits on memory for ~10%).
+                let nxt = f.add(&pc, &Val::i64(KC));
+                let left = f.sub(&kk, &nxt);
+                let pf_rows = smin(f, &left, &Val::i64(KC));
+                let pf_rows = f.smax(&pf_rows, &Val::i64(0));
+                let pf_lpr = ceil_div(f, &nc, 16);
+                let pf_lines = f.mul(&pf_rows, &pf_lpr);
+                let calls = f.mul(&ntn, &ntiles);
+                let calls = f.smax(&calls, &Val::i64(1));
+                let per = f.add(&pf_lines, &calls);
+                let per = f.sub(&per, &Val::i64(1));
+                let per = f.div(&per, &calls);
+                let bunit = f.icmp("eq", &sbn, &Val::i64(1));
+                let pf_per = f.select(&bunit, &per, &Val::i64(0));
+                let pf0 = f.mul(&nxt, &sbk);
+                let pf0 = f.add(&pf0, &b0);
+                let pf0 = f.add(&pf0, &jc);
                 // Pack B: tile jt holds kc rows of nr columns. Row by row (B's rows are read
                 // sequentially, which the hardware prefetchers stream from memory), each row
                 // cut into the tiles.
@@ -705,6 +726,36 @@ fn matmul_f32(fl: &mut FnLower, o: &OpCx, p: &Plan, out: &TV, mut epi: Option<Ep
                         let ncv = f.sub(&kn, &col0);
                         let ncv = smin(f, &ncv, &Val::i64(nr));
                         k.for_range(&it0, &it1, |k, ti| {
+                            let f = &mut k.f;
+                            // This call's share of the prefetch: lines [s, s + pf_per).
+                            let call = f.mul(jt, &ntiles);
+                            let tl = f.sub(ti, &t0);
+                            let call = f.add(&call, &tl);
+                            let s = f.mul(&call, &pf_per);
+                            let lpr1 = f.smax(&pf_lpr, &Val::i64(1));
+                            let pr0 = f.div(&s, &lpr1);
+                            let pc0 = f.rem(&s, &lpr1);
+                            let (bptr, pfr, sbk2) = (kb.ptr.clone(), pf_rows.clone(), sbk.clone());
+                            k.for_acc(&Val::i64(0), &pf_per, &[pr0, pc0], |k, _, rc| {
+                                let f = &mut k.f;
+                                let (r, cl) = (&rc[0], &rc[1]);
+                                let inb = f.icmp("slt", r, &pfr);
+                                f.if_then(&inb, |f| {
+                                    let ro = f.mul(r, &sbk2);
+                                    let co = f.mul(cl, &Val::i64(16));
+                                    let off = f.add(&pf0, &ro);
+                                    let off = f.add(&off, &co);
+                                    let a = f.emit("ptr", format!("getelementptr float, ptr {bptr}, i64 {off}"));
+                                    f.raw(format!("call void @llvm.prefetch.p0(ptr {a}, i32 0, i32 2, i32 1)"));
+                                    Ok(())
+                                })?;
+                                let c1 = f.add(cl, &Val::i64(1));
+                                let wrap = f.icmp("eq", &c1, &pf_lpr);
+                                let r1 = f.add(r, &Val::i64(1));
+                                let r = f.select(&wrap, &r1, r);
+                                let cl = f.select(&wrap, &Val::i64(0), &c1);
+                                Ok(vec![r, cl])
+                            })?;
                             let f = &mut k.f;
                             let lt = f.sub(ti, &it0);
                             let ao = f.mul(&lt, &Val::i64(mr * KC));
