@@ -63,6 +63,17 @@ struct Nest {
 }
 
 impl Nest {
+    /// The fused op's results, allocated with the nest's sizes (checked against the result types).
+    fn new_results(&self, fl: &mut FnLower, o: &OpCx) -> R<Vec<TV>> {
+        let mut outs = Vec::new();
+        for i in 0..self.yields.len() {
+            let (rd, relem) = o.result(fl, i)?;
+            let d = check_result_dims(fl, o, self.out_dims.clone(), &rd)?;
+            outs.push(fl.new_tensor(relem, &d)?);
+        }
+        Ok(outs)
+    }
+
     /// The yielded values at one element, from the leaves' values (and the anchor's).
     fn eval(&self, k: &mut Kernel, anchor: Option<&Val>, leaf_vals: &[Val]) -> R<Vec<Val>> {
         let index: FxHashMap<Value, usize> = self.nodes.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
@@ -108,12 +119,7 @@ fn try_one_nest(
     let Some(nest) = plan_nest(fl, o, body, term, inner, args, inputs, None)? else {
         return Ok(None);
     };
-    let mut outs = Vec::new();
-    for i in 0..nest.yields.len() {
-        let (rd, relem) = o.result(fl, i)?;
-        let d = check_result_dims(fl, o, nest.out_dims.clone(), &rd)?;
-        outs.push(fl.new_tensor(relem, &d)?);
-    }
+    let outs = nest.new_results(fl, o)?;
     let mut kbody = |k: &mut Kernel, leaf_vals: &[Val]| nest.eval(k, None, leaf_vals);
     ew_launch(fl, "fused", &nest.leaves, &outs, &nest.out_dims, &mut kbody)?;
     Ok(Some(outs.into_iter().map(Slot::T).collect()))
@@ -181,12 +187,7 @@ fn try_matmul_epilogue(
     if nest.out_dims != plan.dims {
         return Ok(None);
     }
-    let mut outs = Vec::new();
-    for i in 0..nest.yields.len() {
-        let (rd, relem) = o.result(fl, i)?;
-        let d = check_result_dims(fl, o, nest.out_dims.clone(), &rd)?;
-        outs.push(fl.new_tensor(relem, &d)?);
-    }
+    let outs = nest.new_results(fl, o)?;
     // C: the matmul's result when it is yielded, else an f32 output (updated in place: each
     // element is read before it is written), else a scratch tensor.
     let (cbuf, scratch) = match nest.yields.iter().position(|y| *y == c) {
