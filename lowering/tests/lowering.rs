@@ -732,6 +732,18 @@ fn reduce_and_layer_norm_fast_paths() {
         ]],
         2,
     );
+    // Rows with a large mean and a small spread (the one-pass statistics must not cancel):
+    // 1e4 + k/1024 (k = i % 4: f32 ulps at 1e4, mean^2/var ~ 1e14), -3e3 + (i % 7) / 8, constant.
+    let w: Vec<f64> = (0..3 * 256)
+        .map(|j| {
+            let (r, i) = (j / 256, (j % 256) as f64);
+            [1.0e4 + (i % 4.0) / 1024.0, -3.0e3 + (j % 7) as f64 / 8.0, 42.0][r]
+        })
+        .collect();
+    let src = "func.func @f(%x: tensor<3x256xf32>, %g: tensor<256xf32>, %b: tensor<256xf32>) -> tensor<3x256xf32> {\n  %r = tensor.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<3x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<3x256xf32>\n  return %r : tensor<3x256xf32>\n}";
+    let x = RtValue::Tensor(Tensor::from_f64s(ElemType::F32, &[3, 256], &w).unwrap());
+    let out = check_args(src, &[x, rand("f32", &[256], 2), rand("f32", &[256], 3)]);
+    assert_eq!(out, Outcome::Same, "large-mean rows");
     let src = "func.func @f(%x: tensor<3x7x17xf32>, %g: tensor<7x17xf32>, %b: tensor<7x17xf32>) -> tensor<3x7x17xf32> {\n  %r = tensor.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<3x7x17xf32>, tensor<7x17xf32>, tensor<7x17xf32>) -> tensor<3x7x17xf32>\n  return %r : tensor<3x7x17xf32>\n}";
     assert!(check(src, 2).iter().all(|o| *o == Outcome::Same));
     // NaN and infinities: max/min propagate NaN, sums give inf/NaN, in both paths.

@@ -344,7 +344,10 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, relem: ElemType, dims: &[Val]) -> R<Ve
         };
         let m = k.for_acc(&Val::i64(0), &klen, &[Val::f32(f32::NEG_INFINITY)], |k, j, a| {
             let v = load(k, j);
-            Ok(vec![k.f.emit("float", format!("call float @llvm.maxnum.f32(float {}, float {v})", a[0]))])
+            Ok(vec![k.f.emit(
+                "float",
+                format!("call float @llvm.maxnum.f32(float {}, float {v})", a[0]),
+            )])
         })?[0]
             .clone();
         let ex = |k: &mut crate::codegen::Kernel, j: &Val| {
@@ -429,22 +432,40 @@ pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
             comp_to_f64(&mut k.f, t.elem, &v)
         };
         let cnt = k.f.emit("double", format!("sitofp i64 {klen} to double"));
-        let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
+        // One pass for the statistics: the sum and the sum of squares of x - x0 (x0 the row's
+        // first element: the shifted-data algorithm, so a large mean does not cancel) in f64
+        // with vector partial sums; var = E[d^2] - E[d]^2, clamped at 0 (constant rows).
+        let x0 = {
+            // Empty rows read nothing (x may have no elements at all).
+            let slot = k.f.alloca("double", 1);
+            k.f.store(&Val::f64(0.0), &slot);
+            let z = k.f.icmp("sgt", &klen, &Val::i64(0));
+            let (px, pslot, b0) = (kx.clone(), slot.clone(), base.clone());
+            k.f.if_then(&z, |f| {
+                let v = load_elem(f, px.elem, &px.ptr, &b0);
+                let v = comp_to_f64(f, px.elem, &v);
+                f.store(&v, &pslot);
+                Ok(())
+            })?;
+            k.f.load("double", &slot)
+        };
+        let sq = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0), Val::f64(0.0)], |k, j, a| {
             let i = k.f.add(&base, j);
             let v = load(k, &kx, &i);
-            Ok(vec![k.f.emit("double", format!("fadd reassoc double {}, {v}", a[0]))])
-        })?[0]
-            .clone();
-        let mean = k.f.emit("double", format!("fdiv double {s}, {cnt}"));
-        let q = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
-            let i = k.f.add(&base, j);
-            let v = load(k, &kx, &i);
-            let d = k.f.emit("double", format!("fsub double {v}, {mean}"));
+            let d = k.f.emit("double", format!("fsub double {v}, {x0}"));
             let d2 = k.f.emit("double", format!("fmul double {d}, {d}"));
-            Ok(vec![k.f.emit("double", format!("fadd reassoc double {}, {d2}", a[0]))])
-        })?[0]
-            .clone();
-        let var = k.f.emit("double", format!("fdiv double {q}, {cnt}"));
+            let s = k.f.emit("double", format!("fadd reassoc double {}, {d}", a[0]));
+            let q = k.f.emit("double", format!("fadd reassoc double {}, {d2}", a[1]));
+            Ok(vec![s, q])
+        })?;
+        let (s, q) = (sq[0].clone(), sq[1].clone());
+        let md = k.f.emit("double", format!("fdiv double {s}, {cnt}"));
+        let mean = k.f.emit("double", format!("fadd double {x0}, {md}"));
+        let ex2 = k.f.emit("double", format!("fdiv double {q}, {cnt}"));
+        let m2 = k.f.emit("double", format!("fmul double {md}, {md}"));
+        let var = k.f.emit("double", format!("fsub double {ex2}, {m2}"));
+        let neg = k.f.emit("i1", format!("fcmp olt double {var}, 0.0"));
+        let var = k.f.emit("double", format!("select i1 {neg}, double 0.0, double {var}"));
         let ve = k.f.emit("double", format!("fadd double {var}, {}", Val::f64(eps)));
         let sd = k.f.emit("double", format!("call double @{sqrt}(double {ve})"));
         let inv = k.f.emit("double", format!("fdiv double 1.0, {sd}"));
