@@ -1351,6 +1351,57 @@ fn check_matmul_f32(body: &str, ta: &str, tb: &str, tr: &str, sa: &[usize], sb: 
     runtime::set_num_threads(1);
 }
 
+#[test]
+fn reduction_prologues() {
+    let _g = lock();
+    let f32s = |shape: &str, n: usize| vec![format!("tensor<{shape}xf32>"); n];
+    // (inputs, output, body producing %y; `None`: must fall back to op by op)
+    let cases: Vec<(Vec<String>, String, &str, bool)> = vec![
+        // reduce over the inner axis (vectorized path) of x*x + y
+        (f32s("7x300", 2), "tensor<7xf32>".into(), "    %m = tensor.mul %x0, %x0 : tensor<7x300xf32>
+    %a = tensor.add %m, %x1 : tensor<7x300xf32>
+    %y = tensor.reduce %a {axes = array<i64: 1>, keepdims = false, kind = \"sum\"} : (tensor<7x300xf32>) -> tensor<7xf32>", true),
+        // mean over the outer axis (column blocks) of exp(x) - 1 with a scalar constant
+        (f32s("300x7", 1), "tensor<7xf32>".into(), "    %e = tensor.exp %x0 : tensor<300x7xf32>
+    %c = tensor.constant {value = dense<1.0> : tensor<f32>} : tensor<f32>
+    %s = tensor.sub %e, %c : (tensor<300x7xf32>, tensor<f32>) -> tensor<300x7xf32>
+    %y = tensor.reduce %s {axes = array<i64: 0>, keepdims = false, kind = \"mean\"} : (tensor<300x7xf32>) -> tensor<7xf32>", true),
+        // max over both axes of a rank-3 value (generic path)
+        (f32s("3x5x9", 2), "tensor<5xf32>".into(), "    %a = tensor.sub %x0, %x1 : tensor<3x5x9xf32>
+    %y = tensor.reduce %a {axes = array<i64: 0, 2>, keepdims = false, kind = \"max\"} : (tensor<3x5x9xf32>) -> tensor<5xf32>", true),
+        // softmax over the rows (vectorized) of 2x
+        (f32s("6x100", 1), "tensor<6x100xf32>".into(), "    %c = tensor.constant {value = dense<2.0> : tensor<f32>} : tensor<f32>
+    %a = tensor.mul %x0, %c : (tensor<6x100xf32>, tensor<f32>) -> tensor<6x100xf32>
+    %y = tensor.softmax %a {axis = 1 : i64} : tensor<6x100xf32>", true),
+        // softmax over axis 0 (scalar path) of x - y
+        (f32s("6x10", 2), "tensor<6x10xf32>".into(), "    %a = tensor.sub %x0, %x1 : tensor<6x10xf32>
+    %y = tensor.softmax %a {axis = 0 : i64} : tensor<6x10xf32>", true),
+        // layer_norm of a residual add, gamma and beta region arguments
+        (vec!["tensor<4x64xf32>".into(), "tensor<4x64xf32>".into(), "tensor<64xf32>".into(), "tensor<64xf32>".into()],
+         "tensor<4x64xf32>".into(), "    %a = tensor.add %x0, %x1 : tensor<4x64xf32>
+    %y = tensor.layer_norm %a, %x2, %x3 {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<4x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<4x64xf32>", true),
+        // a broadcast input (a bias row): not a same-shape leaf, lowered op by op
+        (vec!["tensor<7x300xf32>".into(), "tensor<300xf32>".into()], "tensor<7xf32>".into(), "    %a = tensor.add %x0, %x1 : (tensor<7x300xf32>, tensor<300xf32>) -> tensor<7x300xf32>
+    %y = tensor.reduce %a {axes = array<i64: 1>, keepdims = false, kind = \"sum\"} : (tensor<7x300xf32>) -> tensor<7xf32>", false),
+    ];
+    for (ins, out, body, one) in &cases {
+        let ins: Vec<&str> = ins.iter().map(|s| s.as_str()).collect();
+        let (fused, _) = fused_and_plain(&ins, &[out.as_str()], body, "%y");
+        assert!(check(&fused, 2).iter().all(|o| *o == Outcome::Same), "{fused}");
+        let (ir, stats) = lowered(&fused, "f");
+        let kernels = ir.matches("define internal i32 @\"xcs.f.f.k").count();
+        if *one {
+            assert_eq!(
+                (kernels, stats.allocations),
+                (1, 1),
+                "one kernel, only the result allocated:\n{fused}\n{ir}"
+            );
+        } else {
+            assert!(kernels >= 2, "expected op by op:\n{fused}");
+        }
+    }
+}
+
 /// A function with `body` as a `tensor.fused` region (`fused`) or as plain ops (`plain`): the
 /// body names its inputs `%x0`, `%x1`, ... and ends with its results in `yields`.
 fn fused_and_plain(ins: &[&str], outs: &[&str], body: &str, yields: &str) -> (String, String) {

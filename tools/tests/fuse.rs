@@ -3,7 +3,10 @@
 //! broadcasts, casts, cmp/select, constants, reductions, softmax, layer_norm, matmuls and calls,
 //! run on random inputs before and after the pass (and after a second run of it) and must give
 //! the same results: floats within 1e-6 relative (NaNs equal), integers exactly; or fail at run
-//! time in both.
+//! time in both. The fused module is also compiled by the LLVM backend (fused regions as one
+//! loop nest, matmul epilogues, reduction prologues) and its results compared with the
+//! interpreter's within the backend's tolerance (`JIT_RTOL`, `JIT_ATOL`: inline f32 math is
+//! ~2 ulp from libm and f32 matmuls accumulate in f32).
 
 use xcs::Compiler;
 use xcs_dialects::interp::random::SplitMix64;
@@ -12,6 +15,8 @@ use xcs_ir::{Module, Type, TypeKind, DYNAMIC};
 
 const SEEDS: u64 = 3;
 const RTOL: f64 = 1e-6;
+const JIT_RTOL: f64 = 1e-4;
+const JIT_ATOL: f64 = 1e-5;
 
 fn input(xcs: &Compiler, ty: Type, seed: u64) -> Option<RtValue> {
     let ctx = &xcs.ctx;
@@ -33,12 +38,18 @@ struct Tally {
     compared: usize,
     both_failed: usize,
     skipped: usize,
+    /// Functions the JIT ran (and compared), and those it does not support.
+    jit_compared: usize,
+    jit_unsupported: usize,
 }
 
 /// Runs every function of `before` and of each of `afters` on the same inputs; panics on a
 /// difference.
 fn compare(xcs: &Compiler, what: &str, before: &Module, afters: &[&Module], tally: &mut Tally) {
     let ib = Interpreter::new(&xcs.ctx, before);
+    let jit = afters
+        .first()
+        .map(|m| xcs_lowering::Jit::new(&xcs.ctx, m, xcs_lowering::Options::host()));
     let names: Vec<String> = ib.function_names().into_iter().map(String::from).collect();
     for name in &names {
         let Some((ins, _)) = ib.signature(name) else { continue };
@@ -56,6 +67,35 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, afters: &[&Module], tall
             if want.as_ref().is_err_and(|e| e.message.contains("external declaration")) {
                 tally.skipped += 1;
                 continue;
+            }
+            if let Some(jit) = &jit {
+                match jit.compile_for(name, &args) {
+                    Err(e)
+                        if e.message().contains("not supported by the LLVM backend")
+                            || e.message().contains("external declaration") =>
+                    {
+                        tally.jit_unsupported += 1
+                    }
+                    Err(e) => panic!("{what} @{name}: the LLVM backend fails on the fused module: {e}"),
+                    Ok(_) => {
+                        match (&want, jit.call(name, &args)) {
+                            (Ok(w), Ok(g)) => {
+                                for (i, (w, g)) in w.iter().zip(&g).enumerate() {
+                                    if let Err(e) = g.allclose(w, JIT_RTOL, JIT_ATOL) {
+                                        panic!(
+                                            "{what} @{name} (seed {seed}) result #{i}: the JIT of the fused module differs: {e}\n{}",
+                                            xcs.print(afters[0])
+                                        );
+                                    }
+                                }
+                            }
+                            (Err(_), Err(_)) => {}
+                            (Ok(_), Err(e)) => panic!("{what} @{name} (seed {seed}): only the JIT fails: {e}"),
+                            (Err(e), Ok(_)) => panic!("{what} @{name} (seed {seed}): only the interpreter fails: {e}"),
+                        }
+                        tally.jit_compared += 1;
+                    }
+                }
             }
             for after in afters {
                 let got = Interpreter::new(&xcs.ctx, after).call(name, args.clone());
@@ -116,7 +156,7 @@ fn lit_programs_keep_their_results() {
         assert!(xcs.print(&once).contains("tensor.fused"), "{what}: nothing fused");
         compare(&xcs, &what, &before, &[&once, &twice], &mut tally);
     }
-    assert!(tally.compared >= 150, "{tally:?}");
+    assert!(tally.compared >= 150 && tally.jit_compared >= 50, "{tally:?}");
 }
 
 // ---------------------------------------------------------------------------- generator
@@ -654,7 +694,7 @@ fn random_programs_keep_their_results() {
         compare(&xcs, &what, &before, &[&once, &twice], &mut tally);
     }
     eprintln!("{stats:?} {tally:?}");
-    assert!(tally.compared >= 1500, "{tally:?}");
+    assert!(tally.compared >= 1500 && tally.jit_compared >= 500, "{tally:?}");
     assert!(stats.fused_regions >= 300, "{stats:?}");
     assert!(
         stats.with_reduction >= 30 && stats.with_matmul >= 30 && stats.calls >= 10,

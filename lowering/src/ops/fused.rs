@@ -4,15 +4,19 @@
 //! (rounded to its element type as the interpreter stores it), with no intermediate buffers.
 //! A matmul epilogue region (an f32 `matmul` first, then elementwise ops of its result's shape)
 //! becomes the packed matmul kernel with those ops applied to each output tile as it is finished
-//! (`matmul::Epilogue`), with no intermediate buffer. Otherwise (a reduction, layout op, results
-//! of different shapes) the region's ops are lowered one after another like a function body,
-//! with the same buffer plan.
+//! (`matmul::Epilogue`), with no intermediate buffer. A reduction region (elementwise producers,
+//! then `reduce`/`softmax`/`layer_norm`) becomes the anchor's kernel reading its data operand
+//! through the producers per element (`reduce::Producer`) when the producers' inputs have the
+//! operand's shape. Otherwise (layout ops, broadcast inputs of a reduction, results of
+//! different shapes) the region's ops are lowered one after another like a function body, with
+//! the same buffer plan.
 
 use rustc_hash::FxHashMap;
 use xcs_dialects::interp::ElemType;
 use xcs_ir::{Body, Value};
 
 use super::elementwise::{broadcast_dims, eval, ew_launch, EwMsgs, EwOp};
+use super::reduce::{self, Producer};
 use super::{check_result_dims, OpCx};
 use crate::codegen::{lower_block_ops, FnLower, Kernel, Slot, TV};
 use crate::ir::{Val, R};
@@ -49,6 +53,9 @@ pub fn fused(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         return Ok(r);
     }
     if let Some(r) = try_matmul_epilogue(fl, o, body, entry, &args, &inputs)? {
+        return Ok(r);
+    }
+    if let Some(r) = try_reduction_prologue(fl, o, body, entry, &args, &inputs)? {
         return Ok(r);
     }
     materialize(fl, o, body, entry, &args, inputs)
@@ -116,7 +123,10 @@ fn try_one_nest(
     let Some((&term, inner)) = ops.split_last() else {
         return Ok(None);
     };
-    let Some(nest) = plan_nest(fl, o, body, term, inner, args, inputs, None)? else {
+    let Some(yields) = yielded(fl, body, term) else {
+        return Ok(None);
+    };
+    let Some(nest) = plan_nest(fl, o, body, yields, inner, args, inputs, None)? else {
         return Ok(None);
     };
     let outs = nest.new_results(fl, o)?;
@@ -165,23 +175,16 @@ fn try_matmul_epilogue(
         site,
         name,
     };
-    let prev: Vec<Option<Slot>> = [(xa, ia), (xb, ib)]
-        .iter()
-        .map(|&(v, i)| fl.vals.insert(v, Slot::T(inputs[i].clone())))
-        .collect();
-    let plan = super::matmul::plan(fl, &sub);
-    for (v, p) in [xa, xb].into_iter().zip(prev) {
-        match p {
-            Some(p) => fl.vals.insert(v, p),
-            None => fl.vals.remove(&v),
-        };
-    }
-    let plan = plan?;
+    let operands = [(xa, inputs[ia].clone()), (xb, inputs[ib].clone())];
+    let plan = with_values(fl, &operands, |fl| super::matmul::plan(fl, &sub))?;
     if !plan.f32_kernel() {
         return Ok(None);
     }
     let anchor = (c, plan.dims.as_slice());
-    let Some(nest) = plan_nest(fl, o, body, term, rest, args, inputs, Some(anchor))? else {
+    let Some(yields) = yielded(fl, body, term) else {
+        return Ok(None);
+    };
+    let Some(nest) = plan_nest(fl, o, body, yields, rest, args, inputs, Some(anchor))? else {
         return Ok(None);
     };
     if nest.out_dims != plan.dims {
@@ -210,24 +213,120 @@ fn try_matmul_epilogue(
     Ok(Some(outs.into_iter().map(Slot::T).collect()))
 }
 
-/// Plans the elementwise nest of `inner` (elementwise ops, `broadcast_to`, constants) yielding
-/// what `term` yields with one shape; `anchor` is a value computed elsewhere (an epilogue's
+/// The values `term` yields, if it is the region's `tensor.yield`.
+fn yielded(fl: &FnLower, body: &Body, term: xcs_ir::Op) -> Option<Vec<Value>> {
+    (fl.ctx().op_name_str(body.op_name(term)) == "tensor.yield").then(|| body.operands(term).collect())
+}
+
+/// Runs `f` with `vals` defined (region arguments an anchor op reads), then hides them again.
+fn with_values<T>(fl: &mut FnLower, vals: &[(Value, TV)], f: impl FnOnce(&mut FnLower) -> R<T>) -> R<T> {
+    let prev: Vec<Option<Slot>> = vals
+        .iter()
+        .map(|(v, t)| fl.vals.insert(*v, Slot::T(t.clone())))
+        .collect();
+    let r = f(fl);
+    for ((v, _), p) in vals.iter().zip(prev) {
+        match p {
+            Some(p) => fl.vals.insert(*v, p),
+            None => fl.vals.remove(v),
+        };
+    }
+    r
+}
+
+/// A reduction region (elementwise producers, then a `reduce`, `softmax` or `layer_norm` whose
+/// result is the region's) as the anchor's kernel reading its data operand through the
+/// producers, per element, with no intermediate buffer ([`Producer`]). Qualifies when the
+/// producers' inputs have the data operand's shape and are contiguous (or are one element) and
+/// the anchor's other operands are region arguments; `None` otherwise.
+fn try_reduction_prologue(
+    fl: &mut FnLower,
+    o: &OpCx,
+    body: &Body,
+    entry: xcs_ir::Block,
+    args: &[Value],
+    inputs: &[TV],
+) -> R<Option<Vec<Slot>>> {
+    let ctx = fl.ctx();
+    let ops = body.block_op_vec(entry);
+    let Some((&term, inner)) = ops.split_last() else {
+        return Ok(None);
+    };
+    let Some((&anchor, pro)) = inner.split_last() else {
+        return Ok(None);
+    };
+    let name = ctx.op_name_str(body.op_name(anchor));
+    if !matches!(name, "tensor.reduce" | "tensor.softmax" | "tensor.layer_norm") || pro.is_empty() {
+        return Ok(None);
+    }
+    if yielded(fl, body, term) != Some(vec![body.result(anchor, 0)]) {
+        return Ok(None);
+    }
+    let xv = body.operand(anchor, 0);
+    if args.contains(&xv) {
+        return Ok(None);
+    }
+    let mut others = Vec::new();
+    for v in body.operands(anchor).skip(1) {
+        let Some(i) = args.iter().position(|a| *a == v) else {
+            return Ok(None);
+        };
+        others.push((v, inputs[i].clone()));
+    }
+    let Some(nest) = plan_nest(fl, o, body, vec![xv], pro, args, inputs, None)? else {
+        return Ok(None);
+    };
+    let same = |l: &TV| l.dims.iter().all(|d| d.as_i64() == Some(1)) || (l.contiguous && l.dims == nest.out_dims);
+    if !nest.leaves.iter().all(same) {
+        return Ok(None);
+    }
+    let elem = crate::codegen::port_of(ctx, body.value_type(xv))
+        .map_err(|e| o.err(&e))?
+        .elem;
+    let strides = crate::codegen::row_major(&mut fl.f, &nest.out_dims);
+    let x = TV {
+        ptr: Val::new("ptr", "null"),
+        dims: nest.out_dims.clone(),
+        strides,
+        elem,
+        contiguous: true,
+        buf: None,
+    };
+    let eval = |k: &mut Kernel, leaf_vals: &[Val]| nest.eval(k, None, leaf_vals);
+    let prod = Producer {
+        leaves: &nest.leaves,
+        eval: &eval,
+    };
+    let site = fl.cx.site(body, anchor);
+    let sub = OpCx {
+        body,
+        op: anchor,
+        site,
+        name,
+    };
+    let r = with_values(fl, &others, |fl| match name {
+        "tensor.reduce" => reduce::reduce_from(fl, &sub, x, Some(prod)),
+        "tensor.softmax" => reduce::softmax_from(fl, &sub, x, Some(prod)),
+        _ => reduce::layer_norm_from(fl, &sub, x, Some(prod)),
+    })?;
+    Ok(Some(r))
+}
+
+/// Plans the elementwise nest of `inner` (elementwise ops, `broadcast_to`, constants) computing
+/// `yields` with one shape; `anchor` is a value computed elsewhere (an epilogue's
 /// matmul result, with its sizes). `None` when the ops do not qualify (nothing emitted then).
 #[allow(clippy::too_many_arguments)]
 fn plan_nest(
     fl: &mut FnLower,
     o: &OpCx,
     body: &Body,
-    term: xcs_ir::Op,
+    yields: Vec<Value>,
     inner: &[xcs_ir::Op],
     args: &[Value],
     inputs: &[TV],
     anchor: Option<(Value, &[Val])>,
 ) -> R<Option<Nest>> {
     let ctx = fl.ctx();
-    if ctx.op_name_str(body.op_name(term)) != "tensor.yield" {
-        return Ok(None);
-    }
     // Every op must be elementwise, broadcast_to or a constant.
     for &op in inner {
         let name = ctx.op_name_str(body.op_name(op));
@@ -243,7 +342,6 @@ fn plan_nest(
         }
     }
     // Values the yield needs, through elementwise ops.
-    let yields: Vec<Value> = body.operands(term).collect();
     if yields.is_empty() {
         return Ok(None);
     }

@@ -8,6 +8,7 @@ use xcs_dialects::interp::ElemType;
 
 use super::elementwise::{grain_rows, offset, unflatten};
 use super::{check_result_dims, OpCx};
+use crate::codegen::Kernel;
 use crate::codegen::{FnLower, Slot, TV};
 use crate::ir::{Val, R};
 use crate::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
@@ -103,8 +104,58 @@ fn reduce_finish(k: &mut crate::codegen::Kernel, kind: &str, int: bool, a: &Val,
 /// Columns per block of the outer-axes reduction (accumulators kept on the stack).
 const REDUCE_BLOCK: i64 = 256;
 
+/// A reduction-like op's data operand computed per element instead of read from a buffer: the
+/// elementwise prologue of a `tensor.fused` region (`ops/fused.rs`). `eval` maps the `leaves`'
+/// values at a flat row-major index (one-element leaves at index 0) to the element's value.
+#[derive(Clone, Copy)]
+pub struct Producer<'a> {
+    pub leaves: &'a [TV],
+    pub eval: &'a dyn Fn(&mut Kernel, &[Val]) -> R<Vec<Val>>,
+}
+
+/// The data operand inside a kernel: a captured tensor, or a producer and its captured leaves.
+struct XIn<'a> {
+    elem: ElemType,
+    t: TV,
+    prod: Option<(Producer<'a>, Vec<TV>)>,
+}
+
+impl<'a> XIn<'a> {
+    fn new(k: &mut Kernel, x: &TV, prod: Option<Producer<'a>>) -> XIn<'a> {
+        let prod = prod.map(|p| (p, p.leaves.iter().map(|l| k.tv(l)).collect()));
+        let t = if prod.is_some() { x.clone() } else { k.tv(x) };
+        XIn { elem: x.elem, t, prod }
+    }
+    /// The element at flat offset `off` of the (contiguous, when a producer) operand, in memory
+    /// representation (as `load_elem` gives it).
+    fn load(&self, k: &mut Kernel, off: &Val) -> R<Val> {
+        let Some((p, leaves)) = &self.prod else {
+            return Ok(load_elem(&mut k.f, self.elem, &self.t.ptr, off));
+        };
+        let zero = Val::i64(0);
+        let vals: Vec<Val> = leaves
+            .iter()
+            .map(|l| {
+                let one = l.dims.iter().all(|d| d.as_i64() == Some(1));
+                load_elem(&mut k.f, l.elem, &l.ptr, if one { &zero } else { off })
+            })
+            .collect();
+        Ok((p.eval)(k, &vals)?.remove(0))
+    }
+    /// The element as f64 (or the wide accumulator type's value for floats).
+    fn load_f64(&self, k: &mut Kernel, off: &Val) -> R<Val> {
+        let v = self.load(k, off)?;
+        Ok(comp_to_f64(&mut k.f, self.elem, &v))
+    }
+}
+
 pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
+    reduce_from(fl, o, x, None)
+}
+
+/// `tensor.reduce` of `x` (the op's operand, or a producer's virtual contiguous tensor).
+pub fn reduce_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -> R<Vec<Slot>> {
     let kind = o.str(fl, "kind")?;
     if !matches!(kind, "sum" | "max" | "min" | "mean" | "prod") {
         return Err(o.err(&format!("unknown reduction kind \"{kind}\"")));
@@ -168,7 +219,7 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         let work = fl.f.mul(&rlen, &Val::i64(REDUCE_BLOCK));
         let grain = grain_rows(&mut fl.f, &work);
         let mut k = fl.kernel("reduce_cols");
-        let (kx, ko) = (k.tv(&x), k.tv(&out));
+        let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tv(&out));
         let (kk, krlen) = (k.cap(&rows), k.cap(&rlen));
         let (lo, hi) = (k.lo.clone(), k.hi.clone());
         let init = reduce_init(int, kind);
@@ -189,7 +240,7 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
                 let rb = k.f.add(&rb, &c0);
                 k.for_range(&Val::i64(0), &w, |k, c| {
                     let off = k.f.add(&rb, c);
-                    let v = load_elem(&mut k.f, elem, &kx.ptr, &off);
+                    let v = kx.load(k, &off)?;
                     let p = k.f.gep(aty, &accp, c);
                     let a = k.f.load(aty, &p);
                     let nx = reduce_step(k, kind, elem, &a, &v, false);
@@ -214,7 +265,7 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     }
     let grain = grain_rows(&mut fl.f, &rlen);
     let mut k = fl.kernel("reduce");
-    let kx = k.tv(&x);
+    let kx = XIn::new(&mut k, &x, prod);
     let ko = k.tv(&out);
     let (kkd, kks) = (k.cap_all(&kdims), k.cap_all(&kstr));
     let (krd, krs) = (k.cap_all(&rdims), k.cap_all(&rstr));
@@ -227,7 +278,7 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
             let base = k.f.mul(row, &krlen);
             k.for_acc(&Val::i64(0), &krlen, &[init], |k, j, acc| {
                 let off = k.f.add(&base, j);
-                let v = load_elem(&mut k.f, elem, &kx.ptr, &off);
+                let v = kx.load(k, &off)?;
                 Ok(vec![reduce_step(k, kind, elem, &acc[0], &v, reassoc)])
             })?
         } else {
@@ -236,7 +287,7 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
             k.nest_acc(&krd, &[init], &mut |k, ridx, acc| {
                 let r = offset(&mut k.f, ridx, &krs);
                 let off = k.f.add(&base, &r);
-                let v = load_elem(&mut k.f, elem, &kx.ptr, &off);
+                let v = kx.load(k, &off)?;
                 Ok(vec![reduce_step(k, kind, elem, &acc[0], &v, false)])
             })?
         };
@@ -253,6 +304,11 @@ pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
 
 pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
+    softmax_from(fl, o, x, None)
+}
+
+/// `tensor.softmax` of `x` (the op's operand, or a producer's virtual contiguous tensor).
+pub fn softmax_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -> R<Vec<Slot>> {
     if !x.elem.is_float() {
         return Err(o.err(&format!("element type {} is not supported by this op", x.elem)));
     }
@@ -260,7 +316,7 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let (rd, relem) = o.result(fl, 0)?;
     let dims = check_result_dims(fl, o, x.dims.clone(), &rd)?;
     if axis + 1 == x.rank() && x.elem != ElemType::F64 {
-        return softmax_rows(fl, &x, relem, &dims);
+        return softmax_rows(fl, &x, prod, relem, &dims);
     }
     let out = fl.new_tensor(relem, &dims)?;
     let other: Vec<usize> = (0..x.rank()).filter(|&d| d != axis).collect();
@@ -272,7 +328,7 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let n = x.numel(&mut fl.f);
     let grain = grain_rows(&mut fl.f, &len);
     let mut k = fl.kernel("softmax");
-    let (kx, ko) = (k.tv(&x), k.tv(&out));
+    let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tv(&out));
     let (kod, kxs, kos) = (k.cap_all(&odims), k.cap_all(&xs), k.cap_all(&os));
     let (klen, sx, so) = (k.cap(&len), k.cap(&x.strides[axis]), k.cap(&out.strides[axis]));
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
@@ -282,14 +338,13 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         let idx = unflatten(&mut k.f, row, &kod);
         let bx = offset(&mut k.f, &idx, &kxs);
         let bo = offset(&mut k.f, &idx, &kos);
-        let load = |k: &mut crate::codegen::Kernel, j: &Val| {
+        let load = |k: &mut Kernel, j: &Val| {
             let t = k.f.mul(j, &sx);
             let off = k.f.add(&bx, &t);
-            let v = load_elem(&mut k.f, kx.elem, &kx.ptr, &off);
-            comp_to_f64(&mut k.f, kx.elem, &v)
+            kx.load_f64(k, &off)
         };
         let m = k.for_acc(&Val::i64(0), &klen, &[Val::f64(f64::NEG_INFINITY)], |k, j, a| {
-            let v = load(k, j);
+            let v = load(k, j)?;
             Ok(vec![k.f.emit(
                 "double",
                 format!("call double @{max}(double {}, double {v})", a[0]),
@@ -297,14 +352,14 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         })?[0]
             .clone();
         let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
-            let v = load(k, j);
+            let v = load(k, j)?;
             let d = k.f.emit("double", format!("fsub double {v}, {m}"));
             let e = k.f.emit("double", format!("call double @{exp}(double {d})"));
             Ok(vec![k.f.emit("double", format!("fadd double {}, {e}", a[0]))])
         })?[0]
             .clone();
         k.for_range(&Val::i64(0), &klen, |k, j| {
-            let v = load(k, j);
+            let v = load(k, j)?;
             let d = k.f.emit("double", format!("fsub double {v}, {m}"));
             let e = k.f.emit("double", format!("call double @{exp}(double {d})"));
             let y = k.f.emit("double", format!("fdiv double {e}, {s}"));
@@ -323,7 +378,7 @@ pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
 /// summing `exp(x - max)` (inline f32 `math::exp`) in f64 (reassociated, so in vector lanes),
 /// and a pass storing `exp(x - max) * (1 / sum)` computed in f64 and rounded once (f32 results
 /// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it).
-fn softmax_rows(fl: &mut FnLower, x: &TV, relem: ElemType, dims: &[Val]) -> R<Vec<Slot>> {
+fn softmax_rows(fl: &mut FnLower, x: &TV, prod: Option<Producer>, relem: ElemType, dims: &[Val]) -> R<Vec<Slot>> {
     let x = fl.contiguous(x)?;
     let out = fl.new_tensor(relem, dims)?;
     let r = x.rank();
@@ -332,33 +387,33 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, relem: ElemType, dims: &[Val]) -> R<Ve
     let n = x.numel(&mut fl.f);
     let grain = grain_rows(&mut fl.f, &len);
     let mut k = fl.kernel("softmax");
-    let (kx, ko) = (k.tv(&x), k.tv(&out));
+    let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tv(&out));
     let klen = k.cap(&len);
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
     k.m.declare("llvm.maxnum.f32", "declare float @llvm.maxnum.f32(float, float)");
     k.for_range(&lo, &hi, |k, row| {
         let base = k.f.mul(row, &klen);
-        let load = |k: &mut crate::codegen::Kernel, j: &Val| {
+        let load = |k: &mut Kernel, j: &Val| {
             let i = k.f.add(&base, j);
-            load_elem(&mut k.f, kx.elem, &kx.ptr, &i)
+            kx.load(k, &i)
         };
         let m = k.for_acc(&Val::i64(0), &klen, &[Val::f32(f32::NEG_INFINITY)], |k, j, a| {
-            let v = load(k, j);
+            let v = load(k, j)?;
             Ok(vec![k.f.emit(
                 "float",
                 format!("call float @llvm.maxnum.f32(float {}, float {v})", a[0]),
             )])
         })?[0]
             .clone();
-        let ex = |k: &mut crate::codegen::Kernel, j: &Val| {
-            let v = load(k, j);
+        let ex = |k: &mut Kernel, j: &Val| -> R<Val> {
+            let v = load(k, j)?;
             let d = k.f.emit("float", format!("fsub float {v}, {m}"));
-            super::math::exp(&mut k.f, &d)
+            Ok(super::math::exp(&mut k.f, &d))
         };
         // f32 results: the sum pass stores exp(x - max) and the last pass scales it in place.
         let keep = ko.elem == ElemType::F32;
         let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
-            let e = ex(k, j);
+            let e = ex(k, j)?;
             if keep {
                 let i = k.f.add(&base, j);
                 let p = k.f.gep("float", &ko.ptr, &i);
@@ -375,7 +430,7 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, relem: ElemType, dims: &[Val]) -> R<Ve
                 let p = k.f.gep("float", &ko.ptr, &i);
                 k.f.load("float", &p)
             } else {
-                ex(k, j)
+                ex(k, j)?
             };
             let e = k.f.emit("double", format!("fpext float {e} to double"));
             let y = k.f.emit("double", format!("fmul double {e}, {inv}"));
@@ -390,6 +445,11 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, relem: ElemType, dims: &[Val]) -> R<Ve
 
 pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
+    layer_norm_from(fl, o, x, None)
+}
+
+/// `tensor.layer_norm` of `x` (the op's operand, or a producer's virtual contiguous tensor).
+pub fn layer_norm_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -> R<Vec<Slot>> {
     let (g, b) = (o.tensor(fl, 1)?, o.tensor(fl, 2)?);
     if !x.elem.is_float() {
         return Err(o.err(&format!("element type {} is not supported by this op", x.elem)));
@@ -421,13 +481,13 @@ pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let n = x.numel(&mut fl.f);
     let grain = grain_rows(&mut fl.f, &len);
     let mut k = fl.kernel("layer_norm");
-    let (kx, kg, kb, ko) = (k.tv(&x), k.tv(&g), k.tv(&b), k.tv(&out));
+    let (kx, kg, kb, ko) = (XIn::new(&mut k, &x, prod), k.tv(&g), k.tv(&b), k.tv(&out));
     let klen = k.cap(&len);
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
     let sqrt = declare_f64(&mut k, "sqrt", 1);
     k.for_range(&lo, &hi, |k, row| {
         let base = k.f.mul(row, &klen);
-        let load = |k: &mut crate::codegen::Kernel, t: &TV, i: &Val| {
+        let load = |k: &mut Kernel, t: &TV, i: &Val| {
             let v = load_elem(&mut k.f, t.elem, &t.ptr, i);
             comp_to_f64(&mut k.f, t.elem, &v)
         };
@@ -440,18 +500,18 @@ pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
             let slot = k.f.alloca("double", 1);
             k.f.store(&Val::f64(0.0), &slot);
             let z = k.f.icmp("sgt", &klen, &Val::i64(0));
-            let (px, pslot, b0) = (kx.clone(), slot.clone(), base.clone());
-            k.f.if_then(&z, |f| {
-                let v = load_elem(f, px.elem, &px.ptr, &b0);
-                let v = comp_to_f64(f, px.elem, &v);
-                f.store(&v, &pslot);
-                Ok(())
-            })?;
+            let (rd, done) = (k.f.label("x0"), k.f.label("x0end"));
+            k.f.condbr(&z, &rd, &done);
+            k.f.start(&rd);
+            let v = kx.load_f64(k, &base)?;
+            k.f.store(&v, &slot);
+            k.f.br(&done);
+            k.f.start(&done);
             k.f.load("double", &slot)
         };
         let sq = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0), Val::f64(0.0)], |k, j, a| {
             let i = k.f.add(&base, j);
-            let v = load(k, &kx, &i);
+            let v = kx.load_f64(k, &i)?;
             let d = k.f.emit("double", format!("fsub double {v}, {x0}"));
             let d2 = k.f.emit("double", format!("fmul double {d}, {d}"));
             let s = k.f.emit("double", format!("fadd reassoc double {}, {d}", a[0]));
@@ -471,7 +531,7 @@ pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         let inv = k.f.emit("double", format!("fdiv double 1.0, {sd}"));
         k.for_range(&Val::i64(0), &klen, |k, j| {
             let i = k.f.add(&base, j);
-            let v = load(k, &kx, &i);
+            let v = kx.load_f64(k, &i)?;
             let gv = load(k, &kg, j);
             let bv = load(k, &kb, j);
             let d = k.f.emit("double", format!("fsub double {v}, {mean}"));
