@@ -468,7 +468,7 @@ fn f32_math_sweep() {
     }
     let n = xs.len();
     let x = RtValue::Tensor(Tensor::f32(&[n], &xs));
-    let refs: [(&str, &str, fn(f64) -> f64); 6] = [
+    let refs: [(&str, &str, fn(f64) -> f64); 7] = [
         ("exp", "", |x| x.exp()),
         ("log", "", |x| x.ln()),
         ("tanh", "", |x| x.tanh()),
@@ -481,6 +481,10 @@ fn f32_math_sweep() {
             let k = (-2.0 * (2.0 / std::f64::consts::PI).sqrt()) as f32;
             let t = k * (xf + 0.044715f32 * xf * xf * xf);
             x / (1.0 + (t as f64).exp())
+        }),
+        // erf form, in f64 with erfc (-inf * erfc(inf) = NaN, as the formula gives it).
+        ("gelu", " {approximate = \"none\"}", |x| {
+            0.5 * x * libm::erfc(-x / std::f64::consts::SQRT_2)
         }),
     ];
     let ctx = xcs_dialects::context();
@@ -515,6 +519,103 @@ fn f32_math_sweep() {
         eprintln!("{op}: worst relative error {worst:e}");
         assert!(worst < 1e-6, "{op}: worst relative error {worst:e}");
     }
+}
+
+/// f32 `pow` (inline, computed in f64): C99 `powf`'s special cases exactly (against Rust's
+/// `f32::powf`), and a grid of bases and exponents (negative bases with integer exponents,
+/// overflow, underflow into the subnormals) within 1e-6 relative of the f64 result.
+#[test]
+fn f32_pow_sweep() {
+    let _g = lock();
+    let special = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        0.5,
+        -0.5,
+        3.0,
+        -3.0,
+        1e-40,
+        -1e-40,
+        f32::INFINITY,
+        -f32::INFINITY,
+        f32::NAN,
+        16777216.0,
+        16777217.0,
+        -16777215.0,
+        1e10,
+        -1e10,
+        2.5,
+        -2.5,
+    ];
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    for &x in &special {
+        for &y in &special {
+            xs.push(x);
+            ys.push(y);
+        }
+    }
+    let nspecial = xs.len();
+    for k in -30..=30 {
+        for m in [1.0f32, 1.37, 3.9] {
+            let x = m * 10f32.powi(k);
+            for y in [
+                -40.0f32, -7.0, -3.0, -2.5, -1.0, -0.5, 0.25, 1.0, 2.0, 3.0, 5.5, 7.0, 40.0,
+            ] {
+                xs.push(x);
+                ys.push(y);
+                xs.push(-x);
+                ys.push(y);
+            }
+        }
+    }
+    for i in 0..400 {
+        xs.push(0.05 + i as f32 * 0.01);
+        ys.push(-30.0 + i as f32 * 0.15);
+    }
+    let n = xs.len();
+    let src = format!("func.func @f(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.pow %x, %y : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
+    let ctx = xcs_dialects::context();
+    let m = parse(&ctx, &src);
+    let jit = Jit::new(&ctx, &m, opts());
+    let args = [
+        RtValue::Tensor(Tensor::f32(&[n], &xs)),
+        RtValue::Tensor(Tensor::f32(&[n], &ys)),
+    ];
+    let got = jit.call("f", &args).unwrap();
+    let RtValue::Tensor(Tensor {
+        data: xcs_dialects::interp::TensorData::F32(got),
+        ..
+    }) = &got[0]
+    else {
+        panic!()
+    };
+    let mut worst = 0.0f64;
+    for i in 0..n {
+        let (x, y, g) = (xs[i], ys[i], got[i]);
+        let w = if i < nspecial {
+            x.powf(y)
+        } else {
+            (x as f64).powf(y as f64) as f32
+        };
+        let ok = if w.is_nan() {
+            g.is_nan()
+        } else if w.is_infinite() || w == 0.0 || w.abs() == 1.0 {
+            g == w && g.is_sign_negative() == w.is_sign_negative()
+        } else {
+            let err = (g as f64 - w as f64).abs();
+            if w.abs() >= f32::MIN_POSITIVE {
+                worst = worst.max(err / (w as f64).abs());
+            }
+            err <= 1e-6 * (w as f64).abs() + 1e-44
+        };
+        assert!(ok, "pow({x:e}, {y:e}) = {g:e}, expected {w:e}");
+    }
+    eprintln!("pow: worst relative error {worst:e} over {n} cases");
+    assert!(worst < 2e-7, "pow: worst relative error {worst:e}");
 }
 
 #[test]

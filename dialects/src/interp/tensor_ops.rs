@@ -195,7 +195,7 @@ pub(crate) trait Real:
     fn ln(self) -> Self;
     fn tanh(self) -> Self;
     fn sqrt(self) -> Self;
-    fn erf(self) -> Self;
+    fn erfc(self) -> Self;
     fn powf(self, y: Self) -> Self;
     fn abs(self) -> Self;
     fn is_nan(self) -> bool;
@@ -203,7 +203,7 @@ pub(crate) trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $erf:path) => {
+    ($t:ty, $erfc:path) => {
         impl Real for $t {
             fn c(x: f64) -> Self {
                 x as $t
@@ -220,8 +220,8 @@ macro_rules! impl_real {
             fn sqrt(self) -> Self {
                 <$t>::sqrt(self)
             }
-            fn erf(self) -> Self {
-                $erf(self)
+            fn erfc(self) -> Self {
+                $erfc(self)
             }
             fn powf(self, y: Self) -> Self {
                 <$t>::powf(self, y)
@@ -238,8 +238,8 @@ macro_rules! impl_real {
         }
     };
 }
-impl_real!(f32, libm::erff);
-impl_real!(f64, libm::erf);
+impl_real!(f32, libm::erfcf);
+impl_real!(f64, libm::erfc);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Bin {
@@ -361,7 +361,9 @@ fn fun<T: Real>(op: Un, x: T) -> T {
         Un::Silu => x * sigmoid(x),
         Un::Sqrt => x.sqrt(),
         Un::Rsqrt => T::c(1.0) / x.sqrt(),
-        Un::GeluErf => T::c(0.5) * x * (T::c(1.0) + (x / T::c(std::f64::consts::SQRT_2)).erf()),
+        // 0.5 x (1 + erf(x / sqrt 2)) written with erfc, which keeps the digits of the negative
+        // tail (1 + erf cancels there).
+        Un::GeluErf => T::c(0.5) * x * (x / T::c(-std::f64::consts::SQRT_2)).erfc(),
         Un::GeluTanh => {
             let k = T::c((2.0 / std::f64::consts::PI).sqrt());
             T::c(0.5) * x * (T::c(1.0) + (k * (x + T::c(0.044715) * x * x * x)).tanh())

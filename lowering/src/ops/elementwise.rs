@@ -146,6 +146,7 @@ fn float_un(m: &mut ModB, f: &mut FnB, op: Un, x: &Val) -> Val {
                 return f.emit(ty, format!("fmul {ty} {x}, {s}"));
             }
             Un::GeluTanh => return super::math::gelu_tanh(f, x),
+            Un::GeluErf => return super::math::gelu_erf(m, f, x),
             _ => {}
         }
     }
@@ -177,14 +178,13 @@ fn float_un(m: &mut ModB, f: &mut FnB, op: Un, x: &Val) -> Val {
             f.emit(ty, format!("fdiv {ty} {one}, {s}"))
         }
         Un::GeluErf => {
-            // 0.5 * x * (1 + erf(x / sqrt(2)))
+            // 0.5 * x * erfc(-x / sqrt(2)) (no cancellation for negative x), as the interpreter.
             let a = f.emit(ty, format!("fmul {ty} {}, {x}", fconst(ty, 0.5)));
-            let b = f.emit(ty, format!("fdiv {ty} {x}, {}", fconst(ty, std::f64::consts::SQRT_2)));
-            let erf = if ty == "float" { "erff" } else { "erf" };
-            m.declare(erf, &format!("declare {ty} @{erf}({ty})"));
-            let e = f.emit(ty, format!("call {ty} @{erf}({ty} {b})"));
-            let c = f.emit(ty, format!("fadd {ty} {one}, {e}"));
-            f.emit(ty, format!("fmul {ty} {a}, {c}"))
+            let b = f.emit(ty, format!("fdiv {ty} {x}, {}", fconst(ty, -std::f64::consts::SQRT_2)));
+            let erfc = if ty == "float" { "erfcf" } else { "erfc" };
+            m.declare(erfc, &format!("declare {ty} @{erfc}({ty})"));
+            let e = f.emit(ty, format!("call {ty} @{erfc}({ty} {b})"));
+            f.emit(ty, format!("fmul {ty} {a}, {e}"))
         }
         Un::GeluTanh => {
             // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x * x * x)))
@@ -217,6 +217,7 @@ pub fn eval(k: &mut Kernel, site: i32, msgs: &EwMsgs, op: &EwOp, ins: &[ElemType
                 Bin::Div => k.f.emit(ty, format!("fdiv {ty} {x}, {y}")),
                 Bin::Max => intrinsic(&mut k.m, &mut k.f, "maximum", ty, &[x, y]),
                 Bin::Min => intrinsic(&mut k.m, &mut k.f, "minimum", ty, &[x, y]),
+                Bin::Pow if ty == "float" => super::math::pow(&mut k.m, &mut k.f, x, y),
                 Bin::Pow => intrinsic(&mut k.m, &mut k.f, "pow", ty, &[x, y]),
             }
         }

@@ -1,4 +1,4 @@
-//! Vectorizable f32 math: `exp`, `log`, `tanh`, `sigmoid` and GELU (tanh form) emitted inline as
+//! Vectorizable f32 math: `exp`, `log`, `tanh`, `sigmoid`, GELU (both forms) and `pow` emitted inline as
 //! branch-free LLVM IR (selects, no calls; `contract` multiply-adds become FMAs), so the loop
 //! vectorizer turns an elementwise loop that uses them into SIMD code (libm calls block it).
 //!
@@ -15,6 +15,9 @@
 //! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it).
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
 //!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`.
+//! - `pow` and GELU erf form: computed in double (inline `ln`, `exp` and an `erfc` fit, see
+//!   [`pow`], [`gelu_erf`]) and rounded to float once; still vectorized (8 doubles per AVX-512
+//!   vector).
 
 use crate::ir::{FnB, ModB, Val};
 
@@ -225,4 +228,199 @@ pub fn gelu_tanh(f: &mut FnB, x: &Val) -> Val {
     let e = exp(f, &t);
     let d = bin(f, "fadd", &c(1.0), &e);
     bin(f, "fdiv", x, &d)
+}
+
+// ---------------------------------------------------------------------------- f64 helpers
+
+/// A double op with the `contract` flag (FMAs).
+fn dbin(f: &mut FnB, op: &str, a: &Val, b: &Val) -> Val {
+    f.emit("double", format!("{op} contract double {a}, {b}"))
+}
+
+fn d(x: f64) -> Val {
+    Val::f64(x)
+}
+
+/// Horner evaluation in double of `coefs[0] x^(n-1) + ... + coefs[n-1]`.
+fn dhorner(f: &mut FnB, x: &Val, coefs: &[f64]) -> Val {
+    let mut p = d(coefs[0]);
+    for &k in &coefs[1..] {
+        let t = dbin(f, "fmul", &p, x);
+        p = dbin(f, "fadd", &t, &d(k));
+    }
+    p
+}
+
+/// `e^x` of a `double`, for the f32 results of `pow` and GELU: `x` clamped to `[-700, 700]`
+/// (NaN passes), `n = roundeven(x / ln2)` (1.5*2^52 trick), `r = x - n ln2` (ln2 in two parts),
+/// `e^r` by its Taylor series to `r^12/12!` (`|r| <= ln2/2`: truncation below 1e-16), times
+/// `2^n` built in the exponent field. Relative error ~1e-15.
+fn exp64(f: &mut FnB, x: &Val) -> Val {
+    let hi = f.emit("i1", format!("fcmp ogt double {x}, {}", d(700.0)));
+    let x1 = f.emit("double", format!("select i1 {hi}, double {}, double {x}", d(700.0)));
+    let lo = f.emit("i1", format!("fcmp olt double {x1}, {}", d(-700.0)));
+    let xc = f.emit("double", format!("select i1 {lo}, double {}, double {x1}", d(-700.0)));
+    let t = dbin(f, "fmul", &xc, &d(std::f64::consts::LOG2_E));
+    let magic = d(6755399441055744.0);
+    let tm = dbin(f, "fadd", &t, &magic);
+    let n = dbin(f, "fsub", &tm, &magic);
+    let h = dbin(f, "fmul", &n, &d(6.931_471_803_691_238_164_9e-1));
+    let r = dbin(f, "fsub", &xc, &h);
+    let l = dbin(f, "fmul", &n, &d(1.908_214_929_270_587_700_02e-10));
+    let r = dbin(f, "fsub", &r, &l);
+    let mut coefs = Vec::new();
+    let mut fact = 1.0f64;
+    for k in 1..=12 {
+        fact *= k as f64;
+        coefs.push(1.0 / fact);
+    }
+    coefs.reverse();
+    coefs.push(1.0);
+    let p = dhorner(f, &r, &coefs);
+    let nan = f.emit("i1", format!("fcmp uno double {xc}, 0.0"));
+    let n0 = f.emit("double", format!("select i1 {nan}, double 0.0, double {n}"));
+    let ni = f.emit("i64", format!("fptosi double {n0} to i64"));
+    let b = f.emit("i64", format!("add i64 {ni}, 1023"));
+    let s = f.emit("i64", format!("shl i64 {b}, 52"));
+    let scale = f.emit("double", format!("bitcast i64 {s} to double"));
+    dbin(f, "fmul", &p, &scale)
+}
+
+/// `ln x` of a finite normal `double` `x > 0` (the callers select 0 and inf): `x = m 2^e` with
+/// `m` in `[sqrt(1/2), sqrt(2))` from the bits, `ln m = 2 atanh(s)`, `s = (m-1)/(m+1)`
+/// (`|s| <= 0.172`), by its series to `s^15` (truncation ~1e-14 relative), plus `e ln2`.
+fn ln64(f: &mut FnB, x: &Val) -> Val {
+    let bits = f.emit("i64", format!("bitcast double {x} to i64"));
+    let ex = f.emit("i64", format!("lshr i64 {bits}, 52"));
+    let ex = f.emit("i64", format!("add i64 {ex}, -1023"));
+    let mb = f.emit("i64", format!("and i64 {bits}, 4503599627370495"));
+    let mb = f.emit("i64", format!("or i64 {mb}, 4607182418800017408"));
+    let m = f.emit("double", format!("bitcast i64 {mb} to double"));
+    let big = f.emit("i1", format!("fcmp ogt double {m}, {}", d(std::f64::consts::SQRT_2)));
+    let mh = dbin(f, "fmul", &m, &d(0.5));
+    let m = f.emit("double", format!("select i1 {big}, double {mh}, double {m}"));
+    let inc = f.emit("i64", format!("zext i1 {big} to i64"));
+    let ex = f.emit("i64", format!("add i64 {ex}, {inc}"));
+    let num = dbin(f, "fsub", &m, &d(1.0));
+    let den = dbin(f, "fadd", &m, &d(1.0));
+    let s = dbin(f, "fdiv", &num, &den);
+    let z = dbin(f, "fmul", &s, &s);
+    let coefs: Vec<f64> = (0..8).rev().map(|k| 2.0 / (2 * k + 1) as f64).collect();
+    let p = dhorner(f, &z, &coefs);
+    let lm = dbin(f, "fmul", &p, &s);
+    let e = f.emit("double", format!("sitofp i64 {ex} to double"));
+    let el = dbin(f, "fmul", &e, &d(std::f64::consts::LN_2));
+    dbin(f, "fadd", &el, &lm)
+}
+
+fn dconst_bits(bits: u64) -> String {
+    format!("0x{bits:016X}")
+}
+
+/// `x^y` of `float`s, computed as `e^(y ln|x|)` in double and rounded once (about 0.5 ulp from
+/// the correctly rounded result), with C99 `powf`'s special cases as selects: `pow(x, ±0) = 1`
+/// and `pow(1, y) = 1` even for NaN, `pow(-1, ±inf) = 1`, otherwise NaN propagates; a finite
+/// `x < 0` with a finite non-integer `y` is NaN; a negative `x` (`-0.0` and `-inf` too) with an
+/// odd integer `y` gives the negated result; zeros and infinities follow from `ln 0 = -inf`,
+/// `ln inf = inf` and the clamped exponential (overflow to inf, underflow to 0 and subnormals).
+pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
+    let xd = f.emit("double", format!("fpext float {x} to double"));
+    let yd = f.emit("double", format!("fpext float {y} to double"));
+    m.declare("llvm.fabs.f64", "declare double @llvm.fabs.f64(double)");
+    m.declare("llvm.trunc.f64", "declare double @llvm.trunc.f64(double)");
+    let ax = f.emit("double", format!("call double @llvm.fabs.f64(double {xd})"));
+    let l = ln64(f, &ax);
+    let zero = f.emit("i1", format!("fcmp oeq double {ax}, 0.0"));
+    let ninf = dconst_bits(f64::NEG_INFINITY.to_bits());
+    let pinf = dconst_bits(f64::INFINITY.to_bits());
+    let l = f.emit("double", format!("select i1 {zero}, double {ninf}, double {l}"));
+    let inf = f.emit("i1", format!("fcmp oeq double {ax}, {pinf}"));
+    let l = f.emit("double", format!("select i1 {inf}, double {pinf}, double {l}"));
+    let t = f.emit("double", format!("fmul double {yd}, {l}"));
+    let r = exp64(f, &t);
+    // y an integer, an odd one (|y| >= 2^24 floats are even).
+    let ay = f.emit("double", format!("call double @llvm.fabs.f64(double {yd})"));
+    let yfin = f.emit("i1", format!("fcmp olt double {ay}, {pinf}"));
+    let ytr = f.emit("double", format!("call double @llvm.trunc.f64(double {yd})"));
+    let yint = f.emit("i1", format!("fcmp oeq double {ytr}, {yd}"));
+    let yint = f.and(&yint, &yfin);
+    let half = f.emit("double", format!("fmul double {yd}, 0.5"));
+    let htr = f.emit("double", format!("call double @llvm.trunc.f64(double {half})"));
+    let hodd = f.emit("i1", format!("fcmp une double {htr}, {half}"));
+    let yodd = f.and(&yint, &hodd);
+    let xb = f.emit("i32", format!("bitcast float {x} to i32"));
+    let xneg = f.emit("i1", format!("icmp slt i32 {xb}, 0"));
+    let flip = f.and(&xneg, &yodd);
+    let nr = f.emit("double", format!("fneg double {r}"));
+    let r = f.emit("double", format!("select i1 {flip}, double {nr}, double {r}"));
+    let rf = f.emit("float", format!("fptrunc double {r} to float"));
+    let nanc = dconst_bits(f64::NAN.to_bits());
+    // Finite x < 0 with a finite non-integer y.
+    let xlt = f.emit("i1", format!("fcmp olt double {xd}, 0.0"));
+    let xfin = f.emit("i1", format!("fcmp olt double {ax}, {pinf}"));
+    let notint = f.emit("i1", format!("xor i1 {yint}, true"));
+    let bad = f.and(&xlt, &xfin);
+    let bad = f.and(&bad, &yfin);
+    let bad = f.and(&bad, &notint);
+    let rf = f.emit("float", format!("select i1 {bad}, float {nanc}, float {rf}"));
+    let nan = f.emit("i1", format!("fcmp uno float {x}, {y}"));
+    let rf = f.emit("float", format!("select i1 {nan}, float {nanc}, float {rf}"));
+    let one = f.emit("i1", format!("fcmp oeq float {x}, 1.0"));
+    let m1 = f.emit("i1", format!("fcmp oeq float {x}, -1.0"));
+    let yinf = f.emit("i1", format!("fcmp oeq double {ay}, {pinf}"));
+    let m1 = f.and(&m1, &yinf);
+    let one = f.or(&one, &m1);
+    let y0 = f.emit("i1", format!("fcmp oeq float {y}, 0.0"));
+    let one = f.or(&one, &y0);
+    f.emit("float", format!("select i1 {one}, float 1.0, float {rf}"))
+}
+
+/// `erfc(a) e^(a^2) / t = e^P(t)`, `t = 1 / (1 + a/2)`, `a` in `[0, 12]`: `P`'s coefficients,
+/// highest degree first, fitted for this project (least squares on Chebyshev nodes; max
+/// relative error of `erfc` 3.5e-10 over `[0, 12]`).
+const ERFC_P: [f64; 13] = [
+    1.81412270228814593e-01,
+    -1.34157739813634946e+00,
+    4.29478163925626255e+00,
+    -7.68782524294696135e+00,
+    8.29991717055547795e+00,
+    -5.54981449418137274e+00,
+    2.54043493850400770e+00,
+    -1.01961313334520254e+00,
+    1.19279902890818329e-01,
+    5.02367562081577554e-02,
+    3.78489786859518784e-01,
+    9.99783993215486166e-01,
+    -1.26550618898884371e+00,
+];
+
+/// GELU, erf form, of a `float`: `0.5 x erfc(-x / sqrt 2)` in double, rounded once. With
+/// `a = |x| / sqrt 2` (`erfc` taken as 0 past 12: `erfc(12) ~ 1e-64`), `erfc(a) = t e^(P(t) - a^2)` is relative
+/// accurate for every `a`, so the tail for negative `x` (where `1 + erf` cancels) keeps its
+/// digits; for `x >= 0`, `erfc(-a) = 2 - erfc(a)`. `gelu(-inf)` is NaN (`-inf * 0`, as the
+/// formula and the interpreter give it), `gelu(inf)` inf, NaN stays NaN.
+pub fn gelu_erf(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
+    m.declare("llvm.fabs.f64", "declare double @llvm.fabs.f64(double)");
+    let xd = f.emit("double", format!("fpext float {x} to double"));
+    let ax = f.emit("double", format!("call double @llvm.fabs.f64(double {xd})"));
+    let a = dbin(f, "fmul", &ax, &d(std::f64::consts::FRAC_1_SQRT_2));
+    let big = f.emit("i1", format!("fcmp ogt double {a}, {}", d(12.0)));
+    let a = f.emit("double", format!("select i1 {big}, double {}, double {a}", d(12.0)));
+    let den = dbin(f, "fmul", &a, &d(0.5));
+    let den = dbin(f, "fadd", &den, &d(1.0));
+    let t = dbin(f, "fdiv", &d(1.0), &den);
+    let p = dhorner(f, &t, &ERFC_P);
+    let a2 = dbin(f, "fmul", &a, &a);
+    let e = dbin(f, "fsub", &p, &a2);
+    let e = exp64(f, &e);
+    let ec = dbin(f, "fmul", &t, &e);
+    // Past the clamp erfc(a) < 1e-64: zero, so x * erfc underflows as it should (and
+    // -inf * 0 = NaN, as the formula gives it).
+    let ec = f.emit("double", format!("select i1 {big}, double 0.0, double {ec}"));
+    let two = dbin(f, "fsub", &d(2.0), &ec);
+    let pos = f.emit("i1", format!("fcmp oge double {xd}, 0.0"));
+    let c = f.emit("double", format!("select i1 {pos}, double {two}, double {ec}"));
+    let hx = dbin(f, "fmul", &xd, &d(0.5));
+    let g = dbin(f, "fmul", &hx, &c);
+    f.emit("float", format!("fptrunc double {g} to float"))
 }
