@@ -332,6 +332,27 @@ impl Kernel {
         self.for_acc(lo, hi, &[], |k, i, _| body(k, i).map(|_| Vec::new()))
             .map(|_| ())
     }
+    /// `lo..hi` in blocks of `block` iterations: `body(start, end)` for each block (the last one
+    /// may be short). The body usually opens an inner [`Kernel::for_range`] over `start..end`.
+    pub fn for_blocks(
+        &mut self,
+        lo: &Val,
+        hi: &Val,
+        block: i64,
+        body: impl FnOnce(&mut Kernel, &Val, &Val) -> R<()>,
+    ) -> R<()> {
+        let n = self.f.sub(hi, lo);
+        let n = self.f.add(&n, &Val::i64(block - 1));
+        let blocks = self.f.div(&n, &Val::i64(block));
+        self.for_range(&Val::i64(0), &blocks, |k, j| {
+            let off = k.f.mul(j, &Val::i64(block));
+            let start = k.f.add(lo, &off);
+            let end = k.f.add(&start, &Val::i64(block));
+            let short = k.f.icmp("slt", hi, &end);
+            let end = k.f.select(&short, hi, &end);
+            body(k, &start, &end)
+        })
+    }
     /// A loop with carried values in the kernel (see [`FnB::for_acc`]).
     pub fn for_acc(
         &mut self,
