@@ -446,10 +446,11 @@ fn flat(fl: &mut FnLower, hint: &str, ins: &[TV], scalar: &[bool], outs: &[TV], 
 const PF_BLOCK: i64 = 256;
 /// How far ahead the flat loop prefetches its inputs, in bytes. The hardware prefetchers alone
 /// do not keep one core's loads in flight when the per-element work is long (exp, tanh, ...):
-/// memory time and compute time then add up instead of overlapping. Prefetching into L1 4 KiB
-/// ahead made a single-threaded f32 `exp` over 64 MiB 25% faster and `tanh` 35% (measured on
-/// the LLVM IR of those loops); a prefetch past the end of a buffer is harmless (no fault).
-const PF_AHEAD: i64 = 4096;
+/// memory time and compute time then add up instead of overlapping. Prefetching into L1 made a
+/// single-threaded f32 `exp` over 64 MiB 25% faster and `tanh` 35%; 2 KiB ahead beat 1, 4 and
+/// 8 KiB in A/B runs, and prefetching the outputs for writing slowed the compute-bound ops. A
+/// prefetch past the end of a buffer is harmless (no fault).
+const PF_AHEAD: i64 = 2048;
 
 /// Prefetches (read, into L1) the lines of block `start..start + PF_BLOCK` of `t`, [`PF_AHEAD`]
 /// bytes ahead. The address is computed without `inbounds`: it may lie past the buffer.
