@@ -15,9 +15,10 @@
 //! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it).
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
 //!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`.
-//! - `pow` and GELU erf form: computed in double (inline `ln`, `exp` and an `erfc` fit, see
-//!   [`pow`], [`gelu_erf`]) and rounded to float once; still vectorized (8 doubles per AVX-512
-//!   vector).
+//! - `pow`: `e^(y ln|x|)` in two-float arithmetic (FMA-exact products, Fast2Sum), about 1.6 ulp;
+//!   GELU erf form: `x erfc(-x/sqrt 2) / 2` with `erfc` as `t e^(P(t) - a^2)`, `a^2` exact as
+//!   two floats, about 6 ulp (see [`pow`], [`gelu_erf`]). Both in f32, 16 lanes per AVX-512
+//!   vector.
 
 use crate::ir::{FnB, ModB, Val};
 
@@ -152,10 +153,9 @@ pub fn tanh(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     f.emit("float", format!("select i1 {is_small}, float {small}, float {big}"))
 }
 
-/// `ln x` of a `float` (Cephes `logf`): `x = m 2^e` with `m` in `[sqrt(1/2), sqrt(2))` from the
-/// bits (subnormals scaled by 2^23 first), `ln m` by a degree-9 polynomial in `m - 1`, plus
-/// `e ln2` (split). `ln 0 = -inf` (also `-0.0`), `ln x = NaN` for `x < 0`, `ln inf = inf`.
-pub fn log(f: &mut FnB, x: &Val) -> Val {
+/// `x = m 2^e` for a finite `x > 0` (subnormals too, scaled by 2^23 first), with `m` in
+/// `[sqrt(1/2), sqrt 2)` and `e` an `i32`, from the bits.
+fn split_exponent(f: &mut FnB, x: &Val) -> (Val, Val) {
     let sub = f.emit("i1", format!("fcmp olt float {x}, {}", c(f32::MIN_POSITIVE)));
     let scaled = bin(f, "fmul", x, &c(8388608.0));
     let xs = f.emit("float", format!("select i1 {sub}, float {scaled}, float {x}"));
@@ -168,16 +168,24 @@ pub fn log(f: &mut FnB, x: &Val) -> Val {
     let mb = f.emit("i32", format!("and i32 {bits}, 8388607"));
     let mb = f.emit("i32", format!("or i32 {mb}, 1056964608"));
     let m = f.emit("float", format!("bitcast i32 {mb} to float"));
-    // m in [0.5, 1): below sqrt(1/2) use 2m - 1 and e - 1, else m - 1.
+    // m in [0.5, 1): below sqrt(1/2) use 2m and e - 1.
     let lo = f.emit(
         "i1",
         format!("fcmp olt float {m}, {}", c(std::f32::consts::FRAC_1_SQRT_2)),
     );
     let m2 = bin(f, "fadd", &m, &m);
-    let mm = f.emit("float", format!("select i1 {lo}, float {m2}, float {m}"));
-    let mm = bin(f, "fsub", &mm, &c(1.0));
+    let m = f.emit("float", format!("select i1 {lo}, float {m2}, float {m}"));
     let e1 = f.emit("i32", format!("sub i32 {ex}, 1"));
-    let ei = f.emit("i32", format!("select i1 {lo}, i32 {e1}, i32 {ex}"));
+    let e = f.emit("i32", format!("select i1 {lo}, i32 {e1}, i32 {ex}"));
+    (m, e)
+}
+
+/// `ln x` of a `float` (Cephes `logf`): `x = m 2^e` with `m` in `[sqrt(1/2), sqrt(2))` from the
+/// bits (subnormals scaled by 2^23 first), `ln m` by a degree-9 polynomial in `m - 1`, plus
+/// `e ln2` (split). `ln 0 = -inf` (also `-0.0`), `ln x = NaN` for `x < 0`, `ln inf = inf`.
+pub fn log(f: &mut FnB, x: &Val) -> Val {
+    let (m, ei) = split_exponent(f, x);
+    let mm = bin(f, "fsub", &m, &c(1.0));
     let e = f.emit("float", format!("sitofp i32 {ei} to float"));
     let z = bin(f, "fmul", &mm, &mm);
     let p = horner(
@@ -238,149 +246,130 @@ pub fn gelu_tanh(f: &mut FnB, x: &Val) -> Val {
     bin(f, "fdiv", x, &d)
 }
 
-// ---------------------------------------------------------------------------- f64 helpers
-
-/// A double op with the `contract` flag (FMAs).
-fn dbin(f: &mut FnB, op: &str, a: &Val, b: &Val) -> Val {
-    f.emit("double", format!("{op} contract double {a}, {b}"))
+/// A float op without fast-math flags: the error-free transformations below need every
+/// rounding exactly where it is written (no FMA contraction).
+fn exact(f: &mut FnB, op: &str, a: &Val, b: &Val) -> Val {
+    f.emit("float", format!("{op} float {a}, {b}"))
 }
 
-fn d(x: f64) -> Val {
-    Val::f64(x)
+/// `fma(a, b, c)` with one rounding (the low part of a product, a division's remainder).
+fn fma(m: &mut ModB, f: &mut FnB, a: &Val, b: &Val, cc: &Val) -> Val {
+    m.declare("llvm.fma.f32", "declare float @llvm.fma.f32(float, float, float)");
+    f.emit("float", format!("call float @llvm.fma.f32(float {a}, float {b}, float {cc})"))
 }
 
-/// Horner evaluation in double of `coefs[0] x^(n-1) + ... + coefs[n-1]`.
-fn dhorner(f: &mut FnB, x: &Val, coefs: &[f64]) -> Val {
-    let mut p = d(coefs[0]);
-    for &k in &coefs[1..] {
-        let t = dbin(f, "fmul", &p, x);
-        p = dbin(f, "fadd", &t, &d(k));
-    }
-    p
+/// `(hi, lo)` with `hi + lo = a + b` exactly, for `|a| >= |b|` or `a` of the larger exponent
+/// (Fast2Sum).
+fn fast_two_sum(f: &mut FnB, a: &Val, b: &Val) -> (Val, Val) {
+    let hi = exact(f, "fadd", a, b);
+    let d = exact(f, "fsub", &hi, a);
+    let lo = exact(f, "fsub", b, &d);
+    (hi, lo)
 }
 
-/// `e^x` of a `double`, for the f32 results of `pow` and GELU: `x` clamped to `[-700, 700]`
-/// (NaN passes), `n = roundeven(x / ln2)` (1.5*2^52 trick), `r = x - n ln2` (ln2 in two parts),
-/// `e^r` by its Taylor series to `r^12/12!` (`|r| <= ln2/2`: truncation below 1e-16), times
-/// `2^n` built in the exponent field. Relative error ~1e-15.
-fn exp64(f: &mut FnB, x: &Val) -> Val {
-    let hi = f.emit("i1", format!("fcmp ogt double {x}, {}", d(700.0)));
-    let x1 = f.emit("double", format!("select i1 {hi}, double {}, double {x}", d(700.0)));
-    let lo = f.emit("i1", format!("fcmp olt double {x1}, {}", d(-700.0)));
-    let xc = f.emit("double", format!("select i1 {lo}, double {}, double {x1}", d(-700.0)));
-    let t = dbin(f, "fmul", &xc, &d(std::f64::consts::LOG2_E));
-    let magic = d(6755399441055744.0);
-    let tm = dbin(f, "fadd", &t, &magic);
-    let n = dbin(f, "fsub", &tm, &magic);
-    let h = dbin(f, "fmul", &n, &d(6.931_471_803_691_238_164_9e-1));
-    let r = dbin(f, "fsub", &xc, &h);
-    let l = dbin(f, "fmul", &n, &d(1.908_214_929_270_587_700_02e-10));
-    let r = dbin(f, "fsub", &r, &l);
-    let mut coefs = Vec::new();
-    let mut fact = 1.0f64;
-    for k in 1..=12 {
-        fact *= k as f64;
-        coefs.push(1.0 / fact);
-    }
-    coefs.reverse();
-    coefs.push(1.0);
-    let p = dhorner(f, &r, &coefs);
-    let nan = f.emit("i1", format!("fcmp uno double {xc}, 0.0"));
-    let n0 = f.emit("double", format!("select i1 {nan}, double 0.0, double {n}"));
-    let ni = f.emit("i64", format!("fptosi double {n0} to i64"));
-    let b = f.emit("i64", format!("add i64 {ni}, 1023"));
-    let s = f.emit("i64", format!("shl i64 {b}, 52"));
-    let scale = f.emit("double", format!("bitcast i64 {s} to double"));
-    dbin(f, "fmul", &p, &scale)
+/// `ln 2` in two parts: `LN2_HI` has 16 significant bits, so `e * LN2_HI` is exact for every
+/// float exponent `e`.
+const LN2_HI: f32 = 0.693_145_751_953_125;
+const LN2_LO: f32 = 1.428_606_8e-6;
+
+/// `ln x` of a finite `x > 0` as two floats `hi + lo`, about 2^-32 relative: `x = m 2^e`,
+/// `ln m = 2 atanh(s)` with `s = (m - 1) / (m + 1)` carried as `s + sl` (the remainder of the
+/// division by an FMA, `m + 1` itself as two floats), `2 atanh(s) = 2s + s z R(z)` with
+/// `z = s^2 <= 0.0295` and `R` the series to `z^5` (truncation below 2^-35 relative).
+fn ln_two_float(m: &mut ModB, f: &mut FnB, x: &Val) -> (Val, Val) {
+    let (mant, ei) = split_exponent(f, x);
+    let e = f.emit("float", format!("sitofp i32 {ei} to float"));
+    let u = exact(f, "fsub", &mant, &c(1.0));
+    let (v, vl) = fast_two_sum(f, &c(1.0), &mant);
+    let r = exact(f, "fdiv", &c(1.0), &v);
+    let s = exact(f, "fmul", &u, &r);
+    let ns = f.emit("float", format!("fneg float {s}"));
+    let rem = fma(m, f, &ns, &v, &u);
+    let rem = fma(m, f, &ns, &vl, &rem);
+    let sl = exact(f, "fmul", &rem, &r);
+    let z = bin(f, "fmul", &s, &s);
+    let coefs: Vec<f32> = (1..=6).rev().map(|k| 2.0 / (2 * k + 1) as f32).collect();
+    let rz = horner(f, &z, &coefs);
+    let t = bin(f, "fmul", &s, &z);
+    let t = bin(f, "fmul", &t, &rz);
+    // e ln2 + 2s as a Fast2Sum (|e LN2_HI| >= 0.69 > |2s| unless e = 0, when it is exact).
+    let a = exact(f, "fmul", &e, &c(LN2_HI));
+    let b = exact(f, "fadd", &s, &s);
+    let (hi, lo) = fast_two_sum(f, &a, &b);
+    let el = exact(f, "fmul", &e, &c(LN2_LO));
+    let sl2 = exact(f, "fadd", &sl, &sl);
+    let lo = exact(f, "fadd", &lo, &el);
+    let lo = exact(f, "fadd", &lo, &sl2);
+    let lo = exact(f, "fadd", &lo, &t);
+    (hi, lo)
 }
 
-/// `ln x` of a finite normal `double` `x > 0` (the callers select 0 and inf): `x = m 2^e` with
-/// `m` in `[sqrt(1/2), sqrt(2))` from the bits, `ln m = 2 atanh(s)`, `s = (m-1)/(m+1)`
-/// (`|s| <= 0.172`), by its series to `s^15` (truncation ~1e-14 relative), plus `e ln2`.
-fn ln64(f: &mut FnB, x: &Val) -> Val {
-    let bits = f.emit("i64", format!("bitcast double {x} to i64"));
-    let ex = f.emit("i64", format!("lshr i64 {bits}, 52"));
-    let ex = f.emit("i64", format!("add i64 {ex}, -1023"));
-    let mb = f.emit("i64", format!("and i64 {bits}, 4503599627370495"));
-    let mb = f.emit("i64", format!("or i64 {mb}, 4607182418800017408"));
-    let m = f.emit("double", format!("bitcast i64 {mb} to double"));
-    let big = f.emit("i1", format!("fcmp ogt double {m}, {}", d(std::f64::consts::SQRT_2)));
-    let mh = dbin(f, "fmul", &m, &d(0.5));
-    let m = f.emit("double", format!("select i1 {big}, double {mh}, double {m}"));
-    let inc = f.emit("i64", format!("zext i1 {big} to i64"));
-    let ex = f.emit("i64", format!("add i64 {ex}, {inc}"));
-    let num = dbin(f, "fsub", &m, &d(1.0));
-    let den = dbin(f, "fadd", &m, &d(1.0));
-    let s = dbin(f, "fdiv", &num, &den);
-    let z = dbin(f, "fmul", &s, &s);
-    let coefs: Vec<f64> = (0..8).rev().map(|k| 2.0 / (2 * k + 1) as f64).collect();
-    let p = dhorner(f, &z, &coefs);
-    let lm = dbin(f, "fmul", &p, &s);
-    let e = f.emit("double", format!("sitofp i64 {ex} to double"));
-    let el = dbin(f, "fmul", &e, &d(std::f64::consts::LN_2));
-    dbin(f, "fadd", &el, &lm)
-}
-
-fn dconst_bits(bits: u64) -> String {
-    format!("0x{bits:016X}")
-}
-
-/// `x^y` of `float`s, computed as `e^(y ln|x|)` in double and rounded once (about 0.5 ulp from
-/// the correctly rounded result), with C99 `powf`'s special cases as selects: `pow(x, ±0) = 1`
-/// and `pow(1, y) = 1` even for NaN, `pow(-1, ±inf) = 1`, otherwise NaN propagates; a finite
-/// `x < 0` with a finite non-integer `y` is NaN; a negative `x` (`-0.0` and `-inf` too) with an
-/// odd integer `y` gives the negated result; zeros and infinities follow from `ln 0 = -inf`,
-/// `ln inf = inf` and the clamped exponential (overflow to inf, underflow to 0 and subnormals).
+/// `x^y` of `float`s, as `e^(y ln|x|)` in two-float arithmetic (about 1 ulp): `ln|x| = L + Ll`
+/// ([`ln_two_float`]), `y L` split exactly by an FMA, the sum renormalized so that
+/// `e^(h + l) = e^h (1 + l)`, and `2^n` applied last (one rounding into the subnormals). C99
+/// `powf`'s special cases as selects: `pow(x, ±0) = 1` and `pow(1, y) = 1` even for NaN,
+/// `pow(-1, ±inf) = 1`, otherwise NaN propagates; a finite `x < 0` with a finite non-integer
+/// `y` is NaN; a negative `x` (`-0.0` and `-inf` too) with an odd integer `y` gives the negated
+/// result; zeros and infinities follow from `ln 0 = -inf`, `ln inf = inf` and the clamped
+/// exponential (overflow to inf, underflow to 0 and subnormals).
 pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
-    let xd = f.emit("double", format!("fpext float {x} to double"));
-    let yd = f.emit("double", format!("fpext float {y} to double"));
-    m.declare("llvm.fabs.f64", "declare double @llvm.fabs.f64(double)");
-    m.declare("llvm.trunc.f64", "declare double @llvm.trunc.f64(double)");
-    let ax = f.emit("double", format!("call double @llvm.fabs.f64(double {xd})"));
-    let l = ln64(f, &ax);
-    let zero = f.emit("i1", format!("fcmp oeq double {ax}, 0.0"));
-    let ninf = dconst_bits(f64::NEG_INFINITY.to_bits());
-    let pinf = dconst_bits(f64::INFINITY.to_bits());
-    let l = f.emit("double", format!("select i1 {zero}, double {ninf}, double {l}"));
-    let inf = f.emit("i1", format!("fcmp oeq double {ax}, {pinf}"));
-    let l = f.emit("double", format!("select i1 {inf}, double {pinf}, double {l}"));
-    let t = f.emit("double", format!("fmul double {yd}, {l}"));
-    let r = exp64(f, &t);
+    let ax = intrinsic1(m, f, "fabs", x);
+    let (l, ll) = ln_two_float(m, f, &ax);
+    let zero = f.emit("i1", format!("fcmp oeq float {ax}, 0.0"));
+    let l = f.emit("float", format!("select i1 {zero}, float 0xFFF0000000000000, float {l}"));
+    let inf = f.emit("i1", format!("fcmp oeq float {ax}, 0x7FF0000000000000"));
+    let l = f.emit("float", format!("select i1 {inf}, float 0x7FF0000000000000, float {l}"));
+    // y (L + Ll) = th + tl.
+    let th = exact(f, "fmul", y, &l);
+    let nth = f.emit("float", format!("fneg float {th}"));
+    let tl = fma(m, f, y, &l, &nth);
+    let yll = exact(f, "fmul", y, &ll);
+    let tl = exact(f, "fadd", &tl, &yll);
+    // Past |th| = 256 the result is 0 or inf whatever the low part: drop it there (it is not
+    // small against 1 and an infinite or NaN th would make it NaN).
+    let ath = intrinsic1(m, f, "fabs", &th);
+    let fin = f.emit("i1", format!("fcmp olt float {ath}, {}", c(256.0)));
+    let tl = f.emit("float", format!("select i1 {fin}, float {tl}, float 0.0"));
+    let (h, lo) = fast_two_sum(f, &th, &tl);
+    let lo = f.emit("float", format!("select i1 {fin}, float {lo}, float 0.0"));
+    let (p, s1, s2) = exp_parts(f, &h);
+    let p = fma(m, f, &p, &lo, &p);
+    let r = bin(f, "fmul", &p, &s1);
+    let r = bin(f, "fmul", &r, &s2);
     // y an integer, an odd one (|y| >= 2^24 floats are even).
-    let ay = f.emit("double", format!("call double @llvm.fabs.f64(double {yd})"));
-    let yfin = f.emit("i1", format!("fcmp olt double {ay}, {pinf}"));
-    let ytr = f.emit("double", format!("call double @llvm.trunc.f64(double {yd})"));
-    let yint = f.emit("i1", format!("fcmp oeq double {ytr}, {yd}"));
+    let ay = intrinsic1(m, f, "fabs", y);
+    let yfin = f.emit("i1", format!("fcmp olt float {ay}, 0x7FF0000000000000"));
+    let ytr = intrinsic1(m, f, "trunc", y);
+    let yint = f.emit("i1", format!("fcmp oeq float {ytr}, {y}"));
     let yint = f.and(&yint, &yfin);
-    let half = f.emit("double", format!("fmul double {yd}, 0.5"));
-    let htr = f.emit("double", format!("call double @llvm.trunc.f64(double {half})"));
-    let hodd = f.emit("i1", format!("fcmp une double {htr}, {half}"));
+    let half = exact(f, "fmul", y, &c(0.5));
+    let htr = intrinsic1(m, f, "trunc", &half);
+    let hodd = f.emit("i1", format!("fcmp une float {htr}, {half}"));
     let yodd = f.and(&yint, &hodd);
     let xb = f.emit("i32", format!("bitcast float {x} to i32"));
     let xneg = f.emit("i1", format!("icmp slt i32 {xb}, 0"));
     let flip = f.and(&xneg, &yodd);
-    let nr = f.emit("double", format!("fneg double {r}"));
-    let r = f.emit("double", format!("select i1 {flip}, double {nr}, double {r}"));
-    let rf = f.emit("float", format!("fptrunc double {r} to float"));
-    let nanc = dconst_bits(f64::NAN.to_bits());
+    let nr = f.emit("float", format!("fneg float {r}"));
+    let r = f.emit("float", format!("select i1 {flip}, float {nr}, float {r}"));
+    let nanc = "0x7FF8000000000000";
     // Finite x < 0 with a finite non-integer y.
-    let xlt = f.emit("i1", format!("fcmp olt double {xd}, 0.0"));
-    let xfin = f.emit("i1", format!("fcmp olt double {ax}, {pinf}"));
+    let xlt = f.emit("i1", format!("fcmp olt float {x}, 0.0"));
+    let xfin = f.emit("i1", format!("fcmp olt float {ax}, 0x7FF0000000000000"));
     let notint = f.emit("i1", format!("xor i1 {yint}, true"));
     let bad = f.and(&xlt, &xfin);
     let bad = f.and(&bad, &yfin);
     let bad = f.and(&bad, &notint);
-    let rf = f.emit("float", format!("select i1 {bad}, float {nanc}, float {rf}"));
+    let r = f.emit("float", format!("select i1 {bad}, float {nanc}, float {r}"));
     let nan = f.emit("i1", format!("fcmp uno float {x}, {y}"));
-    let rf = f.emit("float", format!("select i1 {nan}, float {nanc}, float {rf}"));
+    let r = f.emit("float", format!("select i1 {nan}, float {nanc}, float {r}"));
     let one = f.emit("i1", format!("fcmp oeq float {x}, 1.0"));
     let m1 = f.emit("i1", format!("fcmp oeq float {x}, -1.0"));
-    let yinf = f.emit("i1", format!("fcmp oeq double {ay}, {pinf}"));
+    let yinf = f.emit("i1", format!("fcmp oeq float {ay}, 0x7FF0000000000000"));
     let m1 = f.and(&m1, &yinf);
     let one = f.or(&one, &m1);
     let y0 = f.emit("i1", format!("fcmp oeq float {y}, 0.0"));
     let one = f.or(&one, &y0);
-    f.emit("float", format!("select i1 {one}, float 1.0, float {rf}"))
+    f.emit("float", format!("select i1 {one}, float 1.0, float {r}"))
 }
 
 /// `ln(erfc(a) e^(a^2) / t)` with `t = 1 / (1 + a/2)`, `a` in `[0, 10.5]`, as a polynomial in
