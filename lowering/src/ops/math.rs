@@ -9,8 +9,8 @@
 //!   (`2^(n>>1) * 2^(n - n>>1)`, both normal) so results down to the subnormals round once and
 //!   `x >= 88.73` overflows to inf. `+inf -> inf`, `-inf -> 0`, NaN -> NaN. Max relative error
 //!   about 2 ulp (2.4e-7) on normal results.
-//! - `tanh`: `|x| < 0.625` the Cephes `tanhf` odd polynomial (relative error ~1 ulp, `-0.0` kept),
-//!   else `copysign(1 - 2 / (e^(2|x|) + 1), x)` (saturates to +-1, NaN propagates).
+//! - `tanh`: `copysign(E / (E + 2), x)` with `E = expm1(2|x|)` from the reduction of `exp`
+//!   (relative accurate at every `x`, about 2 ulp; `-0.0` kept, saturates to +-1, NaN propagates).
 //! - `log`: Cephes `logf` (see [`log`]); relative error about 1 ulp.
 //! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it).
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
@@ -73,14 +73,28 @@ pub fn exp(f: &mut FnB, x: &Val) -> Val {
 fn exp_parts(f: &mut FnB, x: &Val) -> (Val, Val, Val) {
     let x1 = clamp(f, "ogt", x, 89.0);
     let xc = clamp(f, "olt", &x1, -110.0);
+    let (em, ni) = exp_reduced(f, &xc);
+    let y = bin(f, "fadd", &em, &c(1.0));
+    // 2^n as two normal factors.
+    let hi = f.emit("i32", format!("ashr i32 {ni}, 1"));
+    let lo = f.emit("i32", format!("sub i32 {ni}, {hi}"));
+    let s1 = pow2(f, &hi);
+    let s2 = pow2(f, &lo);
+    (y, s1, s2)
+}
+
+/// The range reduction of `e^x` for `x` in `[-110, 89]` or NaN: `e^x = 2^n (1 + em)` with
+/// `em = e^r - 1` (relative accurate, `|r| <= ln2/2`) and `n` an `i32` (0 for NaN: `fptosi` of
+/// NaN is poison).
+fn exp_reduced(f: &mut FnB, xc: &Val) -> (Val, Val) {
     // n = roundeven(x / ln2); exact while |x / ln2| < 2^22.
-    let t = bin(f, "fmul", &xc, &c(std::f32::consts::LOG2_E));
+    let t = bin(f, "fmul", xc, &c(std::f32::consts::LOG2_E));
     let magic = c(12582912.0);
     let tm = bin(f, "fadd", &t, &magic);
     let n = bin(f, "fsub", &tm, &magic);
     // r = x - n ln2 (C1 has 9 significant bits: n * C1 is exact).
     let h = bin(f, "fmul", &n, &c(0.693359375));
-    let r = bin(f, "fsub", &xc, &h);
+    let r = bin(f, "fsub", xc, &h);
     let l = bin(f, "fmul", &n, &c(-2.12194440e-4));
     let r = bin(f, "fsub", &r, &l);
     let z = bin(f, "fmul", &r, &r);
@@ -98,16 +112,10 @@ fn exp_parts(f: &mut FnB, x: &Val) -> (Val, Val, Val) {
     );
     let y = bin(f, "fmul", &p, &z);
     let y = bin(f, "fadd", &y, &r);
-    let y = bin(f, "fadd", &y, &c(1.0));
-    // 2^n as two normal factors; NaN gets n = 0 (fptosi of NaN is poison).
     let nan = f.emit("i1", format!("fcmp uno float {xc}, 0.0"));
     let n0 = f.emit("float", format!("select i1 {nan}, float 0.0, float {n}"));
     let ni = f.emit("i32", format!("fptosi float {n0} to i32"));
-    let hi = f.emit("i32", format!("ashr i32 {ni}, 1"));
-    let lo = f.emit("i32", format!("sub i32 {ni}, {hi}"));
-    let s1 = pow2(f, &hi);
-    let s2 = pow2(f, &lo);
-    (y, s1, s2)
+    (y, ni)
 }
 
 fn intrinsic1(m: &mut ModB, f: &mut FnB, name: &str, x: &Val) -> Val {
@@ -116,41 +124,22 @@ fn intrinsic1(m: &mut ModB, f: &mut FnB, name: &str, x: &Val) -> Val {
     f.emit("float", format!("call float @{full}(float {x})"))
 }
 
-/// `tanh x` of a `float`.
+/// `tanh x` of a `float`: `tanh |x| = E / (E + 2)` with `E = e^(2|x|) - 1` as `expm1`
+/// (`2^n em + (2^n - 1)` from [`exp_reduced`], relative accurate down to `x = 0`, so no
+/// separate small-argument branch), `2|x|` clamped to 20 (`tanh 10` is 1 in f32), then the
+/// sign of `x` (`-0.0` kept, NaN propagates).
 pub fn tanh(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     let a = intrinsic1(m, f, "fabs", x);
-    // Small |x|: x + x^3 P(x^2).
-    let z = bin(f, "fmul", x, x);
-    let p = horner(
-        f,
-        &z,
-        &[
-            -5.70498872745e-3,
-            2.06390887954e-2,
-            -5.37397155531e-2,
-            1.33314422036e-1,
-            -3.33332819422e-1,
-        ],
-    );
-    let pz = bin(f, "fmul", &p, &z);
-    let pzx = bin(f, "fmul", &pz, x);
-    let small = bin(f, "fadd", &pzx, x);
-    // x^3 P is +0.0 for x = -0.0: keep the zero itself.
-    let zero = f.emit("i1", format!("fcmp oeq float {x}, 0.0"));
-    let small = f.emit("float", format!("select i1 {zero}, float {x}, float {small}"));
-    // Large |x|: 1 - 2 / (e^(2|x|) + 1), with the sign of x.
     let a2 = bin(f, "fadd", &a, &a);
-    let e = exp(f, &a2);
-    let e1 = bin(f, "fadd", &e, &c(1.0));
-    let q = bin(f, "fdiv", &c(2.0), &e1);
-    let big = bin(f, "fsub", &c(1.0), &q);
+    let a2 = clamp(f, "ogt", &a2, 20.0);
+    let (em, ni) = exp_reduced(f, &a2);
+    let s = pow2(f, &ni);
+    let sm1 = bin(f, "fsub", &s, &c(1.0));
+    let e = mul_add(f, &em, &s, &sm1);
+    let d = bin(f, "fadd", &e, &c(2.0));
+    let t = bin(f, "fdiv", &e, &d);
     m.declare("llvm.copysign.f32", "declare float @llvm.copysign.f32(float, float)");
-    let big = f.emit(
-        "float",
-        format!("call float @llvm.copysign.f32(float {big}, float {x})"),
-    );
-    let is_small = f.emit("i1", format!("fcmp olt float {a}, {}", c(0.625)));
-    f.emit("float", format!("select i1 {is_small}, float {small}, float {big}"))
+    f.emit("float", format!("call float @llvm.copysign.f32(float {t}, float {x})"))
 }
 
 /// `x = m 2^e` for a finite `x > 0` (subnormals too, scaled by 2^23 first), with `m` in
