@@ -18,6 +18,19 @@ pub mod translate;
 
 use std::fmt;
 
+#[doc(hidden)]
+pub use mimalloc::MiMalloc;
+
+/// Makes mimalloc the global allocator of a binary (the XCS tools use it; a frontend that
+/// embeds XCS keeps its own allocator unless it calls this too).
+#[macro_export]
+macro_rules! tool_allocator {
+    () => {
+        #[global_allocator]
+        static ALLOC: $crate::MiMalloc = $crate::MiMalloc;
+    };
+}
+
 pub use xcs_ir::{self as ir, Context, Diagnostic, Module};
 use xcs_ir::diag::DiagBuffer;
 use xcs_ir::parser::{parse_module, ParseOptions};
