@@ -30,7 +30,8 @@ pub type PrintModuleFn = fn(&Context, &Module, &PrintOptions) -> String;
 /// Verifies a whole module (default [`crate::verifier::verify_module`]).
 pub type VerifyModuleFn = fn(&Context, &Module, bool) -> Result<(), Vec<Diagnostic>>;
 /// Verifies one isolated op's body (default [`crate::verifier::verify_isolated`]).
-pub type VerifyIsolatedFn = fn(&Context, &Body, &dyn SymbolLookup) -> Result<(), Vec<Diagnostic>>;
+/// The last argument says whether it may use threads (`--mlir-disable-threading` clears it).
+pub type VerifyIsolatedFn = fn(&Context, &Body, &dyn SymbolLookup, bool) -> Result<(), Vec<Diagnostic>>;
 
 /// How a [`PassManager`] runs: mlir-opt's pass-manager flags.
 #[derive(Clone)]
@@ -443,7 +444,7 @@ impl Runner<'_> {
 
     fn verify(&self, body: &mut Body, scope: &SymbolScope<'_>, top: bool) -> Result<(), Vec<Diagnostic>> {
         if !top {
-            return (self.opts.verify_isolated)(self.ctx, body, scope);
+            return (self.opts.verify_isolated)(self.ctx, body, scope, self.opts.threading);
         }
         // The module verifier takes a `Module`: lend it the body for the call.
         self.with_module(body, |m| (self.opts.verify_module)(self.ctx, m, self.opts.threading))

@@ -228,11 +228,22 @@ fn mock_verify_module(ctx: &Context, m: &Module, _threads: bool) -> Result<(), V
 }
 
 static LOOKUPS: AtomicUsize = AtomicUsize::new(0);
+/// Calls of the function verifier in modules with a `threads_probe` symbol, by its `threads`
+/// argument (false, true).
+static THREADS_SEEN: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
 
-fn mock_verify_isolated(ctx: &Context, body: &Body, outer: &dyn SymbolLookup) -> Result<(), Vec<Diagnostic>> {
+fn mock_verify_isolated(
+    ctx: &Context,
+    body: &Body,
+    outer: &dyn SymbolLookup,
+    threads: bool,
+) -> Result<(), Vec<Diagnostic>> {
     // functions see their siblings through the scope
     if outer.lookup("verify_probe").is_some() {
         LOOKUPS.fetch_add(1, Ordering::Relaxed);
+    }
+    if outer.lookup("threads_probe").is_some() {
+        THREADS_SEEN[threads as usize].fetch_add(1, Ordering::Relaxed);
     }
     broken(ctx, body).map_or(Ok(()), |d| Err(vec![d]))
 }
@@ -660,6 +671,22 @@ fn ir_dumps_before_after_change_and_failure() {
         ]
     );
     assert_eq!(m.body.self_attr(&ctx, "marks"), None);
+}
+
+#[test]
+fn function_verification_follows_the_threading_option() {
+    let ctx = Context::new();
+    for threading in [false, true] {
+        THREADS_SEEN.iter().for_each(|c| c.store(0, Ordering::Relaxed));
+        let mut m = module(&ctx, &["threads_probe", "f1"]);
+        let mut pm = parse("builtin.module(func.func(test-noop))");
+        pm.options.threading = threading;
+        let (r, _, _) = run(&pm, &ctx, &mut m);
+        assert!(r.is_ok());
+        // `--mlir-disable-threading` reaches the verifier of each function
+        assert_eq!(THREADS_SEEN[threading as usize].load(Ordering::Relaxed), 2);
+        assert_eq!(THREADS_SEEN[!threading as usize].load(Ordering::Relaxed), 0);
+    }
 }
 
 #[test]

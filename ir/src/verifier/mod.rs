@@ -93,9 +93,23 @@ pub fn verify_module_with(ctx: &Context, m: &Module, opts: &VerifyOptions) -> Re
 /// Verifies the isolated op owning `body` and everything in it, resolving symbol uses that
 /// leave it through `outer` (the nearest enclosing symbol table, e.g. a [`SymbolTable`] of the
 /// module; MLIR never looks further out). The owner's own operands, results and `verify` hook
-/// live in the parent body and are not checked here; its attributes and regions are.
-pub fn verify_isolated(ctx: &Context, body: &Body, outer: &dyn SymbolLookup) -> Result<(), Vec<Diagnostic>> {
-    verify_isolated_with(ctx, body, outer, &VerifyOptions::default())
+/// live in the parent body and are not checked here; its attributes and regions are. Isolated
+/// ops nested in `body` are verified in parallel unless `threads` is false.
+pub fn verify_isolated(
+    ctx: &Context,
+    body: &Body,
+    outer: &dyn SymbolLookup,
+    threads: bool,
+) -> Result<(), Vec<Diagnostic>> {
+    verify_isolated_with(
+        ctx,
+        body,
+        outer,
+        &VerifyOptions {
+            threads,
+            ..VerifyOptions::default()
+        },
+    )
 }
 
 /// [`verify_isolated`] with explicit options.
