@@ -445,11 +445,7 @@ impl Runner<'_> {
 
     fn verify(&self, body: &mut Body, scope: &SymbolScope<'_>, top: bool) -> Result<(), Vec<Diagnostic>> {
         if !top {
-            // Inside a parallel function pipeline the functions are the parallelism: verifying
-            // each one with parallel tasks of its own only adds scheduling and cross-core
-            // traffic (verify + cse on 1,000 functions: 2 threads were slower than 1).
-            let threads = self.opts.threading && rayon::current_thread_index().is_none();
-            return (self.opts.verify_isolated)(self.ctx, body, scope, threads);
+            return (self.opts.verify_isolated)(self.ctx, body, scope, self.opts.threading);
         }
         // The module verifier takes a `Module`: lend it the body for the call.
         self.with_module(body, |m| (self.opts.verify_module)(self.ctx, m, self.opts.threading))
