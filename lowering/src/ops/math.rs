@@ -244,7 +244,10 @@ fn exact(f: &mut FnB, op: &str, a: &Val, b: &Val) -> Val {
 /// `fma(a, b, c)` with one rounding (the low part of a product, a division's remainder).
 fn fma(m: &mut ModB, f: &mut FnB, a: &Val, b: &Val, cc: &Val) -> Val {
     m.declare("llvm.fma.f32", "declare float @llvm.fma.f32(float, float, float)");
-    f.emit("float", format!("call float @llvm.fma.f32(float {a}, float {b}, float {cc})"))
+    f.emit(
+        "float",
+        format!("call float @llvm.fma.f32(float {a}, float {b}, float {cc})"),
+    )
 }
 
 /// `(hi, lo)` with `hi + lo = a + b` exactly, for `|a| >= |b|` or `a` of the larger exponent
@@ -305,9 +308,10 @@ pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
     let ax = intrinsic1(m, f, "fabs", x);
     let (l, ll) = ln_two_float(m, f, &ax);
     let zero = f.emit("i1", format!("fcmp oeq float {ax}, 0.0"));
-    let l = f.emit("float", format!("select i1 {zero}, float 0xFFF0000000000000, float {l}"));
-    let inf = f.emit("i1", format!("fcmp oeq float {ax}, 0x7FF0000000000000"));
-    let l = f.emit("float", format!("select i1 {inf}, float 0x7FF0000000000000, float {l}"));
+    let (pinf, ninf, nan) = (c(f32::INFINITY), c(f32::NEG_INFINITY), c(f32::NAN));
+    let l = f.emit("float", format!("select i1 {zero}, float {ninf}, float {l}"));
+    let inf = f.emit("i1", format!("fcmp oeq float {ax}, {pinf}"));
+    let l = f.emit("float", format!("select i1 {inf}, float {pinf}, float {l}"));
     // y (L + Ll) = th + tl.
     let th = exact(f, "fmul", y, &l);
     let nth = f.emit("float", format!("fneg float {th}"));
@@ -327,7 +331,7 @@ pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
     let r = bin(f, "fmul", &r, &s2);
     // y an integer, an odd one (|y| >= 2^24 floats are even).
     let ay = intrinsic1(m, f, "fabs", y);
-    let yfin = f.emit("i1", format!("fcmp olt float {ay}, 0x7FF0000000000000"));
+    let yfin = f.emit("i1", format!("fcmp olt float {ay}, {pinf}"));
     let ytr = intrinsic1(m, f, "trunc", y);
     let yint = f.emit("i1", format!("fcmp oeq float {ytr}, {y}"));
     let yint = f.and(&yint, &yfin);
@@ -340,20 +344,19 @@ pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
     let flip = f.and(&xneg, &yodd);
     let nr = f.emit("float", format!("fneg float {r}"));
     let r = f.emit("float", format!("select i1 {flip}, float {nr}, float {r}"));
-    let nanc = "0x7FF8000000000000";
     // Finite x < 0 with a finite non-integer y.
     let xlt = f.emit("i1", format!("fcmp olt float {x}, 0.0"));
-    let xfin = f.emit("i1", format!("fcmp olt float {ax}, 0x7FF0000000000000"));
+    let xfin = f.emit("i1", format!("fcmp olt float {ax}, {pinf}"));
     let notint = f.emit("i1", format!("xor i1 {yint}, true"));
     let bad = f.and(&xlt, &xfin);
     let bad = f.and(&bad, &yfin);
     let bad = f.and(&bad, &notint);
-    let r = f.emit("float", format!("select i1 {bad}, float {nanc}, float {r}"));
-    let nan = f.emit("i1", format!("fcmp uno float {x}, {y}"));
-    let r = f.emit("float", format!("select i1 {nan}, float {nanc}, float {r}"));
+    let r = f.emit("float", format!("select i1 {bad}, float {nan}, float {r}"));
+    let unordered = f.emit("i1", format!("fcmp uno float {x}, {y}"));
+    let r = f.emit("float", format!("select i1 {unordered}, float {nan}, float {r}"));
     let one = f.emit("i1", format!("fcmp oeq float {x}, 1.0"));
     let m1 = f.emit("i1", format!("fcmp oeq float {x}, -1.0"));
-    let yinf = f.emit("i1", format!("fcmp oeq float {ay}, 0x7FF0000000000000"));
+    let yinf = f.emit("i1", format!("fcmp oeq float {ay}, {pinf}"));
     let m1 = f.and(&m1, &yinf);
     let one = f.or(&one, &m1);
     let y0 = f.emit("i1", format!("fcmp oeq float {y}, 0.0"));
@@ -396,20 +399,17 @@ pub fn gelu_erf(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     let t = bin(f, "fdiv", &c(1.0), &den);
     let st = bin(f, "fsub", &t, &c(ERFC_T0));
     let p = horner(f, &st, &ERFC_P);
-    // a^2 = x^2 / 2 = A + Al exactly.
-    let q = f.emit("float", format!("fmul float {x}, {x}"));
-    m.declare("llvm.fma.f32", "declare float @llvm.fma.f32(float, float, float)");
+    // -a^2 = -x^2 / 2 = -(A + Al) exactly.
+    let q = exact(f, "fmul", x, x);
     let nq = f.emit("float", format!("fneg float {q}"));
-    let ql = f.emit("float", format!("call float @llvm.fma.f32(float {x}, float {x}, float {nq})"));
-    let big_a = f.emit("float", format!("fmul float {q}, {}", c(0.5)));
-    let al = f.emit("float", format!("fmul float {ql}, {}", c(0.5)));
+    let ql = fma(m, f, x, x, &nq);
+    let neg_a = exact(f, "fmul", &q, &c(-0.5));
+    let al = exact(f, "fmul", &ql, &c(0.5));
     // h + err = p - A (exact when |A| >= |p|; otherwise both are small and err is noise).
-    let h = f.emit("float", format!("fsub float {p}, {big_a}"));
-    let z = f.emit("float", format!("fadd float {h}, {big_a}"));
-    let err = f.emit("float", format!("fsub float {p}, {z}"));
-    let lo = f.emit("float", format!("fsub float {err}, {al}"));
+    let (h, err) = fast_two_sum(f, &neg_a, &p);
+    let lo = exact(f, "fsub", &err, &al);
     let (e, s1, s2) = exp_parts(f, &h);
-    let e = f.emit("float", format!("call float @llvm.fma.f32(float {e}, float {lo}, float {e})"));
+    let e = fma(m, f, &e, &lo, &e);
     let ec = bin(f, "fmul", &t, &e);
     let tail = f.emit("i1", format!("fcmp ogt float {ax}, {}", c(14.85)));
     let ec = f.emit("float", format!("select i1 {tail}, float 0.0, float {ec}"));
