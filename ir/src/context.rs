@@ -133,7 +133,7 @@ impl Context {
     // ---- types
     #[inline]
     pub fn intern_type(&self, kind: TypeKind) -> Type {
-        Type::new(self.types.intern_with(&kind, |k| Box::new(k.clone())) as usize)
+        Type::new(self.types.intern_owned(kind) as usize)
     }
     /// Interns a type by reference (no clone unless the type is new).
     #[inline]
@@ -202,16 +202,21 @@ impl Context {
     // ---- attributes
     #[inline]
     pub fn attr(&self, kind: AttrKind) -> Attr {
-        self.attr_ref(&kind)
+        self.note_aliasable(&kind);
+        Attr::new(self.attrs.intern_owned(kind) as usize)
     }
     #[inline]
     pub fn attr_ref(&self, kind: &AttrKind) -> Attr {
         Attr::new(self.attrs.intern_with(kind, |k| {
-            if matches!(k, AttrKind::Location(_) | AttrKind::Keyword { .. } | AttrKind::Distinct { .. }) {
-                self.aliasable_attrs.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
+            self.note_aliasable(k);
             Box::new(k.clone())
         }) as usize)
+    }
+    #[inline]
+    fn note_aliasable(&self, k: &AttrKind) {
+        if matches!(k, AttrKind::Location(_) | AttrKind::Keyword { .. } | AttrKind::Distinct { .. }) {
+            self.aliasable_attrs.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
     /// True if some interned attribute may be printed through an alias (`#map`, `#loc`,
     /// `#distinct`); when false, a module can be printed in one streaming pass.
