@@ -86,8 +86,8 @@ pub fn exp(f: &mut FnB, x: &Val) -> Val {
 fn exp_parts(f: &mut FnB, x: &Val) -> (Val, Val, Val) {
     let x1 = clamp(f, "ogt", x, 89.0);
     let xc = clamp(f, "olt", &x1, -110.0);
-    let (em, ni) = exp_reduced(f, &xc);
-    let y = bin(f, "fadd", &em, &c(1.0));
+    let (r, ni) = exp_reduced(f, &xc);
+    let y = exp_of_reduced(f, &r);
     // 2^n as two normal factors.
     let hi = f.emit("i32", format!("ashr i32 {ni}, 1"));
     let lo = f.emit("i32", format!("sub i32 {ni}, {hi}"));
@@ -101,8 +101,8 @@ fn exp_parts(f: &mut FnB, x: &Val) -> (Val, Val, Val) {
 /// where [`exp_parts`] builds two (a caller whose argument has a known range, which multiplies
 /// by the constant `2^-offset` last, rounds into the subnormals once).
 fn exp_offset(f: &mut FnB, x: &Val, offset: i32) -> (Val, Val) {
-    let (em, ni) = exp_reduced(f, x);
-    let y = bin(f, "fadd", &em, &c(1.0));
+    let (r, ni) = exp_reduced(f, x);
+    let y = exp_of_reduced(f, &r);
     let e = f.emit("i32", format!("add i32 {ni}, {offset}"));
     (y, pow2(f, &e))
 }
@@ -119,9 +119,9 @@ const EXPM1_Q: [f32; 5] = [
     0.499_999_94,
 ];
 
-/// The range reduction of `e^x` for `x` in `[-110, 89]` or NaN: `e^x = 2^n (1 + em)` with
-/// `em = e^r - 1` (relative accurate, `|r| <= ln2/2`) and `n` an `i32` (read from the bits of
-/// the rounding's sum, not converted: for NaN, `em` is NaN and `n` any integer).
+/// The range reduction of `e^x` for `x` in `[-110, 89]` or NaN: `x = n ln2 + r` with
+/// `|r| <= ln2/2` and `n` an `i32` (read from the bits of the rounding's sum, not converted:
+/// for NaN, `r` is NaN and `n` any integer).
 fn exp_reduced(f: &mut FnB, xc: &Val) -> (Val, Val) {
     // n = roundeven(x / ln2); exact while |x / ln2| < 2^22.
     let t = bin(f, "fmul", xc, &c(std::f32::consts::LOG2_E));
@@ -133,15 +133,26 @@ fn exp_reduced(f: &mut FnB, xc: &Val) -> (Val, Val) {
     let r = bin(f, "fsub", xc, &h);
     let l = bin(f, "fmul", &n, &c(-2.12194440e-4));
     let r = bin(f, "fsub", &r, &l);
-    let z = bin(f, "fmul", &r, &r);
-    let p = horner(f, &r, &EXPM1_Q);
-    let y = bin(f, "fmul", &p, &z);
-    let y = bin(f, "fadd", &y, &r);
     // n from the bits of tm (1.5 * 2^23 + n: the low bits are n); for a NaN x it is some
     // integer, and the result NaN whatever power of two it makes
     let tb = f.emit("i32", format!("bitcast float {tm} to i32"));
     let ni = f.emit("i32", format!("sub i32 {tb}, {}", 12582912f32.to_bits()));
-    (y, ni)
+    (r, ni)
+}
+
+/// `e^r - 1 = r + r^2 Q(r)` of a reduced `r` (relative accurate near 0).
+fn expm1_reduced(f: &mut FnB, r: &Val) -> Val {
+    let z = bin(f, "fmul", r, r);
+    let p = horner(f, r, &EXPM1_Q);
+    mul_add(f, &p, &z, r)
+}
+
+/// `e^r` of a reduced `r`: the same polynomial as [`expm1_reduced`] plus one, in one Horner
+/// chain (`... r + 1) r + 1`: one operation less).
+fn exp_of_reduced(f: &mut FnB, r: &Val) -> Val {
+    let mut coefs = EXPM1_Q.to_vec();
+    coefs.extend([1.0, 1.0]);
+    horner(f, r, &coefs)
 }
 
 fn intrinsic1(m: &mut ModB, f: &mut FnB, name: &str, x: &Val) -> Val {
@@ -151,14 +162,15 @@ fn intrinsic1(m: &mut ModB, f: &mut FnB, name: &str, x: &Val) -> Val {
 }
 
 /// `tanh x` of a `float`: `tanh |x| = E / (E + 2)` with `E = e^(2|x|) - 1` as `expm1`
-/// (`2^n em + (2^n - 1)` from [`exp_reduced`], relative accurate down to `x = 0`, so no
+/// (`2^n em + (2^n - 1)` from [`exp_reduced`] and [`expm1_reduced`], relative accurate down to `x = 0`, so no
 /// separate small-argument branch), `2|x|` clamped to 20 (`tanh 10` is 1 in f32), then the
 /// sign of `x` (`-0.0` kept, NaN propagates).
 pub fn tanh(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     let a = intrinsic1(m, f, "fabs", x);
     let a2 = bin(f, "fadd", &a, &a);
     let a2 = clamp(f, "ogt", &a2, 20.0);
-    let (em, ni) = exp_reduced(f, &a2);
+    let (r, ni) = exp_reduced(f, &a2);
+    let em = expm1_reduced(f, &r);
     let s = pow2(f, &ni);
     let sm1 = bin(f, "fsub", &s, &c(1.0));
     let e = mul_add(f, &em, &s, &sm1);
