@@ -346,60 +346,54 @@ pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
     let ax = intrinsic1(m, f, "fabs", x);
     let (l, ll) = ln_two_float(m, f, &ax);
     let zero = f.emit("i1", format!("fcmp oeq float {ax}, 0.0"));
-    let (pinf, ninf, nan) = (c(f32::INFINITY), c(f32::NEG_INFINITY), c(f32::NAN));
-    let l = f.emit("float", format!("select i1 {zero}, float {ninf}, float {l}"));
-    let inf = f.emit("i1", format!("fcmp oeq float {ax}, {pinf}"));
-    let l = f.emit("float", format!("select i1 {inf}, float {pinf}, float {l}"));
+    let l = f.emit("float", format!("select i1 {zero}, float {}, float {l}", c(f32::NEG_INFINITY)));
+    // ln inf = inf, and a NaN x makes L NaN (NaN then propagates through y L)
+    let big = f.emit("i1", format!("fcmp uge float {ax}, {}", c(f32::INFINITY)));
+    let l = f.emit("float", format!("select i1 {big}, float {ax}, float {l}"));
     // y (L + Ll) = th + tl.
     let th = exact(f, "fmul", y, &l);
     let nth = f.emit("float", format!("fneg float {th}"));
     let tl = fma(m, f, y, &l, &nth);
     let yll = exact(f, "fmul", y, &ll);
     let tl = exact(f, "fadd", &tl, &yll);
+    // pow(x, +-0) = 1 even for NaN and infinite x; pow(+-1, y) = 1 (L = 0) even for an infinite
+    // or NaN y (-1 with a non-integer y is made NaN below): the exponent is 0 there.
+    let l0 = f.emit("i1", format!("fcmp oeq float {l}, 0.0"));
+    let y0 = f.emit("i1", format!("fcmp oeq float {y}, 0.0"));
+    let one = f.or(&l0, &y0);
+    let th = f.emit("float", format!("select i1 {one}, float 0.0, float {th}"));
     // Past |th| = 256 the result is 0 or inf whatever the low part: drop it there (it is not
     // small against 1 and an infinite or NaN th would make it NaN).
     let ath = intrinsic1(m, f, "fabs", &th);
     let fin = f.emit("i1", format!("fcmp olt float {ath}, {}", c(256.0)));
-    let tl = f.emit("float", format!("select i1 {fin}, float {tl}, float 0.0"));
+    let not_one = f.emit("i1", format!("xor i1 {one}, true"));
+    let keep = f.and(&fin, &not_one);
+    let tl = f.emit("float", format!("select i1 {keep}, float {tl}, float 0.0"));
     let (h, lo) = fast_two_sum(f, &th, &tl);
     let lo = f.emit("float", format!("select i1 {fin}, float {lo}, float 0.0"));
     let (p, s1, s2) = exp_parts(f, &h);
     let p = fma(m, f, &p, &lo, &p);
     let r = bin(f, "fmul", &p, &s1);
     let r = bin(f, "fmul", &r, &s2);
-    // y an integer, an odd one (|y| >= 2^24 floats are even).
-    let ay = intrinsic1(m, f, "fabs", y);
-    let yfin = f.emit("i1", format!("fcmp olt float {ay}, {pinf}"));
+    // y an integer (trunc y = y: also for +-inf, whose halves are integers too; not for NaN),
+    // an odd one (|y| >= 2^24 floats are even): the result takes the sign of x.
     let ytr = intrinsic1(m, f, "trunc", y);
     let yint = f.emit("i1", format!("fcmp oeq float {ytr}, {y}"));
-    let yint = f.and(&yint, &yfin);
     let half = exact(f, "fmul", y, &c(0.5));
     let htr = intrinsic1(m, f, "trunc", &half);
     let hodd = f.emit("i1", format!("fcmp une float {htr}, {half}"));
     let yodd = f.and(&yint, &hodd);
+    m.declare("llvm.copysign.f32", "declare float @llvm.copysign.f32(float, float)");
+    let signed = f.emit("float", format!("call float @llvm.copysign.f32(float {r}, float {x})"));
+    let r = f.emit("float", format!("select i1 {yodd}, float {signed}, float {r}"));
+    // A finite x < 0 (bits in [0x80000001, 0xff7fffff]) with a non-integer y (finite, or NaN):
+    // NaN.
     let xb = f.emit("i32", format!("bitcast float {x} to i32"));
-    let xneg = f.emit("i1", format!("icmp slt i32 {xb}, 0"));
-    let flip = f.and(&xneg, &yodd);
-    let nr = f.emit("float", format!("fneg float {r}"));
-    let r = f.emit("float", format!("select i1 {flip}, float {nr}, float {r}"));
-    // Finite x < 0 with a finite non-integer y.
-    let xlt = f.emit("i1", format!("fcmp olt float {x}, 0.0"));
-    let xfin = f.emit("i1", format!("fcmp olt float {ax}, {pinf}"));
+    let xo = f.emit("i32", format!("sub i32 {xb}, {}", 0x8000_0001u32 as i32));
+    let xneg = f.emit("i1", format!("icmp ult i32 {xo}, {}", 0x7f7f_ffff));
     let notint = f.emit("i1", format!("xor i1 {yint}, true"));
-    let bad = f.and(&xlt, &xfin);
-    let bad = f.and(&bad, &yfin);
-    let bad = f.and(&bad, &notint);
-    let r = f.emit("float", format!("select i1 {bad}, float {nan}, float {r}"));
-    let unordered = f.emit("i1", format!("fcmp uno float {x}, {y}"));
-    let r = f.emit("float", format!("select i1 {unordered}, float {nan}, float {r}"));
-    let one = f.emit("i1", format!("fcmp oeq float {x}, 1.0"));
-    let m1 = f.emit("i1", format!("fcmp oeq float {x}, -1.0"));
-    let yinf = f.emit("i1", format!("fcmp oeq float {ay}, {pinf}"));
-    let m1 = f.and(&m1, &yinf);
-    let one = f.or(&one, &m1);
-    let y0 = f.emit("i1", format!("fcmp oeq float {y}, 0.0"));
-    let one = f.or(&one, &y0);
-    f.emit("float", format!("select i1 {one}, float 1.0, float {r}"))
+    let bad = f.and(&xneg, &notint);
+    f.emit("float", format!("select i1 {bad}, float {}, float {r}", c(f32::NAN)))
 }
 
 /// `ln(erfc(a) e^(a^2) / t)` with `t = 1 / (1 + a/2)`, `a` in `[0, 10.5]`, as a polynomial in
