@@ -181,29 +181,21 @@ pub fn tanh(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
 }
 
 /// `x = m 2^e` for a finite `x > 0` (subnormals too, scaled by 2^23 first), with `m` in
-/// `[sqrt(1/2), sqrt 2)` and `e` an `i32`, from the bits.
+/// `[sqrt(1/2), sqrt 2)` and `e` an `i32`, from the bits: subtracting the bits of `sqrt(1/2)`
+/// carries into the exponent field exactly when the mantissa is at least `sqrt 2`'s, so the
+/// shifted difference is `e` and `m` is `x` with `e` taken out of its exponent (no compare).
 fn split_exponent(f: &mut FnB, x: &Val) -> (Val, Val) {
     let sub = f.emit("i1", format!("fcmp olt float {x}, {}", c(f32::MIN_POSITIVE)));
     let scaled = bin(f, "fmul", x, &c(8388608.0));
     let xs = f.emit("float", format!("select i1 {sub}, float {scaled}, float {x}"));
-    let adj = f.emit("i32", format!("select i1 {sub}, i32 -23, i32 0"));
     let bits = f.emit("i32", format!("bitcast float {xs} to i32"));
-    let ex = f.emit("i32", format!("lshr i32 {bits}, 23"));
-    let ex = f.emit("i32", format!("and i32 {ex}, 255"));
-    let ex = f.emit("i32", format!("add i32 {ex}, -126"));
-    let ex = f.emit("i32", format!("add i32 {ex}, {adj}"));
-    let mb = f.emit("i32", format!("and i32 {bits}, 8388607"));
-    let mb = f.emit("i32", format!("or i32 {mb}, 1056964608"));
+    let t = f.emit("i32", format!("sub i32 {bits}, {}", std::f32::consts::FRAC_1_SQRT_2.to_bits()));
+    let e0 = f.emit("i32", format!("ashr i32 {t}, 23"));
+    let eb = f.emit("i32", format!("shl i32 {e0}, 23"));
+    let mb = f.emit("i32", format!("sub i32 {bits}, {eb}"));
     let m = f.emit("float", format!("bitcast i32 {mb} to float"));
-    // m in [0.5, 1): below sqrt(1/2) use 2m and e - 1.
-    let lo = f.emit(
-        "i1",
-        format!("fcmp olt float {m}, {}", c(std::f32::consts::FRAC_1_SQRT_2)),
-    );
-    let m2 = bin(f, "fadd", &m, &m);
-    let m = f.emit("float", format!("select i1 {lo}, float {m2}, float {m}"));
-    let e1 = f.emit("i32", format!("sub i32 {ex}, 1"));
-    let e = f.emit("i32", format!("select i1 {lo}, i32 {e1}, i32 {ex}"));
+    let adj = f.emit("i32", format!("select i1 {sub}, i32 -23, i32 0"));
+    let e = f.emit("i32", format!("add i32 {e0}, {adj}"));
     (m, e)
 }
 
