@@ -312,17 +312,15 @@ fn ln_two_float(m: &mut ModB, f: &mut FnB, x: &Val) -> (Val, Val) {
     let z = bin(f, "fmul", &s, &s);
     let coefs: Vec<f32> = (1..=6).rev().map(|k| 2.0 / (2 * k + 1) as f32).collect();
     let rz = horner(f, &z, &coefs);
-    let t = bin(f, "fmul", &s, &z);
-    let t = bin(f, "fmul", &t, &rz);
+    let sz = bin(f, "fmul", &s, &z);
     // e ln2 + 2s as a Fast2Sum (|e LN2_HI| >= 0.69 > |2s| unless e = 0, when it is exact).
     let a = exact(f, "fmul", &e, &c(LN2_HI));
     let b = exact(f, "fadd", &s, &s);
     let (hi, lo) = fast_two_sum(f, &a, &b);
-    let el = exact(f, "fmul", &e, &c(LN2_LO));
-    let sl2 = exact(f, "fadd", &sl, &sl);
-    let lo = exact(f, "fadd", &lo, &el);
-    let lo = exact(f, "fadd", &lo, &sl2);
-    let lo = exact(f, "fadd", &lo, &t);
+    // the small terms, added as multiply-adds: e LN2_LO, 2 sl, s z R(z)
+    let lo = mul_add(f, &e, &c(LN2_LO), &lo);
+    let lo = mul_add(f, &sl, &c(2.0), &lo);
+    let lo = mul_add(f, &sz, &rz, &lo);
     (hi, lo)
 }
 
