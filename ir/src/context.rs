@@ -138,7 +138,7 @@ impl Context {
     /// Interns a type by reference (no clone unless the type is new).
     #[inline]
     pub fn intern_type_ref(&self, kind: &TypeKind) -> Type {
-        Type::new(self.types.intern_with(kind, |k| Box::new(k.clone())) as usize)
+        Type::new(self.types.intern(kind) as usize)
     }
     #[inline]
     pub fn type_kind(&self, t: Type) -> &TypeKind {

@@ -4,11 +4,11 @@
 //!
 //! - `exp`: the argument is clamped to `[-110, 89]` (NaN passes the clamp: it compares false),
 //!   reduced as `x = n ln2 + r` (`n` rounded to nearest even with the 1.5*2^23 trick, `ln2` split
-//!   in an exact high part and a low part, Cody-Waite), `e^r - 1` by a degree-6 polynomial fitted
-//!   for this project ([`EXPM1_Q`]) on `|r| <= ln2/2`, then scaled by `2^n` as two exponent-field multiplies
-//!   (`2^(n>>1) * 2^(n - n>>1)`, both normal) so results down to the subnormals round once and
-//!   `x >= 88.73` overflows to inf. `+inf -> inf`, `-inf -> 0`, NaN -> NaN. Max relative error
-//!   about 2 ulp (2.4e-7) on normal results.
+//!   in an exact high part and a low part, Cody-Waite), `e^r` by a degree-6 polynomial fitted for
+//!   this project ([`EXPM1_Q`]) on `|r| <= ln2/2`, then scaled by `2^n` as two exponent-field
+//!   multiplies (`2^(n>>1) * 2^(n - n>>1)`, both normal) so results down to the subnormals round
+//!   once and `x >= 88.73` overflows to inf. `+inf -> inf`, `-inf -> 0`, NaN -> NaN. Max relative
+//!   error about 1 ulp (0.86 ulp over 4M points) on normal results.
 //! - `tanh`: `copysign(E / (E + 2), x)` with `E = expm1(2|x|)` from the reduction of `exp`
 //!   (relative accurate at every `x`, about 2 ulp; `-0.0` kept, saturates to +-1, NaN propagates).
 //! - `log`: Cephes `logf` (see [`log`]); relative error about 1 ulp.
@@ -119,13 +119,17 @@ const EXPM1_Q: [f32; 5] = [
     0.499_999_94,
 ];
 
+/// `1.5 * 2^23`: adding it to a float below `2^22` in magnitude rounds it to an integer (to
+/// nearest even), which then sits in the low bits of the sum.
+const ROUND_MAGIC: f32 = 12_582_912.0;
+
 /// The range reduction of `e^x` for `x` in `[-110, 89]` or NaN: `x = n ln2 + r` with
 /// `|r| <= ln2/2` and `n` an `i32` (read from the bits of the rounding's sum, not converted:
 /// for NaN, `r` is NaN and `n` any integer).
 fn exp_reduced(f: &mut FnB, xc: &Val) -> (Val, Val) {
     // n = roundeven(x / ln2); exact while |x / ln2| < 2^22.
     let t = bin(f, "fmul", xc, &c(std::f32::consts::LOG2_E));
-    let magic = c(12582912.0);
+    let magic = c(ROUND_MAGIC);
     let tm = bin(f, "fadd", &t, &magic);
     let n = bin(f, "fsub", &tm, &magic);
     // r = x - n ln2 (C1 has 9 significant bits: n * C1 is exact).
@@ -136,7 +140,7 @@ fn exp_reduced(f: &mut FnB, xc: &Val) -> (Val, Val) {
     // n from the bits of tm (1.5 * 2^23 + n: the low bits are n); for a NaN x it is some
     // integer, and the result NaN whatever power of two it makes
     let tb = f.emit("i32", format!("bitcast float {tm} to i32"));
-    let ni = f.emit("i32", format!("sub i32 {tb}, {}", 12582912f32.to_bits()));
+    let ni = f.emit("i32", format!("sub i32 {tb}, {}", ROUND_MAGIC.to_bits()));
     (r, ni)
 }
 
@@ -162,9 +166,9 @@ fn intrinsic1(m: &mut ModB, f: &mut FnB, name: &str, x: &Val) -> Val {
 }
 
 /// `tanh x` of a `float`: `tanh |x| = E / (E + 2)` with `E = e^(2|x|) - 1` as `expm1`
-/// (`2^n em + (2^n - 1)` from [`exp_reduced`] and [`expm1_reduced`], relative accurate down to `x = 0`, so no
-/// separate small-argument branch), `2|x|` clamped to 20 (`tanh 10` is 1 in f32), then the
-/// sign of `x` (`-0.0` kept, NaN propagates).
+/// (`2^n em + (2^n - 1)` from [`exp_reduced`] and [`expm1_reduced`], relative accurate down to
+/// `x = 0`, so no separate small-argument branch), `2|x|` clamped to 20 (`tanh 10` is 1 in f32),
+/// then the sign of `x` (`-0.0` kept, NaN propagates).
 pub fn tanh(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     let a = intrinsic1(m, f, "fabs", x);
     let a2 = bin(f, "fadd", &a, &a);
@@ -176,8 +180,7 @@ pub fn tanh(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     let e = mul_add(f, &em, &s, &sm1);
     let d = bin(f, "fadd", &e, &c(2.0));
     let t = bin(f, "fdiv", &e, &d);
-    m.declare("llvm.copysign.f32", "declare float @llvm.copysign.f32(float, float)");
-    f.emit("float", format!("call float @llvm.copysign.f32(float {t}, float {x})"))
+    copysign(m, f, &t, x)
 }
 
 /// `x = m 2^e` for a finite `x > 0` (subnormals too, scaled by 2^23 first), with `m` in
@@ -280,6 +283,23 @@ fn fma(m: &mut ModB, f: &mut FnB, a: &Val, b: &Val, cc: &Val) -> Val {
     )
 }
 
+/// `copysign(mag, sign)`: `mag` with the sign bit of `sign`.
+fn copysign(m: &mut ModB, f: &mut FnB, mag: &Val, sign: &Val) -> Val {
+    m.declare("llvm.copysign.f32", "declare float @llvm.copysign.f32(float, float)");
+    f.emit(
+        "float",
+        format!("call float @llvm.copysign.f32(float {mag}, float {sign})"),
+    )
+}
+
+/// `(p, e)` with `p + e = a * b` exactly (`p` the rounded product, `e` its error by an FMA).
+fn two_prod(m: &mut ModB, f: &mut FnB, a: &Val, b: &Val) -> (Val, Val) {
+    let p = exact(f, "fmul", a, b);
+    let np = f.emit("float", format!("fneg float {p}"));
+    let e = fma(m, f, a, b, &np);
+    (p, e)
+}
+
 /// `(hi, lo)` with `hi + lo = a + b` exactly, for `|a| >= |b|` or `a` of the larger exponent
 /// (Fast2Sum).
 fn fast_two_sum(f: &mut FnB, a: &Val, b: &Val) -> (Val, Val) {
@@ -341,9 +361,7 @@ pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
     let big = f.emit("i1", format!("fcmp uge float {ax}, {}", c(f32::INFINITY)));
     let l = f.emit("float", format!("select i1 {big}, float {ax}, float {l}"));
     // y (L + Ll) = th + tl.
-    let th = exact(f, "fmul", y, &l);
-    let nth = f.emit("float", format!("fneg float {th}"));
-    let tl = fma(m, f, y, &l, &nth);
+    let (th, tl) = two_prod(m, f, y, &l);
     let yll = exact(f, "fmul", y, &ll);
     let tl = exact(f, "fadd", &tl, &yll);
     // pow(x, +-0) = 1 even for NaN and infinite x; pow(+-1, y) = 1 (L = 0) even for an infinite
@@ -373,8 +391,7 @@ pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
     let htr = intrinsic1(m, f, "trunc", &half);
     let hodd = f.emit("i1", format!("fcmp une float {htr}, {half}"));
     let yodd = f.and(&yint, &hodd);
-    m.declare("llvm.copysign.f32", "declare float @llvm.copysign.f32(float, float)");
-    let signed = f.emit("float", format!("call float @llvm.copysign.f32(float {r}, float {x})"));
+    let signed = copysign(m, f, &r, x);
     let r = f.emit("float", format!("select i1 {yodd}, float {signed}, float {r}"));
     // A finite x < 0 (bits in [0x80000001, 0xff7fffff]) with a non-integer y (finite, or NaN):
     // NaN.
@@ -410,8 +427,8 @@ const ERFC_P: [f32; 10] = [
 /// taken exactly as a sum of two floats (an FMA gives the low part) and the rounding of
 /// `P - a^2` is recovered (Fast2Sum), so `e^(h + l) = e^h (1 + l)` loses nothing to the large
 /// exponent. `Phi = E/2` for `x < 0`, `1 - E/2` otherwise. Max relative error 4.1e-7 (6 ulp)
-/// on normal results over 4.4M points (results in the subnormals are rounded more than once). `E = 0` past
-/// `|x| > 14.85` (`erfc(10.5) ~ 1e-49`): `gelu(-inf)` is NaN (`-inf * 0`, as the formula and the
+/// on normal results over 4.4M points (results in the subnormals are rounded more than once).
+/// `E = 0` past `|x| > 14.85` (`erfc(10.5) ~ 1e-49`): `gelu(-inf)` is NaN (`-inf * 0`, as the formula and the
 /// interpreter give it), `gelu(inf)` inf, NaN stays NaN.
 pub fn gelu_erf(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     let ax = intrinsic1(m, f, "fabs", x);
@@ -423,9 +440,7 @@ pub fn gelu_erf(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
     let p = horner2(f, &st, &ERFC_P);
     // -a^2 = -x^2 / 2 = A + Al exactly (x / -2 is exact; FMA gives the product's low part).
     let hx = exact(f, "fmul", x, &c(-0.5));
-    let neg_a = exact(f, "fmul", &hx, x);
-    let na = f.emit("float", format!("fneg float {neg_a}"));
-    let al = fma(m, f, &hx, x, &na);
+    let (neg_a, al) = two_prod(m, f, &hx, x);
     // h + err = A + p (exact when |A| >= |p|; otherwise both are small and err is noise).
     let (h, err) = fast_two_sum(f, &neg_a, &p);
     let lo = exact(f, "fadd", &err, &al);
