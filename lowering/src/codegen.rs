@@ -146,6 +146,7 @@ impl<'m> Cx<'m> {
         // the inline math of `ops::math` is compute-bound at 256 bits.
         if opts.features.contains("+avx512f") {
             m.fn_attrs.push_str(" \"prefer-vector-width\"=\"512\"");
+            m.avx512 = opts.features.contains("+avx512dq");
         }
         declare_runtime(&mut m);
         Cx {

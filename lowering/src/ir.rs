@@ -103,6 +103,8 @@ pub struct FnB {
     pub cur: String,
     /// Phi placeholders to fill when the function is finished: marker -> lines.
     phis: BTreeMap<String, Vec<String>>,
+    /// The attribute group (`#0`: the module's target attributes; see [`ModB::finish`]).
+    pub attrs: &'static str,
 }
 
 impl FnB {
@@ -118,6 +120,7 @@ impl FnB {
             next: 0,
             cur: "entry".into(),
             phis: BTreeMap::new(),
+            attrs: "#0",
         };
         f.body.push_str("entry:\n  ;ALLOCAS\n");
         f
@@ -217,7 +220,10 @@ impl FnB {
             body = body.replacen(&format!("  {m}\n"), &if text.is_empty() { String::new() } else { format!("{text}\n") }, 1);
         }
         body = body.replacen("  ;ALLOCAS\n", &self.entry_allocas, 1);
-        format!("define {} {} @\"{}\"({}) #0 {{\n{body}}}\n", self.linkage, self.ret, self.name, self.params)
+        format!(
+            "define {} {} @\"{}\"({}) {} {{\n{body}}}\n",
+            self.linkage, self.ret, self.name, self.params, self.attrs
+        )
     }
 
     // ------------------------------------------------------------ i64 arithmetic (folding)
@@ -445,6 +451,12 @@ pub struct ModB {
     counter: u32,
     /// `attributes #0` contents (target cpu and features).
     pub fn_attrs: String,
+    /// The target has AVX-512 F and DQ (`ops::math` then defines vector variants of some math).
+    pub avx512: bool,
+    /// Names of the functions defined once per module (`ops::math`'s function pairs).
+    defined: std::collections::BTreeSet<String>,
+    /// Functions kept alive until the optimizer has used them (`@llvm.compiler.used`).
+    used: Vec<String>,
 }
 
 impl ModB {
@@ -494,6 +506,15 @@ impl ModB {
     pub fn add_function(&mut self, text: String) {
         self.funcs.push(text);
     }
+    /// True the first time `name` is passed: the caller then defines that function.
+    pub fn define_once(&mut self, name: &str) -> bool {
+        self.defined.insert(name.to_string())
+    }
+    /// Keeps function `name` in the module through the optimizer even while nothing calls it
+    /// (a vector variant that the loop vectorizer calls; see `llvm::compile`).
+    pub fn keep(&mut self, name: &str) {
+        self.used.push(name.to_string());
+    }
     /// The module text.
     pub fn finish(&self, name: &str) -> String {
         let mut s = format!("; ModuleID = '{name}'\nsource_filename = \"{name}\"\n\n");
@@ -511,7 +532,20 @@ impl ModB {
             s.push_str(f);
             s.push('\n');
         }
+        if !self.used.is_empty() {
+            let items: Vec<String> = self.used.iter().map(|u| format!("ptr @\"{u}\"")).collect();
+            let _ = writeln!(
+                s,
+                "@llvm.compiler.used = appending global [{} x ptr] [{}], section \"llvm.metadata\"",
+                items.len(),
+                items.join(", ")
+            );
+        }
         let _ = writeln!(s, "attributes #0 = {{ nounwind {} }}", self.fn_attrs);
+        // #1: a pure function kept out of line (the scalar side of a vector function pair);
+        // #2: a pure function inlined wherever it is called (the vector side).
+        let _ = writeln!(s, "attributes #1 = {{ nounwind noinline memory(none) willreturn {} }}", self.fn_attrs);
+        let _ = writeln!(s, "attributes #2 = {{ nounwind alwaysinline memory(none) willreturn {} }}", self.fn_attrs);
         s
     }
 }

@@ -50,6 +50,14 @@ pub fn compile<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine, optimize: boo
         module
             .run_passes("default<O3>", tm, PassBuilderOptions::create())
             .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
+        // Vector variants of math functions (`ops::math::vector_pair`) were kept for the loop
+        // vectorizer; now they are inlined where it called them, and dropped.
+        if let Some(used) = module.get_global("llvm.compiler.used") {
+            unsafe { used.delete() };
+            module
+                .run_passes("always-inline,globaldce,function(simplifycfg)", tm, PassBuilderOptions::create())
+                .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
+        }
     }
     Ok(module)
 }

@@ -55,6 +55,12 @@ fn command() -> Command {
                 .value_name("CPU")
                 .help("Target CPU (LLVM name, e.g. x86-64-v3) [default: the host CPU and its features]"),
         )
+        .arg(
+            Arg::new("mattr")
+                .long("mattr")
+                .value_name("FEATURES")
+                .help("Target features (LLVM syntax, e.g. +avx512f,+avx512dq) [default: the host's; with --mcpu: none added]"),
+        )
         .arg(Arg::new("O0").long("O0").action(ArgAction::SetTrue).help("Do not optimize the LLVM IR"))
         .arg(
             Arg::new("allow-unregistered-dialect")
@@ -112,6 +118,9 @@ fn run(m: &ArgMatches) -> Result<(), String> {
     if let Some(cpu) = m.get_one::<String>("mcpu") {
         opts.cpu = cpu.clone();
         opts.features = String::new();
+    }
+    if let Some(features) = m.get_one::<String>("mattr") {
+        opts.features = features.clone();
     }
     opts.optimize = !m.get_flag("O0");
     opts.locations_in_messages = true;

@@ -136,17 +136,18 @@ fn float_un(m: &mut ModB, f: &mut FnB, op: Un, x: &Val) -> Val {
     let ty = x.ty;
     if ty == "float" {
         // Vectorizable inline f32 math (see `math`).
+        let mb = &mut super::math::Mb::scalar(m, f);
         match op {
-            Un::Exp => return super::math::exp(f, x),
-            Un::Log => return super::math::log(f, x),
-            Un::Tanh => return super::math::tanh(m, f, x),
-            Un::Sigmoid => return super::math::sigmoid(f, x),
+            Un::Exp => return super::math::exp(mb, x),
+            Un::Log => return super::math::log(mb, x),
+            Un::Tanh => return super::math::tanh(mb, x),
+            Un::Sigmoid => return super::math::sigmoid(mb, x),
             Un::Silu => {
-                let s = super::math::sigmoid(f, x);
-                return f.emit(ty, format!("fmul {ty} {x}, {s}"));
+                let s = super::math::sigmoid(mb, x);
+                return mb.f.emit(ty, format!("fmul {ty} {x}, {s}"));
             }
-            Un::GeluTanh => return super::math::gelu_tanh(f, x),
-            Un::GeluErf => return super::math::gelu_erf(m, f, x),
+            Un::GeluTanh => return super::math::gelu_tanh(mb, x),
+            Un::GeluErf => return super::math::gelu_erf(mb, x),
             _ => {}
         }
     }
@@ -217,7 +218,7 @@ pub fn eval(k: &mut Kernel, site: i32, msgs: &EwMsgs, op: &EwOp, ins: &[ElemType
                 Bin::Div => k.f.emit(ty, format!("fdiv {ty} {x}, {y}")),
                 Bin::Max => intrinsic(&mut k.m, &mut k.f, "maximum", ty, &[x, y]),
                 Bin::Min => intrinsic(&mut k.m, &mut k.f, "minimum", ty, &[x, y]),
-                Bin::Pow if ty == "float" => super::math::pow(&mut k.m, &mut k.f, x, y),
+                Bin::Pow if ty == "float" => super::math::pow_call(&mut k.m, &mut k.f, x, y),
                 Bin::Pow => intrinsic(&mut k.m, &mut k.f, "pow", ty, &[x, y]),
             }
         }

@@ -15,34 +15,172 @@
 //! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it).
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
 //!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`.
-//! - `pow`: `e^(y ln|x|)` in two-float arithmetic (FMA-exact products, Fast2Sum), about 1.4 ulp;
+//! - `pow`: `e^(y ln|x|)` in two-float arithmetic (FMA-exact products, Fast2Sum), about 1.6 ulp;
 //!   GELU erf form: `x erfc(-x/sqrt 2) / 2` with `erfc` as `t e^(P(t) - a^2)`, `a^2` exact as
 //!   two floats, about 6 ulp (see [`pow`], [`gelu_erf`]). Both in f32, 16 lanes per AVX-512
 //!   vector.
+//!
+//! The code is written once over [`Mb`], for scalar `float` values or for `<16 x float>`. On
+//! AVX-512 targets `pow` is called through a pair of functions ([`vector_pair`]): its 16-lane
+//! form takes the exponent and mantissa with `vgetexpps`/`vgetmantps`, scales by `2^n` with
+//! `vscalefps` and classifies negative bases with `vfpclassps` (about 20% fewer instructions).
+
+use std::collections::BTreeMap;
 
 use crate::ir::{FnB, ModB, Val};
 
-fn c(x: f32) -> Val {
-    Val::f32(x)
+/// Where math is emitted: the function being built, the module (declarations) and the width:
+/// scalar `float` code, which the loop vectorizer widens, or `<16 x float>` code that uses
+/// AVX-512 instructions (`vgetmantps`, `vgetexpps`, `vscalefps`) where they save work; see
+/// [`pow_call`].
+pub struct Mb<'a> {
+    pub m: &'a mut ModB,
+    pub f: &'a mut FnB,
+    wide: bool,
 }
 
-/// A float op with the `contract` flag: LLVM may fuse a multiply and an add into an FMA (one
-/// rounding instead of two; fewer instructions).
-fn bin(f: &mut FnB, op: &str, a: &Val, b: &Val) -> Val {
-    f.emit("float", format!("{op} contract float {a}, {b}"))
-}
-
-/// `a * b + c` (an FMA where the target has one).
-fn mul_add(f: &mut FnB, a: &Val, b: &Val, cc: &Val) -> Val {
-    let p = bin(f, "fmul", a, b);
-    bin(f, "fadd", &p, cc)
+impl<'a> Mb<'a> {
+    /// Scalar `float` code.
+    pub fn scalar(m: &'a mut ModB, f: &'a mut FnB) -> Self {
+        Mb { m, f, wide: false }
+    }
+    fn fty(&self) -> &'static str {
+        if self.wide {
+            "<16 x float>"
+        } else {
+            "float"
+        }
+    }
+    fn ity(&self) -> &'static str {
+        if self.wide {
+            "<16 x i32>"
+        } else {
+            "i32"
+        }
+    }
+    fn bty(&self) -> &'static str {
+        if self.wide {
+            "<16 x i1>"
+        } else {
+            "i1"
+        }
+    }
+    /// A constant of scalar type `ty` (text `s`), splat across the lanes when wide.
+    fn splat(&self, ty: &'static str, wide_ty: &'static str, s: String) -> Val {
+        if self.wide {
+            Val::new(wide_ty, format!("splat ({ty} {s})"))
+        } else {
+            Val::new(ty, s)
+        }
+    }
+    fn c(&self, x: f32) -> Val {
+        self.splat("float", "<16 x float>", Val::f32(x).s)
+    }
+    fn ci(&self, v: i32) -> Val {
+        self.splat("i32", "<16 x i32>", v.to_string())
+    }
+    /// A float op with the `contract` flag: LLVM may fuse a multiply and an add into an FMA
+    /// (one rounding instead of two; fewer instructions).
+    fn bin(&mut self, op: &str, a: &Val, b: &Val) -> Val {
+        let t = self.fty();
+        self.f.emit(t, format!("{op} contract {t} {a}, {b}"))
+    }
+    /// A float op without fast-math flags: the error-free transformations below need every
+    /// rounding exactly where it is written (no FMA contraction).
+    fn exact(&mut self, op: &str, a: &Val, b: &Val) -> Val {
+        let t = self.fty();
+        self.f.emit(t, format!("{op} {t} {a}, {b}"))
+    }
+    /// `a * b + c` (an FMA where the target has one).
+    fn mul_add(&mut self, a: &Val, b: &Val, cc: &Val) -> Val {
+        let p = self.bin("fmul", a, b);
+        self.bin("fadd", &p, cc)
+    }
+    fn fneg(&mut self, a: &Val) -> Val {
+        let t = self.fty();
+        self.f.emit(t, format!("fneg {t} {a}"))
+    }
+    fn fcmp(&mut self, pred: &str, a: &Val, b: &Val) -> Val {
+        let (t, bt) = (self.fty(), self.bty());
+        self.f.emit(bt, format!("fcmp {pred} {t} {a}, {b}"))
+    }
+    fn select(&mut self, c: &Val, a: &Val, b: &Val) -> Val {
+        self.f.emit(a.ty, format!("select {}, {}, {}", c.t(), a.t(), b.t()))
+    }
+    /// An integer op (`add`, `sub`, `shl`, `ashr`) on `i32` lanes.
+    fn int(&mut self, op: &str, a: &Val, b: &Val) -> Val {
+        let t = self.ity();
+        self.f.emit(t, format!("{op} {t} {a}, {b}"))
+    }
+    fn icmp(&mut self, pred: &str, a: &Val, b: &Val) -> Val {
+        let (t, bt) = (self.ity(), self.bty());
+        self.f.emit(bt, format!("icmp {pred} {t} {a}, {b}"))
+    }
+    /// `and`, `or`, `xor` of conditions.
+    fn logic(&mut self, op: &str, a: &Val, b: &Val) -> Val {
+        let bt = self.bty();
+        self.f.emit(bt, format!("{op} {bt} {a}, {b}"))
+    }
+    fn not(&mut self, a: &Val) -> Val {
+        let t = self.splat("i1", "<16 x i1>", "true".into());
+        self.logic("xor", a, &t)
+    }
+    /// The bits of a float.
+    fn bits(&mut self, a: &Val) -> Val {
+        let (t, it) = (self.fty(), self.ity());
+        self.f.emit(it, format!("bitcast {t} {a} to {it}"))
+    }
+    /// The float of some bits.
+    fn float_of_bits(&mut self, a: &Val) -> Val {
+        let (t, it) = (self.fty(), self.ity());
+        self.f.emit(t, format!("bitcast {it} {a} to {t}"))
+    }
+    fn sitofp(&mut self, a: &Val) -> Val {
+        let (t, it) = (self.fty(), self.ity());
+        self.f.emit(t, format!("sitofp {it} {a} to {t}"))
+    }
+    /// `llvm.NAME` on floats (`.f32`, `.v16f32`).
+    fn intr(&mut self, name: &str, args: &[&Val]) -> Val {
+        let t = self.fty();
+        let full = format!("llvm.{name}.{}", if self.wide { "v16f32" } else { "f32" });
+        let params = vec![t; args.len()].join(", ");
+        self.m.declare(&full, &format!("declare {t} @{full}({params})"));
+        let a: Vec<String> = args.iter().map(|v| format!("{t} {v}")).collect();
+        self.f.emit(t, format!("call {t} @{full}({})", a.join(", ")))
+    }
+    /// `fma(a, b, c)` with one rounding (the low part of a product, a division's remainder).
+    fn fma(&mut self, a: &Val, b: &Val, cc: &Val) -> Val {
+        self.intr("fma", &[a, b, cc])
+    }
+    /// `copysign(mag, sign)`: `mag` with the sign bit of `sign`.
+    fn copysign(&mut self, mag: &Val, sign: &Val) -> Val {
+        self.intr("copysign", &[mag, sign])
+    }
+    /// `llvm.x86.avx512.mask.NAME.ps.512` with every lane on and the current rounding mode:
+    /// `args`, then `imm` (when given), then the pass-through, mask and rounding operands.
+    fn avx512(&mut self, name: &str, args: &[&Val], imm: Option<i32>) -> Val {
+        let t = "<16 x float>";
+        let full = format!("llvm.x86.avx512.mask.{name}.ps.512");
+        let mut params = vec![t; args.len()];
+        let mut vals: Vec<String> = args.iter().map(|a| format!("{t} {a}")).collect();
+        if let Some(i) = imm {
+            params.push("i32");
+            vals.push(format!("i32 {i}"));
+        }
+        params.extend([t, "i16", "i32"]);
+        vals.extend([format!("{t} zeroinitializer"), "i16 -1".into(), "i32 4".into()]);
+        self.m
+            .declare(&full, &format!("declare {t} @{full}({})", params.join(", ")));
+        self.f.emit(t, format!("call {t} @{full}({})", vals.join(", ")))
+    }
 }
 
 /// Horner evaluation of `coefs[0] x^(n-1) + ... + coefs[n-1]`.
-fn horner(f: &mut FnB, x: &Val, coefs: &[f32]) -> Val {
-    let mut p = c(coefs[0]);
+fn horner(mb: &mut Mb, x: &Val, coefs: &[f32]) -> Val {
+    let mut p = mb.c(coefs[0]);
     for &k in &coefs[1..] {
-        p = mul_add(f, &p, x, &c(k));
+        let kk = mb.c(k);
+        p = mb.mul_add(&p, x, &kk);
     }
     p
 }
@@ -51,167 +189,152 @@ fn horner(f: &mut FnB, x: &Val, coefs: &[f32]) -> Val {
 /// coefficients), `even(x^2) + x odd(x^2)`: two more operations, but a dependency chain half as
 /// long (a long polynomial in a vectorized loop is latency-bound: the core cannot keep enough
 /// iterations in flight).
-fn horner2(f: &mut FnB, x: &Val, coefs: &[f32]) -> Val {
+fn horner2(mb: &mut Mb, x: &Val, coefs: &[f32]) -> Val {
     let n = coefs.len();
     let of_parity = |p: usize| -> Vec<f32> { (0..n).filter(|i| (n - 1 - i) % 2 == p).map(|i| coefs[i]).collect() };
-    let x2 = bin(f, "fmul", x, x);
-    let even = horner(f, &x2, &of_parity(0));
-    let odd = horner(f, &x2, &of_parity(1));
-    mul_add(f, &odd, x, &even)
+    let x2 = mb.bin("fmul", x, x);
+    let even = horner(mb, &x2, &of_parity(0));
+    let odd = horner(mb, &x2, &of_parity(1));
+    mb.mul_add(&odd, x, &even)
 }
 
 /// `select (fcmp pred x, k), k, x` (NaN `x` stays: ordered predicates compare false).
-fn clamp(f: &mut FnB, pred: &str, x: &Val, k: f32) -> Val {
-    let b = f.emit("i1", format!("fcmp {pred} float {x}, {}", c(k)));
-    f.emit("float", format!("select i1 {b}, float {}, float {x}", c(k)))
+fn clamp(mb: &mut Mb, pred: &str, x: &Val, k: f32) -> Val {
+    let kk = mb.c(k);
+    let b = mb.fcmp(pred, x, &kk);
+    mb.select(&b, &kk, x)
 }
 
 /// `2^e` for an i32 `e` in `[-126, 127]` (exponent bits).
-fn pow2(f: &mut FnB, e: &Val) -> Val {
-    let b = f.emit("i32", format!("add i32 {e}, 127"));
-    let s = f.emit("i32", format!("shl i32 {b}, 23"));
-    f.emit("float", format!("bitcast i32 {s} to float"))
+fn pow2(mb: &mut Mb, e: &Val) -> Val {
+    let b = mb.int("add", e, &mb.ci(127));
+    let s = mb.int("shl", &b, &mb.ci(23));
+    mb.float_of_bits(&s)
+}
+
+/// `v 2^n` for an integer `n` in `[-252, 254]`, given as a float `n` and as an i32 `ni`, with
+/// one rounding when the result is subnormal: `vscalefps` when wide, otherwise two normal
+/// exponent-field factors `2^(n>>1)` and `2^(n - n>>1)`.
+fn scale(mb: &mut Mb, v: &Val, n: &Val, ni: &Val) -> Val {
+    if mb.wide {
+        return mb.avx512("scalef", &[v, n], None);
+    }
+    let hi = mb.int("ashr", ni, &mb.ci(1));
+    let lo = mb.int("sub", ni, &hi);
+    let s1 = pow2(mb, &hi);
+    let s2 = pow2(mb, &lo);
+    let y = mb.bin("fmul", v, &s1);
+    mb.bin("fmul", &y, &s2)
 }
 
 /// `e^x` of a `float`.
-pub fn exp(f: &mut FnB, x: &Val) -> Val {
-    let (y, s1, s2) = exp_parts(f, x);
-    let y = bin(f, "fmul", &y, &s1);
-    bin(f, "fmul", &y, &s2)
+pub fn exp(mb: &mut Mb, x: &Val) -> Val {
+    let (r, n, ni) = exp_clamped(mb, x);
+    let y = exp_of_reduced(mb, &r);
+    scale(mb, &y, &n, &ni)
 }
 
-/// `e^x = y * s1 * s2` with `y` in `[sqrt(1/2), sqrt 2]` and the powers of two `s1`, `s2` both
-/// normal: a caller that multiplies `y` by more factors before `s1 * s2` rounds into the
-/// subnormals only once.
-fn exp_parts(f: &mut FnB, x: &Val) -> (Val, Val, Val) {
-    let x1 = clamp(f, "ogt", x, 89.0);
-    let xc = clamp(f, "olt", &x1, -110.0);
-    let (r, ni) = exp_reduced(f, &xc);
-    let y = exp_of_reduced(f, &r);
-    // 2^n as two normal factors.
-    let hi = f.emit("i32", format!("ashr i32 {ni}, 1"));
-    let lo = f.emit("i32", format!("sub i32 {ni}, {hi}"));
-    let s1 = pow2(f, &hi);
-    let s2 = pow2(f, &lo);
-    (y, s1, s2)
-}
-
-/// `e^x = y * s * 2^-offset` for `x` in `[-(126 + offset) ln2, (127 - offset) ln2]` (no clamp)
-/// or NaN, with `y` in `[sqrt(1/2), sqrt 2]` and `s = 2^(n + offset)` normal: one power of two
-/// where [`exp_parts`] builds two (a caller whose argument has a known range, which multiplies
-/// by the constant `2^-offset` last, rounds into the subnormals once).
-fn exp_offset(f: &mut FnB, x: &Val, offset: i32) -> (Val, Val) {
-    let (r, ni) = exp_reduced(f, x);
-    let y = exp_of_reduced(f, &r);
-    let e = f.emit("i32", format!("add i32 {ni}, {offset}"));
-    (y, pow2(f, &e))
+/// The reduction of `e^x` ([`exp_reduced`]) after clamping `x` to `[-110, 89]`: `e^x` is
+/// `e^r 2^n` for every `x` (`e^r` in `[sqrt(1/2), sqrt 2]`), to be applied with [`scale`], so
+/// a caller that multiplies `e^r` by more factors first rounds into the subnormals once.
+fn exp_clamped(mb: &mut Mb, x: &Val) -> (Val, Val, Val) {
+    let x1 = clamp(mb, "ogt", x, 89.0);
+    let xc = clamp(mb, "olt", &x1, -110.0);
+    exp_reduced(mb, &xc)
 }
 
 /// `e^r - 1 = r + r^2 Q(r)` on `|r| <= ln2/2`: `Q` of degree 4, highest first, fitted for this
 /// project (iteratively reweighted least squares on Chebyshev nodes against `expm1`, relative
 /// error of `e^r` 3.1e-9 in double; in f32 the final rounding dominates, as with the degree-5
 /// Cephes `expf` polynomial it replaces, which costs one multiply-add more).
-const EXPM1_Q: [f32; 5] = [
-    0.001_381_461_7,
-    0.008_368_71,
-    0.041_668_39,
-    0.166_665_21,
-    0.499_999_94,
-];
+const EXPM1_Q: [f32; 5] = [0.001_381_461_7, 0.008_368_71, 0.041_668_39, 0.166_665_21, 0.499_999_94];
 
 /// `1.5 * 2^23`: adding it to a float below `2^22` in magnitude rounds it to an integer (to
 /// nearest even), which then sits in the low bits of the sum.
 const ROUND_MAGIC: f32 = 12_582_912.0;
 
 /// The range reduction of `e^x` for `x` in `[-110, 89]` or NaN: `x = n ln2 + r` with
-/// `|r| <= ln2/2` and `n` an `i32` (read from the bits of the rounding's sum, not converted:
-/// for NaN, `r` is NaN and `n` any integer).
-fn exp_reduced(f: &mut FnB, xc: &Val) -> (Val, Val) {
+/// `|r| <= ln2/2`, `n` as a float and as an `i32` (read from the bits of the rounding's sum, not
+/// converted: for NaN, `r` is NaN and `n` any integer).
+fn exp_reduced(mb: &mut Mb, xc: &Val) -> (Val, Val, Val) {
     // n = roundeven(x / ln2); exact while |x / ln2| < 2^22.
-    let t = bin(f, "fmul", xc, &c(std::f32::consts::LOG2_E));
-    let magic = c(ROUND_MAGIC);
-    let tm = bin(f, "fadd", &t, &magic);
-    let n = bin(f, "fsub", &tm, &magic);
+    let t = mb.bin("fmul", xc, &mb.c(std::f32::consts::LOG2_E));
+    let magic = mb.c(ROUND_MAGIC);
+    let tm = mb.bin("fadd", &t, &magic);
+    let n = mb.bin("fsub", &tm, &magic);
     // r = x - n ln2 (C1 has 9 significant bits: n * C1 is exact).
-    let h = bin(f, "fmul", &n, &c(0.693359375));
-    let r = bin(f, "fsub", xc, &h);
-    let l = bin(f, "fmul", &n, &c(-2.12194440e-4));
-    let r = bin(f, "fsub", &r, &l);
+    let h = mb.bin("fmul", &n, &mb.c(0.693359375));
+    let r = mb.bin("fsub", xc, &h);
+    let l = mb.bin("fmul", &n, &mb.c(-2.12194440e-4));
+    let r = mb.bin("fsub", &r, &l);
     // n from the bits of tm (1.5 * 2^23 + n: the low bits are n); for a NaN x it is some
     // integer, and the result NaN whatever power of two it makes
-    let tb = f.emit("i32", format!("bitcast float {tm} to i32"));
-    let ni = f.emit("i32", format!("sub i32 {tb}, {}", ROUND_MAGIC.to_bits()));
-    (r, ni)
+    let tb = mb.bits(&tm);
+    let ni = mb.int("sub", &tb, &mb.ci(ROUND_MAGIC.to_bits() as i32));
+    (r, n, ni)
 }
 
 /// `e^r - 1 = r + r^2 Q(r)` of a reduced `r` (relative accurate near 0).
-fn expm1_reduced(f: &mut FnB, r: &Val) -> Val {
-    let z = bin(f, "fmul", r, r);
-    let p = horner(f, r, &EXPM1_Q);
-    mul_add(f, &p, &z, r)
+fn expm1_reduced(mb: &mut Mb, r: &Val) -> Val {
+    let z = mb.bin("fmul", r, r);
+    let p = horner(mb, r, &EXPM1_Q);
+    mb.mul_add(&p, &z, r)
 }
 
 /// `e^r` of a reduced `r`: the same polynomial as [`expm1_reduced`] plus one, in one Horner
 /// chain (`... r + 1) r + 1`: one operation less).
-fn exp_of_reduced(f: &mut FnB, r: &Val) -> Val {
+fn exp_of_reduced(mb: &mut Mb, r: &Val) -> Val {
     let mut coefs = EXPM1_Q.to_vec();
     coefs.extend([1.0, 1.0]);
-    horner(f, r, &coefs)
-}
-
-fn intrinsic1(m: &mut ModB, f: &mut FnB, name: &str, x: &Val) -> Val {
-    let full = format!("llvm.{name}.f32");
-    m.declare(&full, &format!("declare float @{full}(float)"));
-    f.emit("float", format!("call float @{full}(float {x})"))
+    horner(mb, r, &coefs)
 }
 
 /// `tanh x` of a `float`: `tanh |x| = E / (E + 2)` with `E = e^(2|x|) - 1` as `expm1`
 /// (`2^n em + (2^n - 1)` from [`exp_reduced`] and [`expm1_reduced`], relative accurate down to
 /// `x = 0`, so no separate small-argument branch), `2|x|` clamped to 20 (`tanh 10` is 1 in f32),
 /// then the sign of `x` (`-0.0` kept, NaN propagates).
-pub fn tanh(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
-    let a = intrinsic1(m, f, "fabs", x);
-    let a2 = bin(f, "fadd", &a, &a);
-    let a2 = clamp(f, "ogt", &a2, 20.0);
-    let (r, ni) = exp_reduced(f, &a2);
-    let em = expm1_reduced(f, &r);
-    let s = pow2(f, &ni);
-    let sm1 = bin(f, "fsub", &s, &c(1.0));
-    let e = mul_add(f, &em, &s, &sm1);
-    let d = bin(f, "fadd", &e, &c(2.0));
-    let t = bin(f, "fdiv", &e, &d);
-    copysign(m, f, &t, x)
+pub fn tanh(mb: &mut Mb, x: &Val) -> Val {
+    let a = mb.intr("fabs", &[x]);
+    let a2 = mb.bin("fadd", &a, &a);
+    let a2 = clamp(mb, "ogt", &a2, 20.0);
+    let (r, _, ni) = exp_reduced(mb, &a2);
+    let em = expm1_reduced(mb, &r);
+    let s = pow2(mb, &ni);
+    let sm1 = mb.bin("fsub", &s, &mb.c(1.0));
+    let e = mb.mul_add(&em, &s, &sm1);
+    let d = mb.bin("fadd", &e, &mb.c(2.0));
+    let t = mb.bin("fdiv", &e, &d);
+    mb.copysign(&t, x)
 }
 
 /// `x = m 2^e` for a finite `x > 0` (subnormals too, scaled by 2^23 first), with `m` in
-/// `[sqrt(1/2), sqrt 2)` and `e` an `i32`, from the bits: subtracting the bits of `sqrt(1/2)`
+/// `[sqrt(1/2), sqrt 2)` and `e` a float, from the bits: subtracting the bits of `sqrt(1/2)`
 /// carries into the exponent field exactly when the mantissa is at least `sqrt 2`'s, so the
 /// shifted difference is `e` and `m` is `x` with `e` taken out of its exponent (no compare).
-fn split_exponent(f: &mut FnB, x: &Val) -> (Val, Val) {
-    let sub = f.emit("i1", format!("fcmp olt float {x}, {}", c(f32::MIN_POSITIVE)));
-    let scaled = bin(f, "fmul", x, &c(8388608.0));
-    let xs = f.emit("float", format!("select i1 {sub}, float {scaled}, float {x}"));
-    let bits = f.emit("i32", format!("bitcast float {xs} to i32"));
-    let t = f.emit("i32", format!("sub i32 {bits}, {}", std::f32::consts::FRAC_1_SQRT_2.to_bits()));
-    let e0 = f.emit("i32", format!("ashr i32 {t}, 23"));
-    let eb = f.emit("i32", format!("shl i32 {e0}, 23"));
-    let mb = f.emit("i32", format!("sub i32 {bits}, {eb}"));
-    let m = f.emit("float", format!("bitcast i32 {mb} to float"));
-    let adj = f.emit("i32", format!("select i1 {sub}, i32 -23, i32 0"));
-    let e = f.emit("i32", format!("add i32 {e0}, {adj}"));
-    (m, e)
+fn split_exponent(mb: &mut Mb, x: &Val) -> (Val, Val) {
+    let sub = mb.fcmp("olt", x, &mb.c(f32::MIN_POSITIVE));
+    let scaled = mb.bin("fmul", x, &mb.c(8388608.0));
+    let xs = mb.select(&sub, &scaled, x);
+    let bits = mb.bits(&xs);
+    let t = mb.int("sub", &bits, &mb.ci(std::f32::consts::FRAC_1_SQRT_2.to_bits() as i32));
+    let e0 = mb.int("ashr", &t, &mb.ci(23));
+    let eb = mb.int("shl", &e0, &mb.ci(23));
+    let mb_bits = mb.int("sub", &bits, &eb);
+    let m = mb.float_of_bits(&mb_bits);
+    let adj = mb.select(&sub, &mb.ci(-23), &mb.ci(0));
+    let e = mb.int("add", &e0, &adj);
+    (m, mb.sitofp(&e))
 }
 
 /// `ln x` of a `float` (Cephes `logf`): `x = m 2^e` with `m` in `[sqrt(1/2), sqrt(2))` from the
 /// bits (subnormals scaled by 2^23 first), `ln m` by a degree-9 polynomial in `m - 1`, plus
 /// `e ln2` (split). `ln 0 = -inf` (also `-0.0`), `ln x = NaN` for `x < 0`, `ln inf = inf`.
-pub fn log(f: &mut FnB, x: &Val) -> Val {
-    let (m, ei) = split_exponent(f, x);
-    let mm = bin(f, "fsub", &m, &c(1.0));
-    let e = f.emit("float", format!("sitofp i32 {ei} to float"));
-    let z = bin(f, "fmul", &mm, &mm);
+pub fn log(mb: &mut Mb, x: &Val) -> Val {
+    let (m, e) = split_exponent(mb, x);
+    let mm = mb.bin("fsub", &m, &mb.c(1.0));
+    let z = mb.bin("fmul", &mm, &mm);
     let p = horner(
-        f,
+        mb,
         &mm,
         &[
             7.0376836292e-2,
@@ -225,87 +348,62 @@ pub fn log(f: &mut FnB, x: &Val) -> Val {
             3.3333331174e-1,
         ],
     );
-    let y = bin(f, "fmul", &p, &z);
-    let y = bin(f, "fmul", &y, &mm);
-    let t = bin(f, "fmul", &e, &c(-2.12194440e-4));
-    let y = bin(f, "fadd", &y, &t);
-    let t = bin(f, "fmul", &z, &c(-0.5));
-    let y = bin(f, "fadd", &y, &t);
-    let r = bin(f, "fadd", &mm, &y);
-    let t = bin(f, "fmul", &e, &c(0.693359375));
-    let r = bin(f, "fadd", &r, &t);
-    let sel = |f: &mut FnB, pred: &str, k: f32, v: &str, r: &Val| {
-        let b = f.emit("i1", format!("fcmp {pred} float {x}, {}", c(k)));
-        f.emit("float", format!("select i1 {b}, float {v}, float {r}"))
+    let y = mb.bin("fmul", &p, &z);
+    let y = mb.bin("fmul", &y, &mm);
+    let t = mb.bin("fmul", &e, &mb.c(-2.12194440e-4));
+    let y = mb.bin("fadd", &y, &t);
+    let t = mb.bin("fmul", &z, &mb.c(-0.5));
+    let y = mb.bin("fadd", &y, &t);
+    let r = mb.bin("fadd", &mm, &y);
+    let t = mb.bin("fmul", &e, &mb.c(0.693359375));
+    let r = mb.bin("fadd", &r, &t);
+    let sel = |mb: &mut Mb, pred: &str, k: f32, v: f32, r: &Val| {
+        let b = mb.fcmp(pred, x, &mb.c(k));
+        mb.select(&b, &mb.c(v), r)
     };
-    let r = sel(f, "oeq", f32::INFINITY, "0x7FF0000000000000", &r);
-    let r = sel(f, "oeq", 0.0, "0xFFF0000000000000", &r);
-    let r = sel(f, "olt", 0.0, "0x7FF8000000000000", &r);
-    let nan = f.emit("i1", format!("fcmp uno float {x}, 0.0"));
-    f.emit("float", format!("select i1 {nan}, float {x}, float {r}"))
+    let r = sel(mb, "oeq", f32::INFINITY, f32::INFINITY, &r);
+    let r = sel(mb, "oeq", 0.0, f32::NEG_INFINITY, &r);
+    let r = sel(mb, "olt", 0.0, f32::NAN, &r);
+    let nan = mb.fcmp("uno", x, &mb.c(0.0));
+    mb.select(&nan, x, &r)
 }
 
 /// `1 / (1 + e^-x)` of a `float`.
-pub fn sigmoid(f: &mut FnB, x: &Val) -> Val {
-    let n = f.emit("float", format!("fneg float {x}"));
-    let e = exp(f, &n);
-    let d = bin(f, "fadd", &c(1.0), &e);
-    bin(f, "fdiv", &c(1.0), &d)
+pub fn sigmoid(mb: &mut Mb, x: &Val) -> Val {
+    let n = mb.fneg(x);
+    let e = exp(mb, &n);
+    let d = mb.bin("fadd", &mb.c(1.0), &e);
+    mb.bin("fdiv", &mb.c(1.0), &d)
 }
 
 /// GELU, tanh form, of a `float`: `x / (1 + e^(-2 t))`, `t = sqrt(2/pi) (x + 0.044715 x^3)`.
-pub fn gelu_tanh(f: &mut FnB, x: &Val) -> Val {
+pub fn gelu_tanh(mb: &mut Mb, x: &Val) -> Val {
     // The argument rounded op by op as the interpreter writes it (no FMA: exp amplifies it).
-    let plain = |f: &mut FnB, op: &str, a: &Val, b: &Val| f.emit("float", format!("{op} float {a}, {b}"));
-    let p1 = plain(f, "fmul", &c(0.044715), x);
-    let p2 = plain(f, "fmul", &p1, x);
-    let p3 = plain(f, "fmul", &p2, x);
-    let s = plain(f, "fadd", x, &p3);
-    let k = c((-2.0 * (2.0 / std::f64::consts::PI).sqrt()) as f32);
-    let t = plain(f, "fmul", &k, &s);
-    let e = exp(f, &t);
-    let d = bin(f, "fadd", &c(1.0), &e);
-    bin(f, "fdiv", x, &d)
-}
-
-/// A float op without fast-math flags: the error-free transformations below need every
-/// rounding exactly where it is written (no FMA contraction).
-fn exact(f: &mut FnB, op: &str, a: &Val, b: &Val) -> Val {
-    f.emit("float", format!("{op} float {a}, {b}"))
-}
-
-/// `fma(a, b, c)` with one rounding (the low part of a product, a division's remainder).
-fn fma(m: &mut ModB, f: &mut FnB, a: &Val, b: &Val, cc: &Val) -> Val {
-    m.declare("llvm.fma.f32", "declare float @llvm.fma.f32(float, float, float)");
-    f.emit(
-        "float",
-        format!("call float @llvm.fma.f32(float {a}, float {b}, float {cc})"),
-    )
-}
-
-/// `copysign(mag, sign)`: `mag` with the sign bit of `sign`.
-fn copysign(m: &mut ModB, f: &mut FnB, mag: &Val, sign: &Val) -> Val {
-    m.declare("llvm.copysign.f32", "declare float @llvm.copysign.f32(float, float)");
-    f.emit(
-        "float",
-        format!("call float @llvm.copysign.f32(float {mag}, float {sign})"),
-    )
+    let p1 = mb.exact("fmul", &mb.c(0.044715), x);
+    let p2 = mb.exact("fmul", &p1, x);
+    let p3 = mb.exact("fmul", &p2, x);
+    let s = mb.exact("fadd", x, &p3);
+    let k = mb.c((-2.0 * (2.0 / std::f64::consts::PI).sqrt()) as f32);
+    let t = mb.exact("fmul", &k, &s);
+    let e = exp(mb, &t);
+    let d = mb.bin("fadd", &mb.c(1.0), &e);
+    mb.bin("fdiv", x, &d)
 }
 
 /// `(p, e)` with `p + e = a * b` exactly (`p` the rounded product, `e` its error by an FMA).
-fn two_prod(m: &mut ModB, f: &mut FnB, a: &Val, b: &Val) -> (Val, Val) {
-    let p = exact(f, "fmul", a, b);
-    let np = f.emit("float", format!("fneg float {p}"));
-    let e = fma(m, f, a, b, &np);
+fn two_prod(mb: &mut Mb, a: &Val, b: &Val) -> (Val, Val) {
+    let p = mb.exact("fmul", a, b);
+    let np = mb.fneg(&p);
+    let e = mb.fma(a, b, &np);
     (p, e)
 }
 
 /// `(hi, lo)` with `hi + lo = a + b` exactly, for `|a| >= |b|` or `a` of the larger exponent
 /// (Fast2Sum).
-fn fast_two_sum(f: &mut FnB, a: &Val, b: &Val) -> (Val, Val) {
-    let hi = exact(f, "fadd", a, b);
-    let d = exact(f, "fsub", &hi, a);
-    let lo = exact(f, "fsub", b, &d);
+fn fast_two_sum(mb: &mut Mb, a: &Val, b: &Val) -> (Val, Val) {
+    let hi = mb.exact("fadd", a, b);
+    let d = mb.exact("fsub", &hi, a);
+    let lo = mb.exact("fsub", b, &d);
     (hi, lo)
 }
 
@@ -317,31 +415,110 @@ const LN2_LO: f32 = 1.428_606_8e-6;
 /// `ln x` of a finite `x > 0` as two floats `hi + lo`, about 2^-32 relative: `x = m 2^e`,
 /// `ln m = 2 atanh(s)` with `s = (m - 1) / (m + 1)` carried as `s + sl` (the remainder of the
 /// division by an FMA, `m + 1` itself as two floats), `2 atanh(s) = 2s + s z R(z)` with
-/// `z = s^2 <= 0.0295` and `R` the series to `z^5` (truncation below 2^-35 relative).
-fn ln_two_float(m: &mut ModB, f: &mut FnB, x: &Val) -> (Val, Val) {
-    let (mant, ei) = split_exponent(f, x);
-    let e = f.emit("float", format!("sitofp i32 {ei} to float"));
-    let u = exact(f, "fsub", &mant, &c(1.0));
-    let (v, vl) = fast_two_sum(f, &c(1.0), &mant);
-    let r = exact(f, "fdiv", &c(1.0), &v);
-    let s = exact(f, "fmul", &u, &r);
-    let ns = f.emit("float", format!("fneg float {s}"));
-    let rem = fma(m, f, &ns, &v, &u);
-    let rem = fma(m, f, &ns, &vl, &rem);
-    let sl = exact(f, "fmul", &rem, &r);
-    let z = bin(f, "fmul", &s, &s);
+/// `z = s^2` and `R` the series to `z^5` (truncation below 2^-36 relative). `m` is in
+/// `[sqrt(1/2), sqrt 2)` (`z <= 0.0295`) from [`split_exponent`], or, wide, in `[3/4, 3/2)`
+/// (`z <= 0.04`) from `vgetmantps` and `e` from `vgetexpps` (four instructions instead of nine).
+fn ln_two_float(mb: &mut Mb, x: &Val) -> (Val, Val) {
+    let (mant, e) = if mb.wide {
+        // vgetmantps interval [3/4, 3/2) (imm 3), the sign of x (positive); where m < 1 the
+        // exponent is one more than getexp(x). For x = 0, inf, NaN: m = 0, 1, NaN and
+        // e = -inf, inf, NaN, so hi = -inf, inf, NaN (lo is then NaN; `pow` drops it).
+        let mant = mb.avx512("getmant", &[x], Some(3));
+        let ex = mb.avx512("getexp", &[x], None);
+        let below = mb.fcmp("olt", &mant, &mb.c(1.0));
+        let inc = mb.select(&below, &mb.c(1.0), &mb.c(0.0));
+        (mant, mb.exact("fadd", &ex, &inc))
+    } else {
+        split_exponent(mb, x)
+    };
+    let u = mb.exact("fsub", &mant, &mb.c(1.0));
+    let (v, vl) = fast_two_sum(mb, &mb.c(1.0), &mant);
+    let r = mb.exact("fdiv", &mb.c(1.0), &v);
+    let s = mb.exact("fmul", &u, &r);
+    let ns = mb.fneg(&s);
+    let rem = mb.fma(&ns, &v, &u);
+    let rem = mb.fma(&ns, &vl, &rem);
+    let sl = mb.exact("fmul", &rem, &r);
+    let z = mb.bin("fmul", &s, &s);
     let coefs: Vec<f32> = (1..=6).rev().map(|k| 2.0 / (2 * k + 1) as f32).collect();
-    let rz = horner(f, &z, &coefs);
-    let sz = bin(f, "fmul", &s, &z);
+    let rz = horner(mb, &z, &coefs);
+    let sz = mb.bin("fmul", &s, &z);
     // e ln2 + 2s as a Fast2Sum (|e LN2_HI| >= 0.69 > |2s| unless e = 0, when it is exact).
-    let a = exact(f, "fmul", &e, &c(LN2_HI));
-    let b = exact(f, "fadd", &s, &s);
-    let (hi, lo) = fast_two_sum(f, &a, &b);
+    let a = mb.exact("fmul", &e, &mb.c(LN2_HI));
+    let b = mb.exact("fadd", &s, &s);
+    let (hi, lo) = fast_two_sum(mb, &a, &b);
     // the small terms, added as multiply-adds: e LN2_LO, 2 sl, s z R(z)
-    let lo = mul_add(f, &e, &c(LN2_LO), &lo);
-    let lo = mul_add(f, &sl, &c(2.0), &lo);
-    let lo = mul_add(f, &sz, &rz, &lo);
+    let lo = mb.mul_add(&e, &mb.c(LN2_LO), &lo);
+    let lo = mb.mul_add(&sl, &mb.c(2.0), &lo);
+    let lo = mb.mul_add(&sz, &rz, &lo);
     (hi, lo)
+}
+
+/// `x^y` of `float`s in the elementwise loop being built: on AVX-512 targets a call of the
+/// function pair of [`vector_pair`] (16 lanes, `vgetmantps`/`vgetexpps`/`vscalefps`),
+/// otherwise [`pow`] inline as scalar code.
+pub fn pow_call(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
+    if m.avx512 {
+        vector_pair(m, f, "pow", &[x, y], |mb, a| pow(mb, &a[0], &a[1]))
+    } else {
+        pow(&mut Mb::scalar(m, f), x, y)
+    }
+}
+
+/// Calls the f32 math `body` through a pair of functions: `@xcs.math.NAME.v16f32`, `body` on
+/// 16 lanes (AVX-512), and `@xcs.math.NAME.f32`, called here with the vector-function ABI
+/// attribute that names the first. The loop vectorizer calls the vector function in a
+/// vectorized loop; `llvm::compile` inlines it there after the optimization pipeline. The
+/// scalar function (a loop's remainder, a loop that does not vectorize) evaluates the vector
+/// one on a splat, so an element gets the same result whichever path computes it.
+fn vector_pair(m: &mut ModB, f: &mut FnB, name: &str, args: &[&Val], body: fn(&mut Mb, &[Val]) -> Val) -> Val {
+    const V: &str = "<16 x float>";
+    let scalar = format!("xcs.math.{name}.f32");
+    let vector = format!("xcs.math.{name}.v16f32");
+    let n = args.len();
+    if m.define_once(&scalar) {
+        let params: Vec<String> = (0..n).map(|i| format!("{V} %a{i}")).collect();
+        let mut vf = FnB::new(&vector, "internal", V, &params.join(", "));
+        vf.attrs = "#2";
+        let vargs: Vec<Val> = (0..n).map(|i| Val::new(V, format!("%a{i}"))).collect();
+        let r = body(
+            &mut Mb {
+                m,
+                f: &mut vf,
+                wide: true,
+            },
+            &vargs,
+        );
+        vf.ret(&r);
+        m.add_function(vf.finish(&BTreeMap::new()));
+        m.keep(&vector);
+        let params: Vec<String> = (0..n).map(|i| format!("float %a{i}")).collect();
+        let mut sf = FnB::new(&scalar, "internal", "float", &params.join(", "));
+        sf.attrs = "#1";
+        let splats: Vec<String> = (0..n)
+            .map(|i| {
+                let one = sf.emit(V, format!("insertelement {V} poison, float %a{i}, i64 0"));
+                let s = sf.emit(
+                    V,
+                    format!("shufflevector {V} {one}, {V} poison, <16 x i32> zeroinitializer"),
+                );
+                format!("{V} {s}")
+            })
+            .collect();
+        let r = sf.emit(V, format!("call {V} @\"{vector}\"({})", splats.join(", ")));
+        let r0 = sf.emit("float", format!("extractelement {V} {r}, i64 0"));
+        sf.ret(&r0);
+        m.add_function(sf.finish(&BTreeMap::new()));
+    }
+    let a: Vec<String> = args.iter().map(|v| format!("float {v}")).collect();
+    f.emit(
+        "float",
+        format!(
+            "call float @\"{scalar}\"({}) nounwind memory(none) willreturn \"vector-function-abi-variant\"=\"_ZGV_LLVM_N16{}_{scalar}({vector})\"",
+            a.join(", "),
+            "v".repeat(n)
+        ),
+    )
 }
 
 /// `x^y` of `float`s, as `e^(y ln|x|)` in two-float arithmetic (about 1 ulp): `ln|x| = L + Ll`
@@ -352,55 +529,66 @@ fn ln_two_float(m: &mut ModB, f: &mut FnB, x: &Val) -> (Val, Val) {
 /// `y` is NaN; a negative `x` (`-0.0` and `-inf` too) with an odd integer `y` gives the negated
 /// result; zeros and infinities follow from `ln 0 = -inf`, `ln inf = inf` and the clamped
 /// exponential (overflow to inf, underflow to 0 and subnormals).
-pub fn pow(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
-    let ax = intrinsic1(m, f, "fabs", x);
-    let (l, ll) = ln_two_float(m, f, &ax);
-    let zero = f.emit("i1", format!("fcmp oeq float {ax}, 0.0"));
-    let l = f.emit("float", format!("select i1 {zero}, float {}, float {l}", c(f32::NEG_INFINITY)));
-    // ln inf = inf, and a NaN x makes L NaN (NaN then propagates through y L)
-    let big = f.emit("i1", format!("fcmp uge float {ax}, {}", c(f32::INFINITY)));
-    let l = f.emit("float", format!("select i1 {big}, float {ax}, float {l}"));
+pub fn pow(mb: &mut Mb, x: &Val, y: &Val) -> Val {
+    let ax = mb.intr("fabs", &[x]);
+    let (mut l, ll) = ln_two_float(mb, &ax);
+    if !mb.wide {
+        // ln 0 = -inf, ln inf = inf, and a NaN x makes L NaN (NaN then propagates through
+        // y L); wide, `ln_two_float` gives these itself
+        let zero = mb.fcmp("oeq", &ax, &mb.c(0.0));
+        l = mb.select(&zero, &mb.c(f32::NEG_INFINITY), &l);
+        let big = mb.fcmp("uge", &ax, &mb.c(f32::INFINITY));
+        l = mb.select(&big, &ax, &l);
+    }
     // y (L + Ll) = th + tl.
-    let (th, tl) = two_prod(m, f, y, &l);
-    let yll = exact(f, "fmul", y, &ll);
-    let tl = exact(f, "fadd", &tl, &yll);
-    // pow(x, +-0) = 1 even for NaN and infinite x; pow(+-1, y) = 1 (L = 0) even for an infinite
-    // or NaN y (-1 with a non-integer y is made NaN below): the exponent is 0 there.
-    let l0 = f.emit("i1", format!("fcmp oeq float {l}, 0.0"));
-    let y0 = f.emit("i1", format!("fcmp oeq float {y}, 0.0"));
-    let one = f.or(&l0, &y0);
-    let th = f.emit("float", format!("select i1 {one}, float 0.0, float {th}"));
+    let (th, tl) = two_prod(mb, y, &l);
+    let yll = mb.exact("fmul", y, &ll);
+    let tl = mb.exact("fadd", &tl, &yll);
     // Past |th| = 256 the result is 0 or inf whatever the low part: drop it there (it is not
     // small against 1 and an infinite or NaN th would make it NaN).
-    let ath = intrinsic1(m, f, "fabs", &th);
-    let fin = f.emit("i1", format!("fcmp olt float {ath}, {}", c(256.0)));
-    let not_one = f.emit("i1", format!("xor i1 {one}, true"));
-    let keep = f.and(&fin, &not_one);
-    let tl = f.emit("float", format!("select i1 {keep}, float {tl}, float 0.0"));
-    let (h, lo) = fast_two_sum(f, &th, &tl);
-    let lo = f.emit("float", format!("select i1 {fin}, float {lo}, float 0.0"));
-    let (p, s1, s2) = exp_parts(f, &h);
-    let p = fma(m, f, &p, &lo, &p);
-    let r = bin(f, "fmul", &p, &s1);
-    let r = bin(f, "fmul", &r, &s2);
+    let ath = mb.intr("fabs", &[&th]);
+    let fin = mb.fcmp("olt", &ath, &mb.c(256.0));
+    let tl = mb.select(&fin, &tl, &mb.c(0.0));
+    let (h, lo) = fast_two_sum(mb, &th, &tl);
+    let lo = mb.select(&fin, &lo, &mb.c(0.0));
+    let (r, n, ni) = exp_clamped(mb, &h);
+    let p = exp_of_reduced(mb, &r);
+    let p = mb.fma(&p, &lo, &p);
+    let r = scale(mb, &p, &n, &ni);
+    // pow(x, +-0) = 1 even for NaN and infinite x; pow(+-1, y) = 1 (L = 0) even for an infinite
+    // or NaN y (-1 with an odd y takes the sign below, with a non-integer y it is made NaN).
+    let l0 = mb.fcmp("oeq", &l, &mb.c(0.0));
+    let y0 = mb.fcmp("oeq", y, &mb.c(0.0));
+    let one = mb.logic("or", &l0, &y0);
+    let r = mb.select(&one, &mb.c(1.0), &r);
     // y an integer (trunc y = y: also for +-inf, whose halves are integers too; not for NaN),
     // an odd one (|y| >= 2^24 floats are even): the result takes the sign of x.
-    let ytr = intrinsic1(m, f, "trunc", y);
-    let yint = f.emit("i1", format!("fcmp oeq float {ytr}, {y}"));
-    let half = exact(f, "fmul", y, &c(0.5));
-    let htr = intrinsic1(m, f, "trunc", &half);
-    let hodd = f.emit("i1", format!("fcmp une float {htr}, {half}"));
-    let yodd = f.and(&yint, &hodd);
-    let signed = copysign(m, f, &r, x);
-    let r = f.emit("float", format!("select i1 {yodd}, float {signed}, float {r}"));
-    // A finite x < 0 (bits in [0x80000001, 0xff7fffff]) with a non-integer y (finite, or NaN):
-    // NaN.
-    let xb = f.emit("i32", format!("bitcast float {x} to i32"));
-    let xo = f.emit("i32", format!("sub i32 {xb}, {}", 0x8000_0001u32 as i32));
-    let xneg = f.emit("i1", format!("icmp ult i32 {xo}, {}", 0x7f7f_ffff));
-    let notint = f.emit("i1", format!("xor i1 {yint}, true"));
-    let bad = f.and(&xneg, &notint);
-    f.emit("float", format!("select i1 {bad}, float {}, float {r}", c(f32::NAN)))
+    let ytr = mb.intr("trunc", &[y]);
+    let yint = mb.fcmp("oeq", &ytr, y);
+    let half = mb.exact("fmul", y, &mb.c(0.5));
+    let htr = mb.intr("trunc", &[&half]);
+    let hodd = mb.fcmp("une", &htr, &half);
+    let yodd = mb.logic("and", &yint, &hodd);
+    let signed = mb.copysign(&r, x);
+    let r = mb.select(&yodd, &signed, &r);
+    // A finite x < 0 (bits in [0x80000001, 0xff7fffff]; `vfpclassps` class 0x40 when wide)
+    // with a non-integer y (finite, or NaN): NaN.
+    let xneg = if mb.wide {
+        let d = "declare <16 x i1> @llvm.x86.avx512.fpclass.ps.512(<16 x float>, i32)";
+        mb.m.declare("llvm.x86.avx512.fpclass.ps.512", d);
+        let bt = mb.bty();
+        mb.f.emit(
+            bt,
+            format!("call {bt} @llvm.x86.avx512.fpclass.ps.512(<16 x float> {x}, i32 64)"),
+        )
+    } else {
+        let xb = mb.bits(x);
+        let xo = mb.int("sub", &xb, &mb.ci(0x8000_0001u32 as i32));
+        mb.icmp("ult", &xo, &mb.ci(0x7f7f_ffff))
+    };
+    let notint = mb.not(&yint);
+    let bad = mb.logic("and", &xneg, &notint);
+    mb.select(&bad, &mb.c(f32::NAN), &r)
 }
 
 /// `ln(erfc(a) e^(a^2) / t)` with `t = 1 / (1 + a/2)`, `a` in `[0, 10.5]`, as a polynomial in
@@ -430,37 +618,40 @@ const ERFC_P: [f32; 10] = [
 /// on normal results over 4.4M points (results in the subnormals are rounded more than once).
 /// `E = 0` past `|x| > 14.85` (`erfc(10.5) ~ 1e-49`): `gelu(-inf)` is NaN (`-inf * 0`, as the formula and the
 /// interpreter give it), `gelu(inf)` inf, NaN stays NaN.
-pub fn gelu_erf(m: &mut ModB, f: &mut FnB, x: &Val) -> Val {
-    let ax = intrinsic1(m, f, "fabs", x);
+pub fn gelu_erf(mb: &mut Mb, x: &Val) -> Val {
+    let ax = mb.intr("fabs", &[x]);
     // 1 + a/2 with a = |x| / sqrt 2 clamped to 10.5 (|x| to 10.5 sqrt 2)
-    let axc = clamp(f, "ogt", &ax, (10.5 * std::f64::consts::SQRT_2) as f32);
-    let den = mul_add(f, &axc, &c((0.5 * std::f64::consts::FRAC_1_SQRT_2) as f32), &c(1.0));
-    let t = bin(f, "fdiv", &c(1.0), &den);
-    let st = bin(f, "fsub", &t, &c(ERFC_T0));
-    let p = horner2(f, &st, &ERFC_P);
+    let axc = clamp(mb, "ogt", &ax, (10.5 * std::f64::consts::SQRT_2) as f32);
+    let den = mb.mul_add(&axc, &mb.c((0.5 * std::f64::consts::FRAC_1_SQRT_2) as f32), &mb.c(1.0));
+    let t = mb.bin("fdiv", &mb.c(1.0), &den);
+    let st = mb.bin("fsub", &t, &mb.c(ERFC_T0));
+    let p = horner2(mb, &st, &ERFC_P);
     // -a^2 = -x^2 / 2 = A + Al exactly (x / -2 is exact; FMA gives the product's low part).
-    let hx = exact(f, "fmul", x, &c(-0.5));
-    let (neg_a, al) = two_prod(m, f, &hx, x);
+    let hx = mb.exact("fmul", x, &mb.c(-0.5));
+    let (neg_a, al) = two_prod(mb, &hx, x);
     // h + err = A + p (exact when |A| >= |p|; otherwise both are small and err is noise).
-    let (h, err) = fast_two_sum(f, &neg_a, &p);
-    let lo = exact(f, "fadd", &err, &al);
+    let (h, err) = fast_two_sum(mb, &neg_a, &p);
+    let lo = mb.exact("fadd", &err, &al);
     // h is in [-112, 1] for |x| <= 14.85 (past it E is 0): 2^n as 2^(n + 64) 2^-64
-    let h = clamp(f, "olt", &h, -130.0);
-    let (e, s) = exp_offset(f, &h, 64);
-    let e = fma(m, f, &e, &lo, &e);
-    let ec = bin(f, "fmul", &t, &e);
-    let tail = f.emit("i1", format!("fcmp ogt float {ax}, {}", c(14.85)));
-    let ec = f.emit("float", format!("select i1 {tail}, float 0.0, float {ec}"));
+    let h = clamp(mb, "olt", &h, -130.0);
+    let (r, _, ni) = exp_reduced(mb, &h);
+    let e = exp_of_reduced(mb, &r);
+    let e64 = mb.int("add", &ni, &mb.ci(64));
+    let s = pow2(mb, &e64);
+    let e = mb.fma(&e, &lo, &e);
+    let ec = mb.bin("fmul", &t, &e);
+    let tail = mb.fcmp("ogt", &ax, &mb.c(14.85));
+    let ec = mb.select(&tail, &mb.c(0.0), &ec);
     // E/2 = ec s 2^-65 (ec s is exact: a power of two in the normal range)
-    let es = bin(f, "fmul", &ec, &s);
-    let down = c(2f32.powi(-65));
+    let es = mb.bin("fmul", &ec, &s);
+    let down = mb.c(2f32.powi(-65));
     // x < 0: x E/2, scaled by 2^-65 last (one rounding when the result is subnormal).
-    let neg = bin(f, "fmul", x, &es);
-    let neg = bin(f, "fmul", &neg, &down);
+    let neg = mb.bin("fmul", x, &es);
+    let neg = mb.bin("fmul", &neg, &down);
     // x >= 0: x (1 - E/2).
-    let e2 = bin(f, "fmul", &es, &down);
-    let upper = bin(f, "fsub", &c(1.0), &e2);
-    let pos_r = bin(f, "fmul", x, &upper);
-    let pos = f.emit("i1", format!("fcmp oge float {x}, 0.0"));
-    f.emit("float", format!("select i1 {pos}, float {pos_r}, float {neg}"))
+    let e2 = mb.bin("fmul", &es, &down);
+    let upper = mb.bin("fsub", &mb.c(1.0), &e2);
+    let pos_r = mb.bin("fmul", x, &upper);
+    let pos = mb.fcmp("oge", x, &mb.c(0.0));
+    mb.select(&pos, &pos_r, &neg)
 }

@@ -408,7 +408,7 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, prod: Option<Producer>, relem: ElemTyp
         let ex = |k: &mut Kernel, j: &Val| -> R<Val> {
             let v = load(k, j)?;
             let d = k.f.emit("float", format!("fsub float {v}, {m}"));
-            Ok(super::math::exp(&mut k.f, &d))
+            Ok(super::math::exp(&mut super::math::Mb::scalar(&mut k.m, &mut k.f), &d))
         };
         // f32 results: the sum pass stores exp(x - max) and the last pass scales it in place.
         let keep = ko.elem == ElemType::F32;
