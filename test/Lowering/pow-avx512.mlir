@@ -7,6 +7,7 @@
 // RUN: xcs-translate %s --emit=asm --threads 1 --mcpu=skylake-avx512 --mattr=+avx512f,+avx512dq -o %t/z.s && FileCheck %s --check-prefix=ASM < %t/z.s
 // RUN: xcs-translate %s --emit=llvm-ir --threads 1 --mcpu=x86-64-v3 -o %t/v3.ll && FileCheck %s --check-prefix=V3 < %t/v3.ll
 // RUN: xcs-translate %s --emit=llvm-ir --threads 1 --mcpu=skylake-avx512 --mattr=+avx512f,+avx512dq --O0 -o %t/o0.ll && FileCheck %s --check-prefix=O0 < %t/o0.ll
+// RUN: not xcs-translate %s --mattr=avx512f -o %t/x 2>&1 | FileCheck %s --check-prefix=BADATTR
 
 // IR-NOT: xcs.math.pow.v16f32
 // IR: define internal {{.*}}float @xcs.math.pow.f32(float
@@ -19,6 +20,7 @@
 // V3-NOT: xcs.math
 // V3-NOT: llvm.x86.avx512
 // V3: define {{.*}}i32 @xcs_pow(
+// BADATTR: invalid value 'avx512f' for '--mattr <FEATURES>': 'avx512f' is not a feature: write +name or -name
 // O0: @llvm.compiler.used = appending global [1 x ptr] [ptr @xcs.math.pow.v16f32]
 // O0: define internal <16 x float> @xcs.math.pow.v16f32(
 // O0: call float @xcs.math.pow.f32(float

@@ -59,6 +59,7 @@ fn command() -> Command {
             Arg::new("mattr")
                 .long("mattr")
                 .value_name("FEATURES")
+                .value_parser(parse_features)
                 .help("Target features (LLVM syntax, e.g. +avx512f,+avx512dq) [default: the host's; with --mcpu: none added]"),
         )
         .arg(Arg::new("O0").long("O0").action(ArgAction::SetTrue).help("Do not optimize the LLVM IR"))
@@ -68,6 +69,17 @@ fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("Allow operations of dialects that are not registered (lowering them fails)"),
         )
+}
+
+/// An LLVM feature list: `+name` or `-name` items separated by commas.
+fn parse_features(s: &str) -> Result<String, String> {
+    for item in s.split(',') {
+        let name = item.strip_prefix(['+', '-']).unwrap_or("");
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) {
+            return Err(format!("'{item}' is not a feature: write +name or -name, separated by commas (e.g. +avx512f,+avx512dq)"));
+        }
+    }
+    Ok(s.to_string())
 }
 
 /// Runs xcs-translate with `args` (including the program name); returns the exit code.
