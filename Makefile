@@ -74,7 +74,7 @@ test-python: build
 
 bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
-	$(PYTHON) tools/bench/bench_classify.py --xcs-opt target/release/xcs-opt --json target/bench/classify.json
+	$(PYTHON) tools/bench/bench_classify.py --xcs-opt target/release/xcs-opt --instructions --json target/bench/classify.json
 	$(PYTHON) tools/bench/bench_vmap_batch.py --xcs-opt target/release/xcs-opt --json target/bench/vmap_batch.json
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json

@@ -18,6 +18,7 @@ Usage (from the repository root):
     python3 tools/bench/bench_classify.py                    # 1k, 10k, 100k; best of 3
     python3 tools/bench/bench_classify.py --sizes 1k,10k --runs 1
     python3 tools/bench/bench_classify.py --json target/bench/classify.json
+    python3 tools/bench/bench_classify.py --instructions     # and the pass's instruction counts
     python3 tools/bench/bench_classify.py --gen 1000 -o m.mlir   # just write a module
 
 Measured per size: the whole `xcs-opt F --classify -o /dev/null` (wall, best of N) and the
@@ -32,8 +33,10 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -141,6 +144,21 @@ def run_once(xcs_opt: str, path: Path, timing: bool) -> tuple[float, float | Non
     return wall, pass_time
 
 
+def count_instructions(xcs_opt: str, path: Path) -> int | None:
+    """Instructions executed in the pass alone (valgrind's callgrind, collecting only inside
+    `Classify::run`): the work, which the caches do not change. None without valgrind."""
+    if not shutil.which("valgrind"):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
+               "--toggle-collect=*Classify*as*Pass*run*", xcs_opt, str(path), "--classify", "-o", "/dev/null"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    m = re.search(r"Collected\s*:\s*([0-9]+)", p.stderr)
+    if p.returncode != 0 or not m:
+        sys.exit(f"callgrind failed on {path}:\n{p.stderr[-3000:]}")
+    return int(m.group(1))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--xcs-opt", default=str(ROOT / "target/release/xcs-opt"))
@@ -150,6 +168,8 @@ def main() -> int:
     ap.add_argument("--cache", default=str(ROOT / "target/bench"))
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--fail-on-miss", action="store_true")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the pass's instructions under callgrind (slow: about a minute at 100k)")
     ap.add_argument("--gen", type=int, help="only write a module with this many functions (-o FILE, '-' stdout)")
     ap.add_argument("-o", default="-")
     args = ap.parse_args()
@@ -169,7 +189,11 @@ def main() -> int:
     stamp = str(os.stat(__file__).st_mtime_ns)
     results = []
     print(f"xcs-opt --classify, best of {args.runs}")
-    print(f"{'functions':>10} {'ops':>9} {'MB':>7} {'total s':>9} {'pass s':>9} {'pass us/fn':>10}")
+    count = args.instructions and shutil.which("valgrind") is not None
+    if args.instructions and not count:
+        print("valgrind not found: no instruction counts", file=sys.stderr)
+    print(f"{'functions':>10} {'ops':>9} {'MB':>7} {'total s':>9} {'pass s':>9} {'pass us/fn':>10}"
+          + (f" {'pass Minstr':>11}" if count else ""))
     for label in args.sizes.split(","):
         n = SIZES.get(label) or int(label)
         path = cache / f"classify_{n}_s{args.seed}.mlir"
@@ -189,8 +213,11 @@ def main() -> int:
                 passes.append(pt)
         wall, pt = min(walls), (min(passes) if passes else float("nan"))
         mb = path.stat().st_size / 1e6
-        print(f"{n:>10} {ops:>9} {mb:>7.1f} {wall:>9.3f} {pt:>9.4f} {pt / n * 1e6:>10.2f}")
-        results.append({"functions": n, "ops": ops, "mb": round(mb, 2), "total_s": wall, "pass_s": pt})
+        instr = count_instructions(args.xcs_opt, path) if count else None
+        print(f"{n:>10} {ops:>9} {mb:>7.1f} {wall:>9.3f} {pt:>9.4f} {pt / n * 1e6:>10.2f}"
+              + (f" {instr / 1e6:>11.1f}" if instr is not None else ""))
+        results.append({"functions": n, "ops": ops, "mb": round(mb, 2), "total_s": wall, "pass_s": pt,
+                        "pass_instructions": instr})
     by_n = {r["functions"]: r for r in results}
     ratio = None
     if 10_000 in by_n and 100_000 in by_n:
@@ -200,6 +227,9 @@ def main() -> int:
         ok = ratio <= GOAL_RATIO
         print(f"100k/10k: pass {ratio:.2f}, whole run {total_ratio:.2f} (goal <= {GOAL_RATIO:g}): "
               f"{'met' if ok else 'MISSED'}")
+        if a["pass_instructions"] and b["pass_instructions"]:
+            print(f"100k/10k: pass instructions {b['pass_instructions'] / a['pass_instructions']:.2f} "
+                  "(the work; the time ratio adds what the caches do)")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"results": results, "ratio_100k_10k": ratio,
