@@ -114,10 +114,13 @@ impl EwMsgs {
     }
 }
 
-fn intrinsic(m: &mut ModB, f: &mut FnB, name: &str, ty: &'static str, args: &[&Val]) -> Val {
+/// `llvm.NAME.SUFFIX` of `args` with result type `ty` (`float`, `double` or `<16 x float>`,
+/// declared once per module).
+pub(super) fn intrinsic(m: &mut ModB, f: &mut FnB, name: &str, ty: &'static str, args: &[&Val]) -> Val {
     let suffix = match ty {
         "float" => "f32",
         "double" => "f64",
+        "<16 x float>" => "v16f32",
         t => t,
     };
     let full = format!("llvm.{name}.{suffix}");

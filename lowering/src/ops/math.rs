@@ -143,11 +143,7 @@ impl<'a> Mb<'a> {
     /// `llvm.NAME` on floats (`.f32`, `.v16f32`).
     fn intr(&mut self, name: &str, args: &[&Val]) -> Val {
         let t = self.fty();
-        let full = format!("llvm.{name}.{}", if self.wide { "v16f32" } else { "f32" });
-        let params = vec![t; args.len()].join(", ");
-        self.m.declare(&full, &format!("declare {t} @{full}({params})"));
-        let a: Vec<String> = args.iter().map(|v| format!("{t} {v}")).collect();
-        self.f.emit(t, format!("call {t} @{full}({})", a.join(", ")))
+        super::elementwise::intrinsic(self.m, self.f, name, t, args)
     }
     /// `fma(a, b, c)` with one rounding (the low part of a product, a division's remainder).
     fn fma(&mut self, a: &Val, b: &Val, cc: &Val) -> Val {

@@ -171,6 +171,15 @@ fn name_conf(m: NameMatch) -> (Bits, f64) {
     }
 }
 
+/// The string attribute `"@name"` (a function's or a symbol's name in the result arrays),
+/// built without formatting.
+fn at_name_attr(ctx: &Context, name: &str) -> Attr {
+    let mut b = Vec::with_capacity(name.len() + 1);
+    b.push(b'@');
+    b.extend_from_slice(name.as_bytes());
+    ctx.attr(AttrKind::String { value: b.into(), ty: None })
+}
+
 impl<'c, 'm> Analysis<'c, 'm> {
     pub fn new(ctx: &'c Context, matcher: &'m Matcher) -> Self {
         Analysis {
@@ -595,16 +604,8 @@ impl<'c, 'm> Analysis<'c, 'm> {
         let ctx = self.ctx;
         match n {
             Name::Str(s) => *self.str_attrs.entry(s).or_insert_with(|| ctx.str_attr(s)),
-            Name::Symbol(s) => *self
-                .sym_attrs
-                .entry(s)
-                .or_insert_with(|| ctx.str_attr(&format!("@{s}"))),
-            Name::Func(i) => *func_attrs[i].get_or_insert_with(|| {
-                let mut b = Vec::with_capacity(nodes[i].name.len() + 1);
-                b.push(b'@');
-                b.extend_from_slice(nodes[i].name.as_bytes());
-                ctx.attr(AttrKind::String { value: b.into(), ty: None })
-            }),
+            Name::Symbol(s) => *self.sym_attrs.entry(s).or_insert_with(|| at_name_attr(ctx, s)),
+            Name::Func(i) => *func_attrs[i].get_or_insert_with(|| at_name_attr(ctx, nodes[i].name)),
             Name::Text(i) => {
                 let i = i as usize;
                 while self.text_attrs.len() <= i {
