@@ -1024,7 +1024,7 @@ fn layout_ops_every_type() {
     // Dynamic reshape, slice of a dynamic dim, gather out of range.
     let src = "func.func @f(%x: tensor<?x4xf32>) -> tensor<2x?xf32> {\n  %r = tensor.reshape %x : (tensor<?x4xf32>) -> tensor<2x?xf32>\n  return %r : tensor<2x?xf32>\n}";
     assert_eq!(check_args(src, &[rand("f32", &[3, 4], 1)]), Outcome::Same);
-    assert!(matches!(check_args(src, &[rand("f32", &[1, 4], 1)]), Outcome::BothFailed(..)) || true);
+    assert_eq!(check_args(src, &[rand("f32", &[1, 4], 1)]), Outcome::Same);
     let src = "func.func @f(%x: tensor<?xf32>) -> tensor<2xf32> {\n  %r = tensor.slice %x {limit = array<i64: 4>, start = array<i64: 2>, stride = array<i64: 1>} : (tensor<?xf32>) -> tensor<2xf32>\n  return %r : tensor<2xf32>\n}";
     assert_eq!(check_args(src, &[rand("f32", &[5], 1)]), Outcome::Same);
     assert!(matches!(
