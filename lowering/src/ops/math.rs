@@ -15,16 +15,18 @@
 //! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it).
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
 //!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`.
-//! - `pow`: `e^(y ln|x|)` in two-float arithmetic (FMA-exact products, Fast2Sum), about 1.6 ulp;
+//! - `pow`: `e^(y ln|x|)` in two-float arithmetic (FMA-exact products, Fast2Sum), about 1.3 ulp
+//!   (2 ulp worst on results near overflow from `x` near 1);
 //!   GELU erf form: `x erfc(-x/sqrt 2) / 2` with `erfc` as `t e^(P(t) - a^2)`, `a^2` exact as
 //!   two floats, about 6 ulp (see [`pow`], [`gelu_erf`]). Both in f32, 16 lanes per AVX-512
 //!   vector.
 //!
 //! The code is written once over [`Mb`], for scalar `float` values or for `<16 x float>`. On
 //! AVX-512 targets `pow` is called through a pair of functions ([`vector_pair`]): its 16-lane
-//! form takes the exponent and mantissa with `vgetexpps`/`vgetmantps`, scales by `2^n` with
-//! `vscalefps` and classifies negative bases with `vfpclassps` (63 vector operations per 16
-//! elements instead of 81).
+//! form takes the exponent and mantissa with `vgetexpps`/`vgetmantps`, computes `ln` from a
+//! 32-entry table read with `vpermi2ps` instead of a division ([`ln_two_float_wide`]), tests
+//! the parity of `y` with `vreduceps`, scales by `2^n` with `vscalefps` and classifies negative
+//! bases with `vfpclassps` (54 vector instructions per 16 elements).
 
 use std::collections::BTreeMap;
 
@@ -108,7 +110,7 @@ impl<'a> Mb<'a> {
     fn select(&mut self, c: &Val, a: &Val, b: &Val) -> Val {
         self.f.emit(a.ty, format!("select {}, {}, {}", c.t(), a.t(), b.t()))
     }
-    /// An integer op (`add`, `sub`, `shl`, `ashr`) on `i32` lanes.
+    /// An integer op (`add`, `sub`, `and`, `or`, `shl`, `lshr`, `ashr`) on `i32` lanes.
     fn int(&mut self, op: &str, a: &Val, b: &Val) -> Val {
         let t = self.ity();
         self.f.emit(t, format!("{op} {t} {a}, {b}"))
@@ -169,6 +171,25 @@ impl<'a> Mb<'a> {
         self.m
             .declare(&full, &format!("declare {t} @{full}({})", params.join(", ")));
         self.f.emit(t, format!("call {t} @{full}({})", vals.join(", ")))
+    }
+    /// `table[idx & 31]` in each lane (`vpermi2ps` on the table's two halves); wide only.
+    fn lookup32(&mut self, table: &[f32; 32], idx: &Val) -> Val {
+        let t = "<16 x float>";
+        let half = |h: &[f32]| {
+            let items: Vec<String> = h.iter().map(|&x| format!("float {}", Val::f32(x).s)).collect();
+            format!("<{}>", items.join(", "))
+        };
+        let name = "llvm.x86.avx512.vpermi2var.ps.512";
+        self.m
+            .declare(name, &format!("declare {t} @{name}({t}, <16 x i32>, {t})"));
+        self.f.emit(
+            t,
+            format!(
+                "call {t} @{name}({t} {}, <16 x i32> {idx}, {t} {})",
+                half(&table[..16]),
+                half(&table[16..])
+            ),
+        )
     }
 }
 
@@ -409,25 +430,15 @@ fn fast_two_sum(mb: &mut Mb, a: &Val, b: &Val) -> (Val, Val) {
 const LN2_HI: f32 = 0.693_145_751_953_125;
 const LN2_LO: f32 = 1.428_606_8e-6;
 
-/// `ln x` of a finite `x > 0` as two floats `hi + lo`, about 2^-32 relative: `x = m 2^e`,
-/// `ln m = 2 atanh(s)` with `s = (m - 1) / (m + 1)` carried as `s + sl` (the remainder of the
-/// division by an FMA, `m + 1` itself as two floats), `2 atanh(s) = 2s + s z R(z)` with
-/// `z = s^2` and `R` the series to `z^5` (truncation below 2^-36 relative). `m` is in
-/// `[sqrt(1/2), sqrt 2)` (`z <= 0.0295`) from [`split_exponent`], or, wide, in `[3/4, 3/2)`
-/// (`z <= 0.04`) from `vgetmantps` and `e` from `vgetexpps` (four instructions instead of nine).
+/// `ln x` of a finite `x > 0` as two floats `hi + lo`, renormalized (`|lo| <= ulp(hi) / 2`),
+/// about 2^-30 relative: `x = m 2^e`, `ln m = 2 atanh(s)` with `s = (m - 1) / (m + 1)` carried
+/// as `s + sl` (the remainder of the division by an FMA, `m + 1` itself as two floats),
+/// `2 atanh(s) = 2s + s z R(z)` with `z = s^2` and `R` the series to `z^5` (truncation below
+/// 2^-36 relative), `m` in `[sqrt(1/2), sqrt 2)` (`z <= 0.0295`) from [`split_exponent`]. The
+/// roundings of the `s z R(z)` term are what is left; they are largest near `m = sqrt 2`. The
+/// scalar code; with AVX-512, [`ln_two_float_wide`].
 fn ln_two_float(mb: &mut Mb, x: &Val) -> (Val, Val) {
-    let (mant, e) = if mb.wide {
-        // vgetmantps interval [3/4, 3/2) (imm 3), the sign of x (positive); where m < 1 the
-        // exponent is one more than getexp(x). For x = 0, inf, NaN: m = 0, 1, NaN and
-        // e = -inf, inf, NaN, so hi = -inf, inf, NaN (lo is then NaN; `pow` drops it).
-        let mant = mb.avx512("getmant", &[x], Some(3));
-        let ex = mb.avx512("getexp", &[x], None);
-        let below = mb.fcmp("olt", &mant, &mb.c(1.0));
-        let inc = mb.select(&below, &mb.c(1.0), &mb.c(0.0));
-        (mant, mb.exact("fadd", &ex, &inc))
-    } else {
-        split_exponent(mb, x)
-    };
+    let (mant, e) = split_exponent(mb, x);
     let u = mb.exact("fsub", &mant, &mb.c(1.0));
     let (v, vl) = fast_two_sum(mb, &mb.c(1.0), &mant);
     let r = mb.exact("fdiv", &mb.c(1.0), &v);
@@ -448,6 +459,99 @@ fn ln_two_float(mb: &mut Mb, x: &Val) -> (Val, Val) {
     let lo = mb.mul_add(&e, &mb.c(LN2_LO), &lo);
     let lo = mb.mul_add(&sl, &mb.c(2.0), &lo);
     let lo = mb.mul_add(&sz, &rz, &lo);
+    fast_two_sum(mb, &hi, &lo)
+}
+
+/// The 32-interval table of [`ln_two_float_wide`]: for the mantissa `m` in `[3/4, 3/2)`
+/// (`vgetmantps`), interval `i` is the mantissa bits 22..18 of `m`: `[1 + i/32, 1 + (i+1)/32)`
+/// for `i < 16`, `[3/4 + (i-16)/64, 3/4 + (i-15)/64)` above. `invc[i]` approximates `1/m` on it
+/// (a multiple of 1/64, resp. 1/32, so that `m invc - 1` is exact: a multiple of 2^-29 below
+/// 2^-5), exactly 1 on the two intervals next to 1 (where `ln m` is small, `r = m - 1` carries
+/// it exactly); `hi + lo = ln(1/invc)`, plus `ln 2` for `i >= 16` (`vgetexpps` gives one less
+/// than the exponent that goes with `m < 1`), `hi` a multiple of 2^-16 like [`LN2_HI`] so that
+/// `e LN2_HI + hi` is exact.
+pub struct LnTable {
+    pub invc: [f32; 32],
+    pub hi: [f32; 32],
+    pub lo: [f32; 32],
+}
+
+/// The interval `[a, b)` of [`LnTable`] entry `i` and the quantum of its `invc`.
+pub fn ln_table_interval(i: usize) -> (f64, f64, f64) {
+    if i < 16 {
+        let a = 1.0 + i as f64 / 32.0;
+        (a, a + 1.0 / 32.0, 64.0)
+    } else {
+        let a = 0.75 + (i - 16) as f64 / 64.0;
+        (a, a + 1.0 / 64.0, 32.0)
+    }
+}
+
+/// Computes [`LnTable`] (f64 `ln`; `invc` chosen to make `max |m invc - 1|` on the interval
+/// smallest).
+pub fn ln_table() -> LnTable {
+    let mut t = LnTable {
+        invc: [0.0; 32],
+        hi: [0.0; 32],
+        lo: [0.0; 32],
+    };
+    for i in 0..32 {
+        let (a, b, q) = ln_table_interval(i);
+        let invc = if i == 0 || i == 31 {
+            1.0
+        } else {
+            let k = (q * 2.0 / (a + b)).floor();
+            let worst = |k: f64| f64::max((a * k / q - 1.0).abs(), (b * k / q - 1.0).abs());
+            (if worst(k) <= worst(k + 1.0) { k } else { k + 1.0 }) / q
+        };
+        let l = -f64::ln(invc) + if i >= 16 { std::f64::consts::LN_2 } else { 0.0 };
+        let hi = (l * 65536.0).round() / 65536.0;
+        t.invc[i] = invc as f32;
+        t.hi[i] = hi as f32;
+        t.lo[i] = (l - hi) as f32;
+    }
+    t
+}
+
+/// Coefficients of `q` with `ln(1 + r) = r + r^2 q(r)` (the series to `r^6`: below 2^-32
+/// relative for `|r| < 2^-5`), highest degree first.
+const LOG1P_Q: [f32; 5] = [-1.0 / 6.0, 1.0 / 5.0, -1.0 / 4.0, 1.0 / 3.0, -1.0 / 2.0];
+
+/// `ln |x|` like [`ln_two_float`], on 16 lanes with AVX-512 and without a division: `m` in
+/// `[3/4, 3/2)` and `e` from `vgetmantps`/`vgetexpps` (of `|x|`), `invc`, `hi`, `lo` of
+/// [`LnTable`] by `vpermi2ps` on the mantissa's top five bits, `r = m invc - 1` exact (one FMA),
+/// then `ln |x| = (e LN2_HI + hi) + r + w` with `w = e LN2_LO + lo + r^2 q(r)` small, the first
+/// sum exact, the rest added by two Fast2Sums, so the result is renormalized (`|lo| <=
+/// ulp(hi)`) as [`pow`] needs it. About 2^-30 relative (the rounding of the `r^2` term where
+/// `m` is near 1); against the series in `s = (m-1)/(m+1)` this saves the division and keeps
+/// `|r| < 2^-5`. For x = 0, inf, NaN: `m` = 0, 1, NaN and `e` = -inf, inf, NaN, so `hi` =
+/// -inf, inf, NaN (`lo` is then NaN; `pow` bounds it).
+fn ln_two_float_wide(mb: &mut Mb, x: &Val) -> (Val, Val) {
+    let table = ln_table();
+    // imm 7: interval [3/4, 3/2), sign control 01 (the mantissa of |x|)
+    let m = mb.avx512("getmant", &[x], Some(7));
+    let e = mb.avx512("getexp", &[x], None);
+    let mb_bits = mb.bits(&m);
+    let idx = mb.int("lshr", &mb_bits, &mb.ci(18));
+    let invc = mb.lookup32(&table.invc, &idx);
+    let thi = mb.lookup32(&table.hi, &idx);
+    let tlo = mb.lookup32(&table.lo, &idx);
+    let r = mb.fma(&m, &invc, &mb.c(-1.0));
+    let h0 = mb.fma(&e, &mb.c(LN2_HI), &thi);
+    // w = e LN2_LO + lo - r^2/2 + r^3 q3(r): r^2 = z + zl exactly, and -zl/2 is the part of
+    // r^2 q(r) that z q(r) misses above 2^-32 relative.
+    let t = mb.fma(&e, &mb.c(LN2_LO), &tlo);
+    let z = mb.exact("fmul", &r, &r);
+    let nz = mb.fneg(&z);
+    let zl = mb.fma(&r, &r, &nz);
+    let w = mb.fma(&zl, &mb.c(-0.5), &t);
+    let q = horner(mb, &r, &LOG1P_Q);
+    let w = mb.fma(&z, &q, &w);
+    // (h0 + (r + w)) as hi + lo with |lo| <= ulp(hi): two Fast2Sums (|w| <= |r| unless w is
+    // tiny against h0; |s| <= |h0| unless h0 = 0)
+    let (s, sl) = fast_two_sum(mb, &r, &w);
+    let (hi, err) = fast_two_sum(mb, &h0, &s);
+    let lo = mb.exact("fadd", &err, &sl);
     (hi, lo)
 }
 
@@ -518,55 +622,85 @@ fn vector_pair(m: &mut ModB, f: &mut FnB, name: &str, args: &[&Val], body: fn(&m
     )
 }
 
-/// `x^y` of `float`s, as `e^(y ln|x|)` in two-float arithmetic (about 1 ulp): `ln|x| = L + Ll`
-/// ([`ln_two_float`]), `y L` split exactly by an FMA, the sum renormalized so that
-/// `e^(h + l) = e^h (1 + l)`, and `2^n` applied last (one rounding into the subnormals). C99
+/// The bound of the low part of `y ln|x|` in [`pow`] (2^-10).
+const TL_MAX: f32 = 1.0 / 1024.0;
+
+/// `x^y` of `float`s, as `e^(y ln|x|)` in two-float arithmetic (about 1.3 ulp): `ln|x| = L + Ll`
+/// renormalized ([`ln_two_float`], [`ln_two_float_wide`]), `y L = h + l` split exactly by an
+/// FMA with `y Ll` added to `l`, which is then tiny, so `e^(h + l) = e^h (1 + l)`, and `2^n`
+/// applied last (one rounding into the subnormals). C99
 /// `powf`'s special cases as selects: `pow(x, ±0) = 1` and `pow(1, y) = 1` even for NaN,
 /// `pow(-1, ±inf) = 1`, otherwise NaN propagates; a finite `x < 0` with a finite non-integer
 /// `y` is NaN; a negative `x` (`-0.0` and `-inf` too) with an odd integer `y` gives the negated
 /// result; zeros and infinities follow from `ln 0 = -inf`, `ln inf = inf` and the clamped
 /// exponential (overflow to inf, underflow to 0 and subnormals).
 pub fn pow(mb: &mut Mb, x: &Val, y: &Val) -> Val {
-    let ax = mb.intr("fabs", &[x]);
-    let (mut l, ll) = ln_two_float(mb, &ax);
-    if !mb.wide {
+    let (l, ll) = if mb.wide {
+        ln_two_float_wide(mb, x)
+    } else {
+        let ax = mb.intr("fabs", &[x]);
+        let (l, ll) = ln_two_float(mb, &ax);
         // ln 0 = -inf, ln inf = inf, and a NaN x makes L NaN (NaN then propagates through
-        // y L); wide, `ln_two_float` gives these itself
+        // y L); wide, `ln_two_float_wide` gives these itself
         let zero = mb.fcmp("oeq", &ax, &mb.c(0.0));
-        l = mb.select(&zero, &mb.c(f32::NEG_INFINITY), &l);
+        let l = mb.select(&zero, &mb.c(f32::NEG_INFINITY), &l);
         let big = mb.fcmp("uge", &ax, &mb.c(f32::INFINITY));
-        l = mb.select(&big, &ax, &l);
-    }
-    // y (L + Ll) = th + tl.
-    let (th, tl) = two_prod(mb, y, &l);
-    let yll = mb.exact("fmul", y, &ll);
-    let tl = mb.exact("fadd", &tl, &yll);
-    // Past |th| = 256 the result is 0 or inf whatever the low part: drop it there (it is not
-    // small against 1 and an infinite or NaN th would make it NaN).
-    let ath = mb.intr("fabs", &[&th]);
-    let fin = mb.fcmp("olt", &ath, &mb.c(256.0));
-    let tl = mb.select(&fin, &tl, &mb.c(0.0));
-    let (h, lo) = fast_two_sum(mb, &th, &tl);
-    let lo = mb.select(&fin, &lo, &mb.c(0.0));
+        (mb.select(&big, &ax, &l), ll)
+    };
+    // y (L + Ll) = th + tl. L + Ll is renormalized (|Ll| <= ulp(L) / 2), so |tl| <= 2^-16 where
+    // the result is finite and e^(th + tl) = e^th (1 + tl). Where th is past the clamp of the
+    // exponential the result is 0 or inf whatever tl is, but tl may be large or NaN (th
+    // infinite): tl is clamped to +-2^-10, NaN to the upper bound (unordered compares).
+    let (h, tl) = two_prod(mb, y, &l);
+    let tl = mb.fma(y, &ll, &tl);
+    let lo = if mb.wide {
+        // vrangeps imm 2: the operand of smaller magnitude, with the sign of tl (NaN gives the
+        // bound)
+        mb.avx512("range", &[&tl, &mb.c(TL_MAX)], Some(2))
+    } else {
+        let tl = clamp(mb, "ugt", &tl, TL_MAX);
+        clamp(mb, "olt", &tl, -TL_MAX)
+    };
     let (r, n, ni) = exp_clamped(mb, &h);
     let p = exp_of_reduced(mb, &r);
     let p = mb.fma(&p, &lo, &p);
     let r = scale(mb, &p, &n, &ni);
     // pow(x, +-0) = 1 even for NaN and infinite x; pow(+-1, y) = 1 (L = 0) even for an infinite
     // or NaN y (-1 with an odd y takes the sign below, with a non-integer y it is made NaN).
-    let l0 = mb.fcmp("oeq", &l, &mb.c(0.0));
-    let y0 = mb.fcmp("oeq", y, &mb.c(0.0));
-    let one = mb.logic("or", &l0, &y0);
+    let one = if mb.wide {
+        // vrangeps imm 2 gives the operand of smaller magnitude, the other one if one is NaN
+        let m = mb.avx512("range", &[&l, y], Some(2));
+        mb.fcmp("oeq", &m, &mb.c(0.0))
+    } else {
+        let l0 = mb.fcmp("oeq", &l, &mb.c(0.0));
+        let y0 = mb.fcmp("oeq", y, &mb.c(0.0));
+        mb.logic("or", &l0, &y0)
+    };
     let r = mb.select(&one, &mb.c(1.0), &r);
     // y an integer (trunc y = y: also for +-inf, whose halves are integers too; not for NaN),
     // an odd one (|y| >= 2^24 floats are even): the result takes the sign of x.
-    let ytr = mb.intr("trunc", &[y]);
-    let yint = mb.fcmp("oeq", &ytr, y);
     let half = mb.exact("fmul", y, &mb.c(0.5));
-    let htr = mb.intr("trunc", &[&half]);
-    let hodd = mb.fcmp("une", &htr, &half);
-    let yodd = mb.logic("and", &yint, &hodd);
-    let signed = mb.copysign(&r, x);
+    let (yint, yodd) = if mb.wide {
+        // vreduceps (imm 9: no fraction bits kept, rounded down): `v - floor v`, 0 for +-inf,
+        // NaN for NaN. y/2 - floor(y/2) is 1/2 exactly for the odd integers only.
+        let fy = mb.avx512("reduce", &[y], Some(9));
+        let fh = mb.avx512("reduce", &[&half], Some(9));
+        (mb.fcmp("oeq", &fy, &mb.c(0.0)), mb.fcmp("oeq", &fh, &mb.c(0.5)))
+    } else {
+        let ytr = mb.intr("trunc", &[y]);
+        let yint = mb.fcmp("oeq", &ytr, y);
+        let htr = mb.intr("trunc", &[&half]);
+        let hodd = mb.fcmp("une", &htr, &half);
+        let yodd = mb.logic("and", &yint, &hodd);
+        (yint, yodd)
+    };
+    // r >= 0 (or NaN): copysign(r, x) is r | (x & sign bit); AVX-512 does the select with it
+    // (one masked `vpternlogd`)
+    let xb = mb.bits(x);
+    let sign = mb.int("and", &xb, &mb.ci(i32::MIN));
+    let rb = mb.bits(&r);
+    let signed = mb.int("or", &rb, &sign);
+    let signed = mb.float_of_bits(&signed);
     let r = mb.select(&yodd, &signed, &r);
     // A finite x < 0 (bits in [0x80000001, 0xff7fffff]; `vfpclassps` class 0x40 when wide)
     // with a non-integer y (finite, or NaN): NaN.
@@ -579,7 +713,6 @@ pub fn pow(mb: &mut Mb, x: &Val, y: &Val) -> Val {
             format!("call {bt} @llvm.x86.avx512.fpclass.ps.512(<16 x float> {x}, i32 64)"),
         )
     } else {
-        let xb = mb.bits(x);
         let xo = mb.int("sub", &xb, &mb.ci(0x8000_0001u32 as i32));
         mb.icmp("ult", &xo, &mb.ci(0x7f7f_ffff))
     };
