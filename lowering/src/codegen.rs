@@ -364,8 +364,12 @@ impl Kernel {
     ) -> R<Vec<Val>> {
         let st = self.f.loop_begin(lo, hi, init);
         let (i, accs) = (st.i.clone(), st.accs.clone());
+        // an interleave request made by the body (and not taken by a loop inside it) is this
+        // loop's
+        self.m.interleave = None;
         let next = body(self, &i, &accs)?;
-        self.f.loop_end(st, &next)
+        let md = self.m.interleave.take().map(|n| self.m.loop_interleave_md(n));
+        self.f.loop_end_md(st, &next, md.as_deref())
     }
     /// Nested loops over `dims` (first dim outermost) with carried values; `body` gets the index
     /// of every dim.

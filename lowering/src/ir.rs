@@ -396,13 +396,22 @@ impl FnB {
 
     /// The second half of a loop: `next` are the carried values at the end of the body.
     pub fn loop_end(&mut self, st: LoopState, next: &[Val]) -> R<Vec<Val>> {
+        self.loop_end_md(st, next, None)
+    }
+
+    /// [`FnB::loop_end`] with loop metadata `md` (`!N`, see `ModB::loop_interleave_md`) on the
+    /// back edge.
+    pub fn loop_end_md(&mut self, st: LoopState, next: &[Val], md: Option<&str>) -> R<Vec<Val>> {
         if next.len() != st.accs.len() {
             return Err(LowerError::internal("loop body returned the wrong number of carried values"));
         }
         let inext = format!("{}.next", st.i.s);
         self.raw(format!("{inext} = add nsw i64 {}, 1", st.i.s));
         let latch = self.cur.clone();
-        self.br(&st.hdr);
+        match md {
+            Some(md) => self.raw(format!("br label %{}, !llvm.loop {md}", st.hdr)),
+            None => self.br(&st.hdr),
+        }
         self.body = self.body.replace(&st.latch_key, &format!("%{latch}"));
         for (a, n) in st.accs.iter().zip(next) {
             if n.ty != a.ty {
@@ -457,6 +466,12 @@ pub struct ModB {
     defined: std::collections::BTreeSet<String>,
     /// Functions kept alive until the optimizer has used them (`@llvm.compiler.used`).
     used: Vec<String>,
+    /// Module-level metadata lines (`!0 = ...`), numbered in order.
+    metadata: Vec<String>,
+    /// Set by code emitted into a loop body that is one long dependency chain (`ops::math`'s
+    /// GELU erf): the innermost kernel loop around it asks the vectorizer to interleave this
+    /// many vector iterations (see `Kernel::for_acc`).
+    pub interleave: Option<u32>,
 }
 
 impl ModB {
@@ -515,6 +530,14 @@ impl ModB {
     pub fn keep(&mut self, name: &str) {
         self.used.push(name.to_string());
     }
+    /// A new loop ID (`!llvm.loop` metadata) asking for `n` interleaved vector iterations;
+    /// returns its name (`!N`).
+    pub fn loop_interleave_md(&mut self, n: u32) -> String {
+        let id = self.metadata.len();
+        self.metadata.push(format!("!{id} = distinct !{{!{id}, !{}}}", id + 1));
+        self.metadata.push(format!("!{} = !{{!\"llvm.loop.interleave.count\", i32 {n}}}", id + 1));
+        format!("!{id}")
+    }
     /// The module text.
     pub fn finish(&self, name: &str) -> String {
         let mut s = format!("; ModuleID = '{name}'\nsource_filename = \"{name}\"\n\n");
@@ -546,6 +569,10 @@ impl ModB {
         // #2: a pure function inlined wherever it is called (the vector side).
         let _ = writeln!(s, "attributes #1 = {{ nounwind noinline memory(none) willreturn {} }}", self.fn_attrs);
         let _ = writeln!(s, "attributes #2 = {{ nounwind alwaysinline memory(none) willreturn {} }}", self.fn_attrs);
+        for md in &self.metadata {
+            s.push_str(md);
+            s.push('\n');
+        }
         s
     }
 }

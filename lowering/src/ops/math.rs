@@ -749,6 +749,9 @@ const ERFC_P: [f32; 10] = [
 /// `E = 0` past `|x| > 14.85` (`erfc(10.5) ~ 1e-49`): `gelu(-inf)` is NaN (`-inf * 0`, as the formula and the
 /// interpreter give it), `gelu(inf)` inf, NaN stays NaN.
 pub fn gelu_erf(mb: &mut Mb, x: &Val) -> Val {
+    // one long dependency chain (division, two polynomials, exponential): two vector iterations
+    // interleaved keep both ports busier (LLVM's own choice is one)
+    mb.m.interleave = Some(2);
     let ax = mb.intr("fabs", &[x]);
     // 1 + a/2 with a = |x| / sqrt 2 clamped to 10.5 (|x| to 10.5 sqrt 2)
     let axc = clamp(mb, "ogt", &ax, (10.5 * std::f64::consts::SQRT_2) as f32);
