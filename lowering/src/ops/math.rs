@@ -538,8 +538,8 @@ fn ln_two_float_wide(mb: &mut Mb, x: &Val) -> (Val, Val) {
     let tlo = mb.lookup32(&table.lo, &idx);
     let r = mb.fma(&m, &invc, &mb.c(-1.0));
     let h0 = mb.fma(&e, &mb.c(LN2_HI), &thi);
-    // w = e LN2_LO + lo - r^2/2 + r^3 q3(r): r^2 = z + zl exactly, and -zl/2 is the part of
-    // r^2 q(r) that z q(r) misses above 2^-32 relative.
+    // w = e LN2_LO + lo + r^2 q(r), with r^2 = z + zl exactly: -zl/2 is the part of r^2 q(r)
+    // that z q(r) misses above 2^-32 relative (q(r) is about -1/2).
     let t = mb.fma(&e, &mb.c(LN2_LO), &tlo);
     let z = mb.exact("fmul", &r, &r);
     let nz = mb.fneg(&z);
@@ -655,10 +655,10 @@ pub fn pow(mb: &mut Mb, x: &Val, y: &Val) -> Val {
         let big = mb.fcmp("uge", &ax, &mb.c(f32::INFINITY));
         (mb.select(&big, &ax, &l), ll)
     };
-    // y (L + Ll) = th + tl. L + Ll is renormalized (|Ll| <= ulp(L) / 2), so |tl| <= 2^-16 where
-    // the result is finite and e^(th + tl) = e^th (1 + tl). Where th is past the clamp of the
-    // exponential the result is 0 or inf whatever tl is, but tl may be large or NaN (th
-    // infinite): tl is clamped to +-2^-10, NaN to the upper bound (unordered compares).
+    // y (L + Ll) = h + tl. L + Ll is renormalized (|Ll| <= ulp(L)), so |tl| <= 2^-16 where the
+    // result is finite and e^(h + tl) = e^h (1 + tl). Where h is past the clamp of the
+    // exponential the result is 0 or inf whatever tl is, but tl may be large or NaN (h
+    // infinite): tl is bounded to +-2^-10, NaN to the bound (unordered compares when scalar).
     let (h, tl) = two_prod(mb, y, &l);
     let tl = mb.fma(y, &ll, &tl);
     let lo = if mb.wide {
