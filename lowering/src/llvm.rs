@@ -29,9 +29,32 @@ pub fn host_cpu() -> (String, String) {
     )
 }
 
-/// A target machine for the host triple with `cpu` and `features`.
-pub fn target_machine(cpu: &str, features: &str, reloc: RelocMode) -> Result<TargetMachine, String> {
+/// The CPU names of LLVM 22's X86 target (`x86_cpus.txt`: `llc -mcpu=help` for x86-64).
+const X86_CPUS: &str = include_str!("x86_cpus.txt");
+
+/// The CPU names LLVM's X86 target knows.
+pub fn x86_cpu_names() -> impl Iterator<Item = &'static str> {
+    X86_CPUS.lines().filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// Checks that LLVM knows CPU `cpu` for the host's target (x86-64; other targets are not
+/// checked). LLVM itself only warns about an unknown name, makes a subtarget without even
+/// 64-bit mode and then aborts in code generation.
+pub fn check_cpu(cpu: &str) -> Result<(), String> {
     init();
+    let triple = TargetMachine::get_default_triple();
+    let triple = triple.as_str().to_string_lossy();
+    if !triple.starts_with("x86_64") || x86_cpu_names().any(|c| c == cpu) {
+        return Ok(());
+    }
+    Err(format!(
+        "'{cpu}' is not a CPU LLVM knows for {triple} (e.g. x86-64-v3, skylake-avx512, sapphirerapids; `llc -mcpu=help` lists them)"
+    ))
+}
+
+/// A target machine for the host triple with `cpu` (checked by [`check_cpu`]) and `features`.
+pub fn target_machine(cpu: &str, features: &str, reloc: RelocMode) -> Result<TargetMachine, String> {
+    check_cpu(cpu)?;
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
     target

@@ -775,6 +775,33 @@ fn ln_table_is_exact() {
     assert_eq!((t.hi[31], t.lo[31]), (0.693_145_751_953_125, 1.428_606_8e-6));
 }
 
+/// `llvm::check_cpu` takes the CPU names LLVM knows and rejects others (LLVM itself only warns
+/// and then aborts in code generation); its list is the installed `llc`'s, name for name.
+#[test]
+fn x86_cpu_names_match_llc() {
+    use xcs_lowering::llvm::{check_cpu, host_cpu, x86_cpu_names};
+    assert!(check_cpu("x86-64-v3").is_ok() && check_cpu("sapphirerapids").is_ok());
+    assert!(check_cpu(&host_cpu().0).is_ok());
+    let err = check_cpu("foobar").unwrap_err();
+    assert!(err.contains("'foobar' is not a CPU LLVM knows"), "{err}");
+    let llc = Path::new("/usr/lib/llvm-22/bin/llc");
+    let out = std::process::Command::new(llc)
+        .args(["-mtriple=x86_64-unknown-linux-gnu", "-mcpu=help"])
+        .output()
+        .expect("llc (LLVM 22) runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let cpus: Vec<&str> = text
+        .split("Available CPUs for this target:")
+        .nth(1)
+        .and_then(|t| t.split("Available features for this target:").next())
+        .expect("llc -mcpu=help lists CPUs")
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let ours: Vec<&str> = x86_cpu_names().collect();
+    assert_eq!(ours, cpus, "lowering/src/x86_cpus.txt differs from llc -mcpu=help");
+}
+
 #[test]
 fn integer_division_by_zero_is_an_error() {
     let _g = lock();

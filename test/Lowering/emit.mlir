@@ -7,6 +7,7 @@
 // RUN: xcs-translate %s --emit=llvm-ir --threads 1 -o %t/m1.ll && FileCheck %s --check-prefix=SERIAL < %t/m1.ll
 // RUN: xcs-translate %s --emit=llvm-ir --threads 2 -o %t/m2.ll && FileCheck %s --check-prefix=PARALLEL < %t/m2.ll
 // RUN: not xcs-translate %s --emit=dll -o %t/x 2>&1 | FileCheck %s --check-prefix=BADEMIT
+// RUN: not xcs-translate %s --mcpu=foobar -o %t/x 2>&1 | FileCheck %s --check-prefix=BADCPU
 // RUN: not xcs-translate %S/Inputs/unsupported.mlir -o %t/x 2>&1 | FileCheck %s --check-prefix=NOLOWER
 
 // IR-DAG: define {{.*}}i32 @xcs_scale(ptr
@@ -18,6 +19,8 @@
 // SERIAL-NOT: call i32 @xcs_rt_parallel_for
 // PARALLEL: call i32 @xcs_rt_parallel_for
 // BADEMIT: invalid value 'dll' for '--emit <emit>'
+// BADCPU: invalid value 'foobar' for '--mcpu <CPU>': 'foobar' is not a CPU LLVM knows for x86_64
+// BADCPU-NOT: LLVM ERROR
 // NOLOWER: unsupported.mlir:4:8: error: 'xcs.vmap' op is not supported by the LLVM backend
 
 func.func @scale(%x: tensor<?x?xf32>, %s: tensor<f32>) -> tensor<?x?xf32> {

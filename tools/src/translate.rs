@@ -53,6 +53,7 @@ fn command() -> Command {
             Arg::new("mcpu")
                 .long("mcpu")
                 .value_name("CPU")
+                .value_parser(parse_cpu)
                 .help("Target CPU (LLVM name, e.g. x86-64-v3) [default: the host CPU and its features]"),
         )
         .arg(
@@ -69,6 +70,12 @@ fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("Allow operations of dialects that are not registered (lowering them fails)"),
         )
+}
+
+/// A CPU name LLVM knows for the host's target.
+fn parse_cpu(s: &str) -> Result<String, String> {
+    xcs_lowering::llvm::check_cpu(s)?;
+    Ok(s.to_string())
 }
 
 /// An LLVM feature list: `+name` or `-name` items separated by commas.
