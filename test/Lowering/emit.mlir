@@ -8,6 +8,7 @@
 // RUN: xcs-translate %s --emit=llvm-ir --threads 2 -o %t/m2.ll && FileCheck %s --check-prefix=PARALLEL < %t/m2.ll
 // RUN: not xcs-translate %s --emit=dll -o %t/x 2>&1 | FileCheck %s --check-prefix=BADEMIT
 // RUN: not xcs-translate %s --mcpu=foobar -o %t/x 2>&1 | FileCheck %s --check-prefix=BADCPU
+// RUN: xcs-translate %s --mcpu=native --emit=asm -o %t/native.s && FileCheck %s --check-prefix=ASM < %t/native.s
 // RUN: not xcs-translate %S/Inputs/unsupported.mlir -o %t/x 2>&1 | FileCheck %s --check-prefix=NOLOWER
 
 // IR-DAG: define {{.*}}i32 @xcs_scale(ptr

@@ -54,7 +54,7 @@ fn command() -> Command {
                 .long("mcpu")
                 .value_name("CPU")
                 .value_parser(parse_cpu)
-                .help("Target CPU (LLVM name, e.g. x86-64-v3) [default: the host CPU and its features]"),
+                .help("Target CPU (LLVM name, e.g. x86-64-v3; native: the host's) [default: the host CPU and its features]"),
         )
         .arg(
             Arg::new("mattr")
@@ -72,9 +72,11 @@ fn command() -> Command {
         )
 }
 
-/// A CPU name LLVM knows for the host's target.
+/// A CPU name LLVM knows for the host's target, or `native`.
 fn parse_cpu(s: &str) -> Result<String, String> {
-    xcs_lowering::llvm::check_cpu(s)?;
+    if s != "native" {
+        xcs_lowering::llvm::check_cpu(s)?;
+    }
     Ok(s.to_string())
 }
 
@@ -134,7 +136,8 @@ fn run(m: &ArgMatches) -> Result<(), String> {
         // The library may run on any machine: let its code use the pool (sized at run time).
         opts.threads = opts.threads.max(2);
     }
-    if let Some(cpu) = m.get_one::<String>("mcpu") {
+    // `native` (as llc and clang take it): the host CPU and its features, the default
+    if let Some(cpu) = m.get_one::<String>("mcpu").filter(|c| *c != "native") {
         opts.cpu = cpu.clone();
         opts.features = String::new();
     }
