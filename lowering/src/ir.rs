@@ -469,8 +469,8 @@ pub struct ModB {
     /// Module-level metadata lines (`!0 = ...`), numbered in order.
     metadata: Vec<String>,
     /// Set by code emitted into a loop body that is one long dependency chain (`ops::math`'s
-    /// GELU erf): the innermost kernel loop around it asks the vectorizer to interleave this
-    /// many vector iterations (see `Kernel::for_acc`).
+    /// `pow` and GELU erf): the innermost kernel loop around it asks the vectorizer to
+    /// interleave this many vector iterations (see `Kernel::for_acc`).
     pub interleave: Option<u32>,
 }
 

@@ -546,7 +546,7 @@ fn pow_vector_and_remainder_agree() {
     // n = 47: the vectorized loop covers 0..32, the remainder 32..47; the same 15 (x, y) pairs
     // at both places, 400 calls of random pairs (a fixed LCG) where roundings differ most
     let (n, m) = (47, 15);
-    let src = format!("func.func @f(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.pow %x, %y : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
+    let src = pow_src(n);
     let ctx = xcs_dialects::context();
     let module = parse(&ctx, &src);
     let jit = Jit::new(&ctx, &module, opts());
@@ -593,6 +593,11 @@ fn pow_vector_and_remainder_agree() {
             );
         }
     }
+}
+
+/// `@f(x, y) = pow(x, y)` on two `n`-element f32 tensors.
+fn pow_src(n: usize) -> String {
+    format!("func.func @f(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.pow %x, %y : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}")
 }
 
 fn pow_sweep(o: Options) {
@@ -685,7 +690,7 @@ fn pow_sweep(o: Options) {
         ys.push((t / (x as f64).ln()) as f32);
     }
     let n = xs.len();
-    let src = format!("func.func @f(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.pow %x, %y : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
+    let src = pow_src(n);
     let ctx = xcs_dialects::context();
     let m = parse(&ctx, &src);
     let jit = Jit::new(&ctx, &m, o.clone());

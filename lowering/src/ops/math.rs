@@ -541,9 +541,7 @@ fn ln_two_float_wide(mb: &mut Mb, x: &Val) -> (Val, Val) {
     // w = e LN2_LO + lo + r^2 q(r), with r^2 = z + zl exactly: -zl/2 is the part of r^2 q(r)
     // that z q(r) misses above 2^-32 relative (q(r) is about -1/2).
     let t = mb.fma(&e, &mb.c(LN2_LO), &tlo);
-    let z = mb.exact("fmul", &r, &r);
-    let nz = mb.fneg(&z);
-    let zl = mb.fma(&r, &r, &nz);
+    let (z, zl) = two_prod(mb, &r, &r);
     let w = mb.fma(&zl, &mb.c(-0.5), &t);
     let q = horner(mb, &r, &LOG1P_Q);
     let w = mb.fma(&z, &q, &w);
