@@ -8,7 +8,7 @@ use xcs_ir::{op, Diagnostic};
 
 op! {
     /// Branches to the successor block, passing the operands as its arguments.
-    pub struct BranchOp = "cf.br" {
+    pub struct BranchOp = "cf.br" in CF_OPS {
         summary: "Branch operation",
         operands: { #[variadic] dest_operands: ANY_TYPE },
         successors: SuccessorCount::Exactly(1),
@@ -22,7 +22,7 @@ op! {
 op! {
     /// Branches to the first successor if `condition` is true, else to the second, passing
     /// each its operand segment (`operandSegmentSizes = array<i32: 1, n, m>`).
-    pub struct CondBranchOp = "cf.cond_br" {
+    pub struct CondBranchOp = "cf.cond_br" in CF_OPS {
         summary: "Conditional branch operation",
         operands: { condition: I1, #[variadic] dest_operands: ANY_TYPE },
         attributes: { operandSegmentSizes: DENSE_I32_ARRAY_ATTR },
@@ -35,11 +35,13 @@ op! {
     }
 }
 
+xcs_ir::op_list!(pub CF_OPS);
+
 pub static CF_DIALECT: DialectDef = DialectDef {
     name: "cf",
     summary: "Unstructured control flow between blocks (MLIR's `cf` dialect subset)",
     description: "",
-    ops: &[BranchOp::DEF, CondBranchOp::DEF],
+    ops: xcs_ir::opdef::OpList::Collected(&CF_OPS),
     types: &[],
     attrs: &[],
     materialize_constant: None,

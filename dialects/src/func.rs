@@ -9,7 +9,7 @@ op! {
     /// An operation with a name containing a single SSACFG region: a function. Functions
     /// without a body (an empty region) are external declarations and may not be public.
     /// Custom form: `func.func private @name(%arg0: i32 {attrs}) -> (f32 {attrs}) attributes {..} {body}`.
-    pub struct FuncOp = "func.func" {
+    pub struct FuncOp = "func.func" in FUNC_OPS {
         summary: "An operation with a name containing a single `SSACFG` region",
         attributes: {
             sym_name: SYMBOL_NAME_ATTR,
@@ -29,7 +29,7 @@ op! {
 op! {
     /// Returns control from a function to its caller with the given values, which must match
     /// the function's result types. Custom form: `return %a, %b : i32, f32`.
-    pub struct ReturnOp = "func.return" {
+    pub struct ReturnOp = "func.return" in FUNC_OPS {
         summary: "Function return operation",
         operands: { #[variadic] operands: ANY_TYPE },
         traits: [Pure, Terminator, ReturnLike],
@@ -42,7 +42,7 @@ op! {
     /// Calls the function named by `callee` (a symbol in the nearest symbol table) with the
     /// operands; operand and result types must match the callee's function type.
     /// Custom form: `%r = call @f(%a) : (i32) -> f32`.
-    pub struct CallOp = "func.call" {
+    pub struct CallOp = "func.call" in FUNC_OPS {
         summary: "Call operation",
         operands: { #[variadic] operands: ANY_TYPE },
         results: { #[variadic] results: ANY_TYPE },
@@ -58,13 +58,15 @@ op! {
     }
 }
 
+xcs_ir::op_list!(pub FUNC_OPS);
+
 pub static FUNC_DIALECT: DialectDef = DialectDef {
     name: "func",
     summary: "Functions, calls and returns (MLIR's `func` dialect)",
     description: "Functions are symbols in a module. A function with an empty body is an \
 external declaration; XCS uses private declarations for the LLM, API and library calls that \
 `classify` looks at.",
-    ops: &[FuncOp::DEF, ReturnOp::DEF, CallOp::DEF],
+    ops: xcs_ir::opdef::OpList::Collected(&FUNC_OPS),
     types: &[],
     attrs: &[],
     materialize_constant: None,

@@ -9,7 +9,7 @@ use xcs_ir::{op, Attr, AttrKind, Body, Context, Location, Op, OperationState, Ty
 
 op! {
     /// A constant of any attribute; the dialect's constant materializer creates these.
-    pub struct ConstantOp = "test.constant" {
+    pub struct ConstantOp = "test.constant" in TEST_OPS {
         summary: "A constant",
         results: { result: ANY_TYPE },
         attributes: { value: ANY_ATTR },
@@ -20,7 +20,7 @@ op! {
 
 op! {
     /// Integer addition. Folds constants, and `x + 0` to `x`.
-    pub struct AddIOp = "test.addi" {
+    pub struct AddIOp = "test.addi" in TEST_OPS {
         summary: "Integer addition",
         operands: { lhs: SIGNLESS_INTEGER, rhs: SIGNLESS_INTEGER },
         results: { result: SIGNLESS_INTEGER },
@@ -32,7 +32,7 @@ op! {
 op! {
     /// Integer multiplication. Folds constants, `x * 1` to `x` and `x * 0` to the `0` operand; the pattern
     /// `x * 2 -> x + x` shows canonicalization patterns.
-    pub struct MulIOp = "test.muli" {
+    pub struct MulIOp = "test.muli" in TEST_OPS {
         summary: "Integer multiplication",
         operands: { lhs: SIGNLESS_INTEGER, rhs: SIGNLESS_INTEGER },
         results: { result: SIGNLESS_INTEGER },
@@ -44,7 +44,7 @@ op! {
 
 op! {
     /// Integer negation, an involution: `negi(negi(x))` folds to `x`.
-    pub struct NegIOp = "test.negi" {
+    pub struct NegIOp = "test.negi" in TEST_OPS {
         summary: "Integer negation",
         operands: { operand: SIGNLESS_INTEGER },
         results: { result: SIGNLESS_INTEGER },
@@ -57,7 +57,7 @@ op! {
     /// Signed integer comparison; `predicate` is one of `eq`, `ne`, `slt`, `sle`, `sgt`, `sge`.
     /// Gives programs of the test dialect a branch condition (`cf.cond_br`), so control flow and
     /// recursion can be run by the interpreter before and after a pass.
-    pub struct CmpIOp = "test.cmpi" {
+    pub struct CmpIOp = "test.cmpi" in TEST_OPS {
         summary: "Integer comparison",
         operands: { lhs: SIGNLESS_INTEGER, rhs: SIGNLESS_INTEGER },
         results: { result: I1 },
@@ -68,7 +68,7 @@ op! {
 
 op! {
     /// An op without side effects and with any operands and results.
-    pub struct PureOp = "test.pure" {
+    pub struct PureOp = "test.pure" in TEST_OPS {
         summary: "A side-effect-free op",
         operands: { #[variadic] inputs: ANY_TYPE },
         results: { #[variadic] outputs: ANY_TYPE },
@@ -78,7 +78,7 @@ op! {
 
 op! {
     /// An op with unknown side effects (never removed, never merged).
-    pub struct EffectOp = "test.effect" {
+    pub struct EffectOp = "test.effect" in TEST_OPS {
         summary: "An op with side effects",
         operands: { #[variadic] inputs: ANY_TYPE },
         results: { #[variadic] outputs: ANY_TYPE },
@@ -88,7 +88,7 @@ op! {
 op! {
     /// An op with one SSACFG region whose blocks end in `test.yield`; it has the side
     /// effects of what its region holds.
-    pub struct RegionOp = "test.region" {
+    pub struct RegionOp = "test.region" in TEST_OPS {
         summary: "An op with a region",
         operands: { #[variadic] inputs: ANY_TYPE },
         results: { #[variadic] outputs: ANY_TYPE },
@@ -99,7 +99,7 @@ op! {
 
 op! {
     /// Terminates the blocks of `test.region`, yielding its operands.
-    pub struct YieldOp = "test.yield" {
+    pub struct YieldOp = "test.yield" in TEST_OPS {
         summary: "Terminator of test regions",
         operands: { #[variadic] values: ANY_TYPE },
         traits: [Pure, Terminator, ReturnLike],
@@ -108,7 +108,7 @@ op! {
 
 op! {
     /// An op whose single region is isolated from above (it gets its own body).
-    pub struct IsolatedOp = "test.isolated" {
+    pub struct IsolatedOp = "test.isolated" in TEST_OPS {
         summary: "An isolated-from-above op",
         regions: { body: u32::MAX },
         traits: [IsolatedFromAbove, NoTerminator],
@@ -117,7 +117,7 @@ op! {
 
 op! {
     /// An op whose single region is a graph region: uses may come before definitions.
-    pub struct GraphOp = "test.graph" {
+    pub struct GraphOp = "test.graph" in TEST_OPS {
         summary: "A graph region op",
         regions: { body: 1 },
         traits: [GraphRegion, NoTerminator, SingleBlock],
@@ -126,7 +126,7 @@ op! {
 
 op! {
     /// Defines a symbol named by `sym_name`.
-    pub struct SymbolOp = "test.symbol" {
+    pub struct SymbolOp = "test.symbol" in TEST_OPS {
         summary: "A symbol",
         attributes: { sym_name: SYMBOL_NAME_ATTR, #[optional] sym_visibility: STR_ATTR },
         traits: [Symbol],
@@ -135,7 +135,7 @@ op! {
 
 op! {
     /// A symbol table nested in a module.
-    pub struct SymbolTableOp = "test.symbol_table" {
+    pub struct SymbolTableOp = "test.symbol_table" in TEST_OPS {
         summary: "A symbol table",
         attributes: { #[optional] sym_name: SYMBOL_NAME_ATTR },
         regions: { body: 1 },
@@ -145,7 +145,7 @@ op! {
 
 op! {
     /// Uses the symbol named by `symbol` (which must exist).
-    pub struct SymbolUserOp = "test.symbol_user" {
+    pub struct SymbolUserOp = "test.symbol_user" in TEST_OPS {
         summary: "An op referring to a symbol",
         attributes: { symbol: FLAT_SYMBOL_REF_ATTR },
         verify_symbol_uses: |v, symbols| {
@@ -160,7 +160,7 @@ op! {
 
 op! {
     /// Requires its `value` attribute to be a positive integer (a custom verifier).
-    pub struct PositiveOp = "test.positive" {
+    pub struct PositiveOp = "test.positive" in TEST_OPS {
         summary: "An op with a custom verifier",
         attributes: { value: INT_ATTR },
         verify: |v| match v.attr("value").and_then(|a| v.ctx.as_int(a)) {
@@ -173,7 +173,7 @@ op! {
 
 op! {
     /// Only parses and prints in the generic form.
-    pub struct GenericOnlyOp = "test.generic_only" {
+    pub struct GenericOnlyOp = "test.generic_only" in TEST_OPS {
         summary: "An op without a custom form",
         operands: { #[variadic] inputs: ANY_TYPE },
         results: { #[variadic] outputs: ANY_TYPE },
@@ -181,30 +181,15 @@ op! {
     }
 }
 
+xcs_ir::op_list!(pub TEST_OPS);
+
 pub static TEST_DIALECT: DialectDef = DialectDef {
     name: "test",
     summary: "Ops for testing the XCS infrastructure",
     description: "Like MLIR's test dialect: constants, integer arithmetic with folders and a \
 pattern, pure and effectful ops, region ops (SSACFG, graph, isolated), symbols, and an op with a \
 custom verifier.",
-    ops: &[
-        ConstantOp::DEF,
-        AddIOp::DEF,
-        MulIOp::DEF,
-        NegIOp::DEF,
-        CmpIOp::DEF,
-        PureOp::DEF,
-        EffectOp::DEF,
-        RegionOp::DEF,
-        YieldOp::DEF,
-        IsolatedOp::DEF,
-        GraphOp::DEF,
-        SymbolOp::DEF,
-        SymbolTableOp::DEF,
-        SymbolUserOp::DEF,
-        PositiveOp::DEF,
-        GenericOnlyOp::DEF,
-    ],
+    ops: xcs_ir::opdef::OpList::Collected(&TEST_OPS),
     types: &[],
     attrs: &[],
     materialize_constant: Some(materialize),

@@ -26,7 +26,7 @@ pub const STR: TypeConstraint = TypeConstraint {
 
 op! {
     /// A string constant.
-    pub struct StrConstOp = "xcs.str_const" {
+    pub struct StrConstOp = "xcs.str_const" in XCS_OPS {
         summary: "String constant",
         results: { result: STR },
         attributes: { value: STR_ATTR },
@@ -38,7 +38,7 @@ op! {
 op! {
     /// Formats `template` with the operands: each `{}` takes the next operand, `{N}` operand
     /// N; `{{` and `}}` are literal braces. Tensors print as numpy prints them.
-    pub struct FormatOp = "xcs.format" {
+    pub struct FormatOp = "xcs.format" in XCS_OPS {
         summary: "String formatting",
         operands: { #[variadic] args: ANY_TYPE },
         results: { result: STR },
@@ -52,7 +52,7 @@ op! {
     /// Sends `prompt` to a language model and returns its text. `provider` picks the
     /// implementation (the built-in `echo` provider returns the prompt; the Python frontend
     /// plugs in real ones); `model` is passed to it. Has side effects: never removed or merged.
-    pub struct LlmOp = "xcs.llm" {
+    pub struct LlmOp = "xcs.llm" in XCS_OPS {
         summary: "Language-model call",
         operands: { prompt: STR },
         results: { result: STR },
@@ -65,7 +65,7 @@ op! {
     /// (-1: not batched, the same value for every element); `out_axes[j]` is where result j's
     /// batch dim goes (-1: not batched). The block sees the unbatched types and ends in
     /// `xcs.yield` of the unbatched results. All batched operands have the same batch size.
-    pub struct VmapOp = "xcs.vmap" {
+    pub struct VmapOp = "xcs.vmap" in XCS_OPS {
         summary: "Vectorizing map",
         operands: { #[variadic] inputs: ANY_TYPE },
         results: { #[variadic] results: ANY_TYPE },
@@ -81,7 +81,7 @@ op! {
     /// The same shape as `xcs.vmap`, executed element by element on a thread pool with at
     /// most `max_concurrency` elements in flight; what `vmap-batch` makes of orchestration and
     /// hybrid bodies.
-    pub struct ParallelMapOp = "xcs.parallel_map" {
+    pub struct ParallelMapOp = "xcs.parallel_map" in XCS_OPS {
         summary: "Element-wise parallel map on a thread pool",
         operands: { #[variadic] inputs: ANY_TYPE },
         results: { #[variadic] results: ANY_TYPE },
@@ -95,13 +95,15 @@ op! {
 
 op! {
     /// Terminates the regions of the `xcs` ops with their values.
-    pub struct YieldOp = "xcs.yield" {
+    pub struct YieldOp = "xcs.yield" in XCS_OPS {
         summary: "Region terminator",
         operands: { #[variadic] values: ANY_TYPE },
         traits: [Pure, Terminator, ReturnLike],
         verify: verify_yield,
     }
 }
+
+xcs_ir::op_list!(pub XCS_OPS);
 
 pub static XCS_DIALECT: DialectDef = DialectDef {
     name: "xcs",
@@ -112,18 +114,7 @@ host values `!xcs.any`. `xcs.vmap` batches a region (prefix semantics: batch dim
 `xcs.parallel_map`. Kernels (seed 002) are `xcs.kernel` symbols with a signature of axis variables, \
 In/Out/InOut tensors and constexprs, launched by `xcs.launch @kernel[%axes](%tensors)` inside \
 `xcs.workload` / `xcs.parallel_for` grids.",
-    ops: &[
-        StrConstOp::DEF,
-        FormatOp::DEF,
-        LlmOp::DEF,
-        VmapOp::DEF,
-        ParallelMapOp::DEF,
-        YieldOp::DEF,
-        crate::xcs_kernel::KernelOp::DEF,
-        crate::xcs_kernel::WorkloadOp::DEF,
-        crate::xcs_kernel::ParallelForOp::DEF,
-        crate::xcs_kernel::LaunchOp::DEF,
-    ],
+    ops: xcs_ir::opdef::OpList::Collected(&XCS_OPS),
     types: &[
         TypeDef {
             mnemonic: "str",

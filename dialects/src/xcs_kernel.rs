@@ -225,7 +225,7 @@ op! {
     /// ```mlir
     /// xcs.kernel @flash_attn {arg_kinds = ["axis", "axis", "in", "in", "in", "out"], arg_names = ["b", "h", "Q", "K", "V", "O"], constexprs = {BLOCK_M = 128 : i64, BLOCK_N = 64 : i64}, function_type = (index, index, tensor<2x4x128x64xf16>, tensor<2x128x64xf16>, tensor<2x128x64xf16>, tensor<2x4x128x64xf16>) -> ()}
     /// ```
-    pub struct KernelOp = "xcs.kernel" {
+    pub struct KernelOp = "xcs.kernel" in crate::xcs::XCS_OPS {
         summary: "Kernel declaration: axis variables, In/Out/InOut tensors, constexprs",
         attributes: {
             sym_name: SYMBOL_NAME_ATTR,
@@ -252,7 +252,7 @@ op! {
     ///   xcs.parallel_for %batch : index { ... }
     /// }
     /// ```
-    pub struct WorkloadOp = "xcs.workload" {
+    pub struct WorkloadOp = "xcs.workload" in crate::xcs::XCS_OPS {
         summary: "Region of kernel launches",
         regions: { body: 1 },
         traits: [NoTerminator, SingleBlock, RecursiveMemoryEffects],
@@ -270,7 +270,7 @@ op! {
     ///   xcs.launch @flash_attn[%b, %h](%Q, %K, %V, %O) : ...
     /// }
     /// ```
-    pub struct ParallelForOp = "xcs.parallel_for" {
+    pub struct ParallelForOp = "xcs.parallel_for" in crate::xcs::XCS_OPS {
         summary: "Parallel loop binding an axis variable",
         operands: { extent: INDEX },
         regions: { body: 1 },
@@ -292,7 +292,7 @@ op! {
     /// ```mlir
     /// xcs.launch @flash_attn[%b, %h](%Q, %K, %V, %O) {constexprs = {BLOCK_M = 64 : i64}} : tensor<...>, tensor<...>, tensor<...>, tensor<...>
     /// ```
-    pub struct LaunchOp = "xcs.launch" {
+    pub struct LaunchOp = "xcs.launch" in crate::xcs::XCS_OPS {
         summary: "Kernel launch at a grid point",
         operands: { #[variadic] operands: ANY_TYPE },
         attributes: { kernel: FLAT_SYMBOL_REF_ATTR, operandSegmentSizes: DENSE_I32_ARRAY_ATTR, #[optional] constexprs: DICT_ATTR },

@@ -117,6 +117,11 @@ impl OperationState {
     pub fn new(ctx: &Context, name: &str, loc: Location) -> Self {
         Self::with_name(ctx, ctx.op_name(name), loc)
     }
+    /// The state of a new op of declaration `def` (e.g. `OperationState::of(ctx, AddOp::DEF,
+    /// loc)`): how library code creates ops without spelling their names.
+    pub fn of(ctx: &Context, def: &crate::opdef::OpDef, loc: Location) -> Self {
+        Self::new(ctx, def.name, loc)
+    }
     pub fn with_name(ctx: &Context, name: OpName, loc: Location) -> Self {
         OperationState {
             name,

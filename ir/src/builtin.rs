@@ -12,7 +12,7 @@ op! {
     /// A top-level container operation. Its single region holds one block of ops (no
     /// terminator); it is a symbol table, and a graph region. Custom form:
     /// `module @name attributes {k = v} { ... }`.
-    pub struct ModuleOp = "builtin.module" {
+    pub struct ModuleOp = "builtin.module" in BUILTIN_OPS {
         summary: "A top level container operation",
         attributes: {
             #[optional] sym_name: SYMBOL_NAME_ATTR,
@@ -27,7 +27,7 @@ op! {
 op! {
     /// Casts values of some types to values of other types; a placeholder left by partial
     /// conversions, with no semantics of its own.
-    pub struct UnrealizedConversionCastOp = "builtin.unrealized_conversion_cast" {
+    pub struct UnrealizedConversionCastOp = "builtin.unrealized_conversion_cast" in BUILTIN_OPS {
         summary: "An unrealized conversion from one set of types to another",
         operands: { #[variadic] inputs: ANY_TYPE },
         results: { #[variadic] outputs: ANY_TYPE },
@@ -36,11 +36,13 @@ op! {
     }
 }
 
+crate::op_list!(pub BUILTIN_OPS);
+
 pub static BUILTIN_DIALECT: DialectDef = DialectDef {
     name: "builtin",
     summary: "Types, attributes and the top-level module of MLIR's builtin dialect",
     description: "",
-    ops: &[ModuleOp::DEF, UnrealizedConversionCastOp::DEF],
+    ops: crate::opdef::OpList::Collected(&BUILTIN_OPS),
     types: &[],
     attrs: &[],
     materialize_constant: None,

@@ -79,6 +79,8 @@ pub struct Context {
     files: Mutex<FxHashMap<Ident, u32>>,
     file_list: boxcar::Vec<Ident>,
     dialects: Vec<&'static DialectDef>,
+    /// The op interfaces of registered ops: declared ones, and those attached to this context.
+    interfaces: crate::interfaces::InterfaceTables,
     /// Set once an attribute the printer would alias (locations as attributes, affine maps and
     /// sets, distinct attributes) is interned.
     aliasable_attrs: std::sync::atomic::AtomicBool,
@@ -104,6 +106,7 @@ impl Context {
             files: Mutex::new(FxHashMap::default()),
             file_list: boxcar::Vec::new(),
             dialects: Vec::new(),
+            interfaces: Default::default(),
             aliasable_attrs: std::sync::atomic::AtomicBool::new(false),
             empty_dict: Attr::new(0),
             unit_fn_type: Type::new(0),
@@ -262,14 +265,38 @@ impl Context {
         if self.dialects.iter().any(|x| x.name == d.name) {
             return;
         }
-        for op in d.ops {
+        for op in d.ops.iter() {
             let name = op.name;
             let idx = self.op_names.intern_with(name, |n: &str| {
-                Box::new(OpNameInfo { name: n.into(), dialect: dialect_of(n).into(), def: Some(*op) })
+                Box::new(OpNameInfo { name: n.into(), dialect: dialect_of(n).into(), def: Some(op) })
             });
             assert!(self.op_names.get(idx).def.is_some(), "op {name} was interned before its dialect was registered");
+            for imp in op.interfaces {
+                self.interfaces.declare(idx as usize, imp);
+            }
         }
         self.dialects.push(d);
+    }
+
+    /// Attaches `imp` as op `def`'s implementation of interface `I` in this context (MLIR's
+    /// `attachInterface`): how a crate above the op's dialect (the LLVM lowering) gives ops it
+    /// does not own an interface. Replaces a declared or earlier attached implementation. The
+    /// op's dialect must be registered first.
+    pub fn attach_interface<I: crate::interfaces::OpInterface + ?Sized>(&mut self, def: &'static OpDef, imp: &'static I) {
+        let name = self.op_name(def.name);
+        assert!(
+            self.op_def(name).is_some_and(|d| std::ptr::eq(d, def) || (d.handle)() == (def.handle)()),
+            "attach_interface: op {} is not registered in this context",
+            def.name
+        );
+        self.interfaces.attach::<I>(name.index() as usize, imp);
+    }
+
+    /// The implementation of interface `I` by op `name` (declared or attached), if any: an
+    /// array index, never a name comparison.
+    #[inline]
+    pub fn interface<I: crate::interfaces::OpInterface + ?Sized>(&self, name: OpName) -> Option<&'static I> {
+        self.interfaces.get::<I>(name.index() as usize)
     }
     pub fn dialects(&self) -> &[&'static DialectDef] {
         &self.dialects
@@ -301,7 +328,7 @@ impl Context {
     }
     /// All registered operation definitions, dialect by dialect.
     pub fn registered_ops(&self) -> impl Iterator<Item = &'static OpDef> + '_ {
-        self.dialects.iter().flat_map(|d| d.ops.iter().copied())
+        self.dialects.iter().flat_map(|d| d.ops.iter())
     }
 }
 

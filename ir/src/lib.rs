@@ -13,6 +13,7 @@ pub mod builder;
 pub mod clone;
 pub mod module;
 pub mod opdef;
+pub mod interfaces;
 pub mod rewrite;
 pub mod diag;
 pub mod builtin;
@@ -34,3 +35,7 @@ pub use location::{LocKind, Location};
 pub use module::Module;
 pub use opdef::{OpDef, OpView, Traits};
 pub use types::{Type, TypeKind, DYNAMIC};
+
+/// Re-exported for the `op!` and `op_list!` macros (dialect op lists are distributed slices).
+#[doc(hidden)]
+pub use linkme;

@@ -172,6 +172,11 @@ impl<'a> OpView<'a> {
     pub fn error(&self, message: impl AsRef<str>) -> Diagnostic {
         Diagnostic::op_error(self.ctx, self.body, self.op, message)
     }
+    /// The op's implementation of interface `I`, if it has one.
+    #[inline]
+    pub fn interface<I: crate::interfaces::OpInterface + ?Sized>(&self) -> Option<&'static I> {
+        self.ctx.interface::<I>(self.body.op_name(self.op))
+    }
     /// The printed form of a type (for messages).
     pub fn ty(&self, t: Type) -> String {
         crate::printer::type_to_string(self.ctx, t)
@@ -247,10 +252,21 @@ pub struct OpDef {
     pub fold: Option<FoldFn>,
     pub patterns: &'static [&'static dyn crate::rewrite::RewritePattern],
     pub infer: Option<InferFn>,
+    /// The interfaces the op implements in its declaration (see [`crate::interfaces`]); a
+    /// context may attach more.
+    pub interfaces: &'static [crate::interfaces::InterfaceImpl],
     pub syntax: Syntax,
+    /// The type id of the op's typed handle (e.g. `AddOp`): what [`OpDef::is`] and the typed
+    /// views' `cast` compare, so that no op is recognised by comparing names.
+    pub handle: fn() -> std::any::TypeId,
 }
 
 impl OpDef {
+    /// True if this is the declaration of the typed handle `T` (e.g. `def.is::<AddOp>()`).
+    #[inline]
+    pub fn is<T: 'static>(&self) -> bool {
+        (self.handle)() == std::any::TypeId::of::<T>()
+    }
     pub fn has(&self, t: Traits) -> bool {
         self.traits.contains(t)
     }
@@ -312,10 +328,52 @@ pub struct DialectDef {
     pub name: &'static str,
     pub summary: &'static str,
     pub description: &'static str,
-    pub ops: &'static [&'static OpDef],
+    /// The dialect's ops: the list that the `op!` declarations with `in LIST` fill (see
+    /// [`OpList`]), or a hand-written slice.
+    pub ops: OpList,
     pub types: &'static [TypeDef],
     pub attrs: &'static [AttrDef],
     pub materialize_constant: Option<MaterializeFn>,
+}
+
+/// The ops of a dialect. `op!` declarations written `pub struct AddOp = "tensor.add" in
+/// TENSOR_OPS { ... }` add themselves to the distributed slice `TENSOR_OPS` (declared with
+/// [`op_list!`](crate::op_list)), so a dialect's op list is generated from its declarations
+/// and never kept by hand. A fixed slice serves tests.
+#[derive(Copy, Clone)]
+pub enum OpList {
+    Collected(&'static linkme::DistributedSlice<[&'static OpDef]>),
+    Fixed(&'static [&'static OpDef]),
+}
+
+impl OpList {
+    /// The ops, sorted by name (the order of the reference docs, as MLIR's).
+    pub fn sorted(&self) -> Vec<&'static OpDef> {
+        let mut v: Vec<&'static OpDef> = self.iter().collect();
+        v.sort_by_key(|d| d.name);
+        v
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &'static OpDef> {
+        let s: &'static [&'static OpDef] = match *self {
+            OpList::Collected(c) => c,
+            OpList::Fixed(f) => f,
+        };
+        s.iter().copied()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
+}
+
+/// Declares a dialect's op list, filled by the `op!` declarations that name it:
+/// `xcs_ir::op_list!(pub TENSOR_OPS);`
+#[macro_export]
+macro_rules! op_list {
+    ($vis:vis $name:ident) => {
+        #[$crate::linkme::distributed_slice]
+        #[linkme(crate = $crate::linkme)]
+        $vis static $name: [&'static $crate::opdef::OpDef];
+    };
 }
 
 // ---------------------------------------------------------------------------- constraints
@@ -572,7 +630,7 @@ pub fn dialect_markdown(d: &DialectDef) -> String {
     }
     if !d.ops.is_empty() {
         let _ = writeln!(s, "## Operations\n");
-        for op in d.ops {
+        for op in d.ops.sorted() {
             s.push_str(&op_markdown(op));
         }
     }
@@ -735,13 +793,16 @@ pub fn op_markdown(op: &OpDef) -> String {
 /// ```
 /// Sections after `summary` are optional but must come in this order: `operands`, `results`,
 /// `attributes`, `regions`, `successors`, `successor_operands`, `traits`, `verify`,
-/// `verify_regions`, `verify_symbol_uses`, `fold`, `patterns`, `infer`, `syntax` (default `Syntax::Pretty`).
-/// Groups may be marked `#[optional]` or `#[variadic]`; attributes may be `#[optional]`.
+/// `verify_regions`, `verify_symbol_uses`, `fold`, `patterns`, `infer`, `interfaces`, `syntax`
+/// (default `Syntax::Pretty`). Groups may be marked `#[optional]` or `#[variadic]`; attributes
+/// may be `#[optional]`. `in LIST` adds the op to a dialect's op list (see [`OpList`]);
+/// `interfaces: [dyn Semantics => &ADD, FusionRole => &FusionRole::CHEAP]` lists the op
+/// interfaces it implements (see [`crate::interfaces`]).
 #[macro_export]
 macro_rules! op {
     (
         $(#[doc = $doc:literal])*
-        $vis:vis struct $Name:ident = $opname:literal {
+        $vis:vis struct $Name:ident = $opname:literal $(in $list:path)? {
             summary: $summary:literal,
             $(operands: { $( $(#[$oa:ident])? $oname:ident : $ocons:expr ),* $(,)? },)?
             $(results: { $( $(#[$ra:ident])? $rname:ident : $rcons:expr ),* $(,)? },)?
@@ -756,6 +817,7 @@ macro_rules! op {
             $(fold: $fold:expr,)?
             $(patterns: $patterns:expr,)?
             $(infer: $infer:expr,)?
+            $(interfaces: [ $($iface:ty => $imp:expr),* $(,)? ],)?
             $(syntax: $syntax:expr,)?
         }
     ) => {
@@ -789,18 +851,36 @@ macro_rules! op {
                 fold: $crate::op!(@opt $($fold)?),
                 patterns: $crate::op!(@or $($patterns)? ; &[]),
                 infer: $crate::op!(@opt $($infer)?),
+                interfaces: &[$($( $crate::interfaces::InterfaceImpl::of::<$iface>({
+                    static IMP: &'static $iface = $imp;
+                    &IMP
+                }) ),*)?],
                 syntax: $crate::op!(@or $($syntax)? ; $crate::opdef::Syntax::Pretty),
+                handle: ::std::any::TypeId::of::<$Name>,
             };
 
-            /// The typed view of `op` if it is this op.
+            /// The typed view of `op` if it is this op (compares declarations, not names).
+            #[inline]
             pub fn cast(ctx: &$crate::Context, body: &$crate::body::Body, op: $crate::body::Op) -> Option<Self> {
-                (ctx.op_name_str(body.op_name(op)) == $opname).then_some($Name(op))
+                ctx.op_def(body.op_name(op)).is_some_and(|d| d.is::<$Name>()).then_some($Name(op))
+            }
+
+            /// True if `name` is this op.
+            #[inline]
+            pub fn matches(ctx: &$crate::Context, name: $crate::context::OpName) -> bool {
+                ctx.op_def(name).is_some_and(|d| d.is::<$Name>())
             }
 
             $($( $crate::op!(@value_accessor operands, operand, $($oa)? ; $oname); )*)?
             $($( $crate::op!(@value_accessor results, result, $($ra)? ; $rname); )*)?
             $($( $crate::op!(@attr_accessor $($aa)? ; $aname); )*)?
         }
+
+        $( const _: () = {
+            #[$crate::linkme::distributed_slice($list)]
+            #[linkme(crate = $crate::linkme)]
+            static ENTRY: &'static $crate::opdef::OpDef = $Name::DEF;
+        }; )?
     };
 
     (@arity) => { $crate::opdef::Arity::Single };

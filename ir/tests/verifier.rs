@@ -68,7 +68,7 @@ static VT_DIALECT: DialectDef = DialectDef {
     name: "vt",
     summary: "verifier test ops",
     description: "",
-    ops: &[TwoBlocksOp::DEF, GraphAnyOp::DEF, NeedsTermOp::DEF, JumpOp::DEF, BadTableOp::DEF, IsoTableOp::DEF],
+    ops: xcs_ir::opdef::OpList::Fixed(&[TwoBlocksOp::DEF, GraphAnyOp::DEF, NeedsTermOp::DEF, JumpOp::DEF, BadTableOp::DEF, IsoTableOp::DEF]),
     types: &[],
     attrs: &[],
     materialize_constant: None,

@@ -20,13 +20,14 @@
 // BUILTIN:      Traits: IsolatedFromAbove, SymbolTable, NoTerminator, SingleBlock, GraphRegion
 // BUILTIN:      | `sym_name` | optional | string attribute |
 
+// Ops come in name order, as in MLIR's generated pages.
 // FUNC:      # 'func' dialect
+// FUNC:      ### `func.call`
 // FUNC:      ### `func.func`
 // FUNC:      Traits: IsolatedFromAbove, Symbol, FunctionLike
 // FUNC:      | `function_type` | required | type attribute of function type |
 // FUNC:      ### `func.return`
 // FUNC:      Traits: Pure, Terminator, ReturnLike
-// FUNC:      ### `func.call`
 
 // CF: ### `cf.br`
 // CF: ### `cf.cond_br`

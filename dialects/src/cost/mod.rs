@@ -308,7 +308,7 @@ op! {
     /// ```
     /// JSON: `kernel_name` is the symbol name, `flops`/`memory_read`/`memory_write` the
     /// `cost` figures.
-    pub struct KernelOp = "cost.kernel" {
+    pub struct KernelOp = "cost.kernel" in COST_OPS {
         summary: "Leaf cost kernel: parameters and formulas",
         attributes: { sym_name: SYMBOL_NAME_ATTR, init_params: STR_ARRAY_ATTR, forward_params: STR_ARRAY_ATTR, cost: COST_ATTR },
         traits: [Symbol],
@@ -327,7 +327,7 @@ op! {
     ///   cost.child "addmm" @torch.addmm {bindings = {K = "nx", M = "batch_size*seq_len", N = "nf"}, count = 1 : i64}
     /// }
     /// ```
-    pub struct CompositeOp = "cost.composite" {
+    pub struct CompositeOp = "cost.composite" in COST_OPS {
         summary: "Composite cost kernel: children with bindings and counts",
         attributes: { sym_name: SYMBOL_NAME_ATTR, init_params: STR_ARRAY_ATTR, forward_params: STR_ARRAY_ATTR },
         regions: { children: 1 },
@@ -347,7 +347,7 @@ op! {
     /// ```mlir
     /// cost.child "c_attn" @Conv1D {bindings = {nf = "3*config.n_embd", nx = "config.n_embd"}, count = 1 : i64}
     /// ```
-    pub struct ChildOp = "cost.child" {
+    pub struct ChildOp = "cost.child" in COST_OPS {
         summary: "A child kernel use: label, kernel, bindings, count",
         attributes: { label: STR_ATTR, kernel: FLAT_SYMBOL_REF_ATTR, #[optional] bindings: BINDINGS_ATTR, #[optional] count: COUNT_ATTR },
         verify: verify_child,
@@ -355,6 +355,8 @@ op! {
         syntax: Syntax::Custom { parse: parse_child, print: print_child },
     }
 }
+
+xcs_ir::op_list!(pub COST_OPS);
 
 pub static COST_DIALECT: DialectDef = DialectDef {
     name: "cost",
@@ -364,7 +366,7 @@ pub static COST_DIALECT: DialectDef = DialectDef {
 form: expanded polynomials whose atoms are variables and `a//b`, `a%b` subterms, terms ordered \
 by degree then by name, so equal costs print equal. `cost.kernel` and `cost.composite` hold the \
 seed's intermediate cost JSON (leaf and composite kernels), convertible both ways.",
-    ops: &[KernelOp::DEF, CompositeOp::DEF, ChildOp::DEF],
+    ops: xcs_ir::opdef::OpList::Collected(&COST_OPS),
     types: &[],
     attrs: &[AttrDef {
         mnemonic: "cost",

@@ -40,6 +40,7 @@ pub mod format;
 pub mod npy;
 pub mod provider;
 pub mod random;
+pub mod semantics;
 mod tensor_ops;
 pub mod value;
 mod xcs_ops;

@@ -11,9 +11,9 @@
 //!   run-time error; `tensor.pow` with a negative integer exponent is a run-time error (numpy
 //!   raises too); integer `mean` is the exact sum divided by the count, truncated toward zero.
 
-use std::ops::{Add, Div, Mul, Neg, Sub};
-
 use xcs_ir::{Attr, Context, Type, TypeKind, DYNAMIC};
+
+use crate::tensor::elementwise::{fmax, fmin, BinaryFn as Bin, UnaryFn as Un};
 
 use super::value::{
     broadcast_shapes, for_each_index, norm_axis, numel, shape_string, strides, ElemType, Lanes, RtValue, Tensor,
@@ -184,207 +184,11 @@ pub(crate) fn exec(name: &str, info: &OpInfo, args: &[&RtValue]) -> Result<Vec<R
     Ok(vec![RtValue::Tensor(out)])
 }
 
-// ---------------------------------------------------------------------------- scalar math
-
-/// The float types ops compute in (`f32` and `f64`).
-pub(crate) trait Real:
-    Copy + PartialOrd + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self> + Neg<Output = Self>
-{
-    fn c(x: f64) -> Self;
-    fn exp(self) -> Self;
-    fn ln(self) -> Self;
-    fn tanh(self) -> Self;
-    fn sqrt(self) -> Self;
-    fn erfc(self) -> Self;
-    fn powf(self, y: Self) -> Self;
-    fn abs(self) -> Self;
-    fn is_nan(self) -> bool;
-    fn is_sign_negative(self) -> bool;
-}
-
-macro_rules! impl_real {
-    ($t:ty, $erfc:path) => {
-        impl Real for $t {
-            fn c(x: f64) -> Self {
-                x as $t
-            }
-            fn exp(self) -> Self {
-                <$t>::exp(self)
-            }
-            fn ln(self) -> Self {
-                <$t>::ln(self)
-            }
-            fn tanh(self) -> Self {
-                <$t>::tanh(self)
-            }
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            fn erfc(self) -> Self {
-                $erfc(self)
-            }
-            fn powf(self, y: Self) -> Self {
-                <$t>::powf(self, y)
-            }
-            fn abs(self) -> Self {
-                <$t>::abs(self)
-            }
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
-            }
-            fn is_sign_negative(self) -> bool {
-                <$t>::is_sign_negative(self)
-            }
-        }
-    };
-}
-impl_real!(f32, libm::erfcf);
-impl_real!(f64, libm::erfc);
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Bin {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Max,
-    Min,
-    Pow,
-}
-
-/// IEEE 754-2019 `maximum` (LLVM's `llvm.maximum`): a NaN operand gives NaN, and -0.0 is below
-/// +0.0. Unlike numpy's `maximum`, which returns the first operand of `-0.0` and `+0.0`, this is
-/// commutative, as the op's `Commutative` trait (and `canonicalize`, which moves constants to
-/// the right) requires.
-fn fmax<T: Real>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        T::c(f64::NAN)
-    } else if x > y || (x == y && !x.is_sign_negative()) {
-        x
-    } else {
-        y
-    }
-}
-/// IEEE 754-2019 `minimum` (LLVM's `llvm.minimum`): NaN propagates, -0.0 is below +0.0.
-fn fmin<T: Real>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        T::c(f64::NAN)
-    } else if x < y || (x == y && x.is_sign_negative()) {
-        x
-    } else {
-        y
-    }
-}
-
-fn fbin<T: Real>(op: Bin, x: T, y: T) -> T {
-    match op {
-        Bin::Add => x + y,
-        Bin::Sub => x - y,
-        Bin::Mul => x * y,
-        Bin::Div => x / y,
-        Bin::Max => fmax(x, y),
-        Bin::Min => fmin(x, y),
-        Bin::Pow => x.powf(y),
-    }
-}
-
-/// `x^y` for `y >= 0`, wrapping (square and multiply).
-fn ipow(mut x: i64, mut y: u64) -> i64 {
-    let mut r: i64 = 1;
-    while y > 0 {
-        if y & 1 == 1 {
-            r = r.wrapping_mul(x);
-        }
-        x = x.wrapping_mul(x);
-        y >>= 1;
-    }
-    r
-}
-
-fn ibin(op: Bin, x: i64, y: i64) -> Result<i64, String> {
-    Ok(match op {
-        Bin::Add => x.wrapping_add(y),
-        Bin::Sub => x.wrapping_sub(y),
-        Bin::Mul => x.wrapping_mul(y),
-        Bin::Div => {
-            if y == 0 {
-                return Err("integer division by zero".into());
-            }
-            x.wrapping_div(y)
-        }
-        Bin::Max => x.max(y),
-        Bin::Min => x.min(y),
-        Bin::Pow => {
-            if y < 0 {
-                return Err(format!("integer power with a negative exponent ({x} ** {y})"));
-            }
-            ipow(x, y as u64)
-        }
-    })
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Un {
-    Neg,
-    Abs,
-    Relu,
-    Exp,
-    Log,
-    Tanh,
-    Sigmoid,
-    Silu,
-    Sqrt,
-    Rsqrt,
-    GeluErf,
-    GeluTanh,
-}
-
-fn sigmoid<T: Real>(x: T) -> T {
-    T::c(1.0) / (T::c(1.0) + (-x).exp())
-}
-
-fn fun<T: Real>(op: Un, x: T) -> T {
-    match op {
-        Un::Neg => -x,
-        Un::Abs => x.abs(),
-        Un::Relu => {
-            if x.is_nan() || x > T::c(0.0) {
-                x
-            } else {
-                T::c(0.0)
-            }
-        }
-        Un::Exp => x.exp(),
-        Un::Log => x.ln(),
-        Un::Tanh => x.tanh(),
-        Un::Sigmoid => sigmoid(x),
-        Un::Silu => x * sigmoid(x),
-        Un::Sqrt => x.sqrt(),
-        Un::Rsqrt => T::c(1.0) / x.sqrt(),
-        // 0.5 x (1 + erf(x / sqrt 2)) written with erfc, which keeps the digits of the negative
-        // tail (1 + erf cancels there).
-        Un::GeluErf => T::c(0.5) * x * (x / T::c(-std::f64::consts::SQRT_2)).erfc(),
-        Un::GeluTanh => {
-            let k = T::c((2.0 / std::f64::consts::PI).sqrt());
-            T::c(0.5) * x * (T::c(1.0) + (k * (x + T::c(0.044715) * x * x * x)).tanh())
-        }
-    }
-}
-
-fn iun(op: Un, x: i64) -> Result<i64, String> {
-    Ok(match op {
-        Un::Neg => x.wrapping_neg(),
-        Un::Abs => x.wrapping_abs(),
-        Un::Relu => x.max(0),
-        _ => return Err(format!("{op:?} is not defined on integers").to_lowercase()),
-    })
-}
+// ---------------------------------------------------------------------------- elementwise
 
 fn unsupported(e: ElemType) -> String {
     format!("element type {e} is not supported by this op")
 }
-
-// ---------------------------------------------------------------------------- elementwise
 
 fn same_elem(a: &Tensor, b: &Tensor) -> Result<ElemType, String> {
     if a.elem() != b.elem() {
@@ -403,10 +207,10 @@ fn binary(op: Bin, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
     let elem = same_elem(a, b)?;
     let (a, b) = broadcast_pair(a, b)?;
     let lanes = match (a.data.lanes(), b.data.lanes()) {
-        (Lanes::F32(x), Lanes::F32(y)) => Lanes::F32(x.iter().zip(&y).map(|(&x, &y)| fbin(op, x, y)).collect()),
-        (Lanes::F64(x), Lanes::F64(y)) => Lanes::F64(x.iter().zip(&y).map(|(&x, &y)| fbin(op, x, y)).collect()),
+        (Lanes::F32(x), Lanes::F32(y)) => Lanes::F32(x.iter().zip(&y).map(|(&x, &y)| op.eval_float(x, y)).collect()),
+        (Lanes::F64(x), Lanes::F64(y)) => Lanes::F64(x.iter().zip(&y).map(|(&x, &y)| op.eval_float(x, y)).collect()),
         (Lanes::I64(x), Lanes::I64(y)) if elem.is_int() => {
-            Lanes::I64(x.iter().zip(&y).map(|(&x, &y)| ibin(op, x, y)).collect::<Result<_, _>>()?)
+            Lanes::I64(x.iter().zip(&y).map(|(&x, &y)| op.eval_int(x, y)).collect::<Result<_, _>>()?)
         }
         _ => return Err(unsupported(elem)),
     };
@@ -416,9 +220,9 @@ fn binary(op: Bin, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
 fn unary(op: Un, a: &Tensor) -> Result<Tensor, String> {
     let elem = a.elem();
     let lanes = match a.data.lanes() {
-        Lanes::F32(x) => Lanes::F32(x.iter().map(|&x| fun(op, x)).collect()),
-        Lanes::F64(x) => Lanes::F64(x.iter().map(|&x| fun(op, x)).collect()),
-        Lanes::I64(x) if elem.is_int() => Lanes::I64(x.iter().map(|&x| iun(op, x)).collect::<Result<_, _>>()?),
+        Lanes::F32(x) => Lanes::F32(x.iter().map(|&x| op.eval_float(x)).collect()),
+        Lanes::F64(x) => Lanes::F64(x.iter().map(|&x| op.eval_float(x)).collect()),
+        Lanes::I64(x) if elem.is_int() => Lanes::I64(x.iter().map(|&x| op.eval_int(x)).collect::<Result<_, _>>()?),
         _ => return Err(unsupported(elem)),
     };
     Ok(Tensor { shape: a.shape.clone(), data: TensorData::from_lanes(elem, lanes)? })

@@ -748,7 +748,7 @@ impl<'s> Parser<'s> {
         let ctx = self.ctx;
         let find = |n: &str| -> Option<&'static OpDef> {
             let (ns, _) = n.split_once('.')?;
-            ctx.dialect(ns)?.ops.iter().copied().find(|d| d.name == n)
+            ctx.dialect(ns)?.ops.iter().find(|d| d.name == n)
         };
         if let Some(d) = find(s) {
             return Some(d);

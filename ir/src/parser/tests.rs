@@ -46,7 +46,7 @@ static T_DIALECT: DialectDef = DialectDef {
     name: "t",
     summary: "",
     description: "",
-    ops: &[PrettyOp::DEF, RegionOp::DEF, IsoOp::DEF, AttrOp::DEF],
+    ops: crate::opdef::OpList::Fixed(&[PrettyOp::DEF, RegionOp::DEF, IsoOp::DEF, AttrOp::DEF]),
     types: &[crate::opdef::TypeDef { mnemonic: "str", summary: "", description: "", params: None }],
     attrs: &[],
     materialize_constant: None,

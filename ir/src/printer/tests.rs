@@ -133,7 +133,7 @@ static P_DIALECT: DialectDef = DialectDef {
     name: "p",
     summary: "printer test ops",
     description: "",
-    ops: &[PPure::DEF, PBr::DEF, PYield::DEF, PCustom::DEF],
+    ops: crate::opdef::OpList::Fixed(&[PPure::DEF, PBr::DEF, PYield::DEF, PCustom::DEF]),
     types: &[],
     attrs: &[],
     materialize_constant: None,

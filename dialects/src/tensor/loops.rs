@@ -1,0 +1,11 @@
+//! PENDING: the loops of the tensor ops (placeholders being replaced).
+
+use crate::pending::Pending;
+
+pub static EINSUM: Pending = Pending;
+pub static ELEMENTWISE: Pending = Pending;
+pub static LAYER_NORM: Pending = Pending;
+pub static MATMUL: Pending = Pending;
+pub static REDUCE: Pending = Pending;
+pub static SOFTMAX: Pending = Pending;
+pub static TRANSPOSE: Pending = Pending;
