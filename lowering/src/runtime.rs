@@ -142,7 +142,7 @@ pub fn release(t: &mut XcsTensor) {
 
 /// The bytes of a tensor's elements as the C ABI stores them (i1 one byte, bf16 its bits).
 pub fn tensor_bytes(t: &Tensor) -> Vec<u8> {
-    crate::ops::layout::data_bytes(&t.data)
+    t.data.to_le_bytes()
 }
 
 /// Reads a result descriptor into a tensor of element type `elem` (which the descriptor's

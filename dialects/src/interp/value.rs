@@ -201,6 +201,24 @@ pub(crate) enum Lanes {
 }
 
 impl TensorData {
+    /// The little-endian bytes of the elements (i1 one byte, f16/bf16 their bits, strings
+    /// nothing): the layout of dense attributes and of native buffers.
+    pub fn to_le_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        match self {
+            TensorData::F16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
+            TensorData::BF16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
+            TensorData::F32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+            TensorData::F64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+            TensorData::I1(v) => v.iter().for_each(|&x| out.push(x as u8)),
+            TensorData::I8(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+            TensorData::I16(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+            TensorData::I32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+            TensorData::I64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+            TensorData::Str(_) => {}
+        }
+        out
+    }
     /// An empty vector of element type `elem`.
     pub fn empty(elem: ElemType) -> TensorData {
         match elem {
@@ -763,22 +781,6 @@ fn decode_dense(elem: ElemType, bytes: &[u8], n: usize) -> Result<TensorData, St
     })
 }
 
-fn encode_dense(data: &TensorData) -> Vec<u8> {
-    let mut out = Vec::new();
-    match data {
-        TensorData::F16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
-        TensorData::BF16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
-        TensorData::F32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::F64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::I1(v) => v.iter().for_each(|&x| out.push(x as u8)),
-        TensorData::I8(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::I16(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::I32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::I64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::Str(_) => {}
-    }
-    out
-}
 
 /// The static shape and element type of a ranked tensor type.
 pub fn static_tensor_type(ctx: &Context, t: Type) -> Result<(Vec<usize>, ElemType), String> {
@@ -847,8 +849,8 @@ pub fn tensor_to_attr(ctx: &Context, t: &Tensor) -> Attr {
             };
             DenseData::Strings(items.into())
         }
-        d if all_same => DenseData::Splat(encode_dense(&d.take(&[0])).into()),
-        d => DenseData::Elements(encode_dense(d).into()),
+        d if all_same => DenseData::Splat(d.take(&[0]).to_le_bytes().into()),
+        d => DenseData::Elements(d.to_le_bytes().into()),
     };
     debug_assert!(t.elem() == ElemType::Str || dense_elem_bytes(ctx, t.elem().to_type(ctx)) > 0);
     ctx.attr(AttrKind::DenseElements { ty, data })
@@ -879,7 +881,7 @@ pub fn splat_to_attr(ctx: &Context, t: &Tensor, ty: Type) -> Result<Attr, String
     }
     let data = match &t.data {
         TensorData::Str(v) => DenseData::Strings(vec![v[0].as_bytes().into()].into()),
-        d => DenseData::Splat(encode_dense(d).into()),
+        d => DenseData::Splat(d.to_le_bytes().into()),
     };
     Ok(ctx.attr(AttrKind::DenseElements { ty, data }))
 }

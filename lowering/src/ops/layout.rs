@@ -19,31 +19,13 @@ pub fn copy_into(fl: &mut FnLower, src: &TV, dst: &TV) -> R<()> {
     ew_launch(fl, "copy", std::slice::from_ref(src), std::slice::from_ref(dst), &dims, &mut body)
 }
 
-/// The little-endian bytes of tensor data (i1 one byte, bf16 its bits).
-pub fn data_bytes(d: &TensorData) -> Vec<u8> {
-    let mut out = Vec::new();
-    match d {
-        TensorData::F16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
-        TensorData::BF16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
-        TensorData::F32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::F64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::I1(v) => v.iter().for_each(|&x| out.push(x as u8)),
-        TensorData::I8(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::I16(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::I32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::I64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-        TensorData::Str(_) => {}
-    }
-    out
-}
-
 pub fn constant(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let a = o.attr(fl, "value")?;
     let t = tensor_from_attr(fl.ctx(), a).map_err(|e| o.err(&e))?;
     if t.elem() == ElemType::Str {
         return Err(o.err("string constants are not supported by the LLVM backend"));
     }
-    let bytes = data_bytes(&t.data);
+    let bytes = t.data.to_le_bytes();
     let es = crate::types::elem_size(t.elem()) as usize;
     let n = t.shape.iter().product::<usize>();
     let splat = n > 1 && bytes.chunks(es).all(|c| c == &bytes[..es]);
