@@ -3,7 +3,7 @@
 //! and scales them, reshape of a contiguous tensor renames its sizes), and copies (concat,
 //! gather, [`copy_into`], which also makes views contiguous).
 
-use xcs_dialects::interp::{tensor_from_attr, ElemType, TensorData};
+use xcs_dialects::interp::{tensor_from_attr, ElemType};
 use xcs_ir::DYNAMIC;
 
 use super::elementwise::{ew_launch, grain_rows};
