@@ -109,7 +109,7 @@ pub fn float_to_bits(kind: FloatKind, v: f64) -> u64 {
         // literals so); f80 and f128 hold every f64 exactly.
         FloatKind::F64 | FloatKind::F80 | FloatKind::F128 => v.to_bits(),
         _ => {
-            use crate::printer::float::{f64_to_kind_bits, kind_bits_to_f64};
+            use crate::float_format::{f64_to_kind_bits, kind_bits_to_f64};
             kind_bits_to_f64(kind, f64_to_kind_bits(kind, v)).to_bits()
         }
     }

@@ -80,7 +80,7 @@ pub struct Context {
     file_list: boxcar::Vec<Ident>,
     dialects: Vec<&'static DialectDef>,
     /// The op interfaces of registered ops: declared ones, and those attached to this context.
-    interfaces: crate::interfaces::InterfaceTables,
+    interfaces: crate::op_interface::InterfaceTables,
     /// Set once an attribute the printer would alias (locations as attributes, affine maps and
     /// sets, distinct attributes) is interned.
     aliasable_attrs: std::sync::atomic::AtomicBool,
@@ -282,7 +282,7 @@ impl Context {
     /// `attachInterface`): how a crate above the op's dialect (the LLVM lowering) gives ops it
     /// does not own an interface. Replaces a declared or earlier attached implementation. The
     /// op's dialect must be registered first.
-    pub fn attach_interface<I: crate::interfaces::OpInterface + ?Sized>(&mut self, def: &'static OpDef, imp: &'static I) {
+    pub fn attach_interface<I: crate::op_interface::OpInterface + ?Sized>(&mut self, def: &'static OpDef, imp: &'static I) {
         let name = self.op_name(def.name);
         assert!(
             self.op_def(name).is_some_and(|d| std::ptr::eq(d, def) || (d.handle)() == (def.handle)()),
@@ -295,7 +295,7 @@ impl Context {
     /// The implementation of interface `I` by op `name` (declared or attached), if any: an
     /// array index, never a name comparison.
     #[inline]
-    pub fn interface<I: crate::interfaces::OpInterface + ?Sized>(&self, name: OpName) -> Option<&'static I> {
+    pub fn interface<I: crate::op_interface::OpInterface + ?Sized>(&self, name: OpName) -> Option<&'static I> {
         self.interfaces.get::<I>(name.index() as usize)
     }
     pub fn dialects(&self) -> &[&'static DialectDef] {

@@ -174,7 +174,7 @@ impl<'a> OpView<'a> {
     }
     /// The op's implementation of interface `I`, if it has one.
     #[inline]
-    pub fn interface<I: crate::interfaces::OpInterface + ?Sized>(&self) -> Option<&'static I> {
+    pub fn interface<I: crate::op_interface::OpInterface + ?Sized>(&self) -> Option<&'static I> {
         self.ctx.interface::<I>(self.body.op_name(self.op))
     }
     /// The printed form of a type (for messages).
@@ -254,7 +254,7 @@ pub struct OpDef {
     pub infer: Option<InferFn>,
     /// The interfaces the op implements in its declaration (see [`crate::interfaces`]); a
     /// context may attach more.
-    pub interfaces: &'static [crate::interfaces::InterfaceImpl],
+    pub interfaces: &'static [crate::op_interface::InterfaceImpl],
     pub syntax: Syntax,
     /// The type id of the op's typed handle (e.g. `AddOp`): what [`OpDef::is`] and the typed
     /// views' `cast` compare, so that no op is recognised by comparing names.
@@ -851,7 +851,7 @@ macro_rules! op {
                 fold: $crate::op!(@opt $($fold)?),
                 patterns: $crate::op!(@or $($patterns)? ; &[]),
                 infer: $crate::op!(@opt $($infer)?),
-                interfaces: &[$($( $crate::interfaces::InterfaceImpl::of::<$iface>({
+                interfaces: &[$($( $crate::op_interface::InterfaceImpl::of::<$iface>({
                     static IMP: &'static $iface = $imp;
                     &IMP
                 }) ),*)?],

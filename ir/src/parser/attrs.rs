@@ -231,7 +231,7 @@ impl<'s> Parser<'s> {
                     let mut bits = self.hex_float_bits(t, neg, kind)?;
                     if !kind.is_exact() {
                         // stored as an f64 (see `float_to_bits`)
-                        bits = crate::printer::float::kind_bits_to_f64(kind, bits as u128).to_bits();
+                        bits = crate::float_format::kind_bits_to_f64(kind, bits as u128).to_bits();
                     }
                     return Ok(self.ctx.attr(AttrKind::Float { bits, ty }));
                 }
@@ -705,7 +705,7 @@ impl<'s> Parser<'s> {
                 Tok::Float if k.is_exact() => float_bits_from_text(k, self.text(t), e.neg),
                 Tok::Float if k.width() <= 32 => {
                     let v = parse_float_text(self.text(t));
-                    crate::printer::float::f64_to_kind_bits(k, if e.neg { -v } else { v }) as u64
+                    crate::float_format::f64_to_kind_bits(k, if e.neg { -v } else { v }) as u64
                 }
                 Tok::Float => {
                     return Err(

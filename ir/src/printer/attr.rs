@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use super::alias::{is_aliasable, Aliases, Key};
-use super::float::{decode, print_float, print_float_attr, Fmt};
+use super::float::{print_float, print_float_attr};
+use crate::float_format::{decode, Fmt};
 use super::PrintState;
 use crate::attrs::{dense_elem_bytes, AttrKind, DenseData};
 use crate::context::{Attr, Context, Ident};

@@ -1200,7 +1200,7 @@ fn aliases_like_mlir() {
 /// for the value equals what MLIR prints for the same bits written in hex.
 #[test]
 fn small_float_formats_match_mlir() {
-    use super::float::{decode, FClass, Fmt};
+    use crate::float_format::{decode, FClass, Fmt};
     let ctx = Context::new();
     let mut ours = String::new();
     let mut input = String::new();
@@ -1254,7 +1254,7 @@ fn small_float_formats_match_mlir() {
             if value.is_nan() {
                 continue;
             }
-            let bits = super::float::encode(&f, &super::float::decode_f64(value.to_bits()));
+            let bits = crate::float_format::encode(&f, &crate::float_format::decode_f64(value.to_bits()));
             let a = ctx.attr(AttrKind::Float { bits: value.to_bits(), ty });
             ours.push_str(&format!("  \"t.f\"() {{v = {}}} : () -> ()\n", attr_to_string(&ctx, a)));
             input.push_str(&format!("\"t.f\"() {{v = 0x{bits:X} : {}}} : () -> ()\n", kind.keyword()));
