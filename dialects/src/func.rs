@@ -1,6 +1,7 @@
 //! The `func` dialect, as MLIR defines it: `func.func` (a symbol with a function type and a
 //! body), `func.return` and `func.call`. Its custom syntax matches mlir-opt's output.
 
+use xcs_ir::interfaces::DefaultDialect;
 use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{DialectDef, OpView, SymbolLookup, Syntax};
 use xcs_ir::{op, Body, Builder, Context, Diagnostic, Location, Module, Op, OperationState, Type, Value};
@@ -22,6 +23,7 @@ op! {
         regions: { body: u32::MAX },
         traits: [IsolatedFromAbove, Symbol, FunctionLike],
         verify: verify_func,
+        interfaces: [DefaultDialect => &DefaultDialect("func")],
         syntax: Syntax::Custom { parse: crate::func_syntax::parse_func, print: crate::func_syntax::print_func },
     }
 }

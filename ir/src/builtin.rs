@@ -2,6 +2,7 @@
 //! region) and `builtin.unrealized_conversion_cast`.
 
 use crate::opdef::constraints::*;
+use crate::interfaces::DefaultDialect;
 use crate::opdef::{DialectDef, Syntax};
 use crate::op;
 use crate::parser::{OpAsmParser, PResult};
@@ -20,6 +21,7 @@ op! {
         },
         regions: { body_region: 1 },
         traits: [IsolatedFromAbove, SymbolTable, NoTerminator, SingleBlock, GraphRegion],
+        interfaces: [DefaultDialect => &DefaultDialect("builtin")],
         syntax: Syntax::Custom { parse: parse_module, print: print_module },
     }
 }

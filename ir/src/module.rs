@@ -14,7 +14,7 @@ pub struct Module {
 impl Module {
     /// An empty `module {}` with one region holding one empty block.
     pub fn new(ctx: &Context, loc: Location) -> Module {
-        let mut body = Body::new(ctx, ctx.op_name("builtin.module"), loc);
+        let mut body = Body::new(ctx, ctx.op_name(crate::builtin::ModuleOp::DEF.name), loc);
         let r = body.add_root_region();
         let b = body.create_block(&[]);
         body.append_block(r, b);

@@ -66,12 +66,12 @@ macro_rules! push_operand {
     };
 }
 
-/// `fn name = "tensor.op" (operand: Kind, ...; attribute: Kind, ...);` becomes
+/// `fn name = SomeOp (operand: Kind, ...; attribute: Kind, ...);` becomes
 /// `pub fn name(b, operands..., attributes...) -> BuildResult`.
 macro_rules! tensor_builders {
     ($(
         $(#[doc = $doc:literal])*
-        fn $name:ident = $op:literal ( $($o:ident : $ok:ident),* $(; $($a:ident : $ak:ident),*)? );
+        fn $name:ident = $op:ident ( $($o:ident : $ok:ident),* $(; $($a:ident : $ak:ident),*)? );
     )*) => {$(
         $(#[doc = $doc])*
         #[allow(clippy::too_many_arguments)]
@@ -79,65 +79,41 @@ macro_rules! tensor_builders {
             let mut operands: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
             $( push_operand!(operands, $ok, $o); )*
             let attrs: &[(&str, Attr)] = &[$($( (stringify!($a), to_attr!(builder.ctx, $ak, $a)) ),*)?];
-            builder.create1($op, &operands, attrs)
+            builder.create1(super::$op::DEF.name, &operands, attrs)
         }
     )*};
 }
 
 tensor_builders! {
-    /// `tensor.add`: `lhs + rhs`, broadcast.
-    fn add = "tensor.add" (lhs: Value, rhs: Value);
-    /// `tensor.sub`: `lhs - rhs`, broadcast.
-    fn sub = "tensor.sub" (lhs: Value, rhs: Value);
-    /// `tensor.mul`: `lhs * rhs`, broadcast.
-    fn mul = "tensor.mul" (lhs: Value, rhs: Value);
-    /// `tensor.div`: `lhs / rhs`, broadcast.
-    fn div = "tensor.div" (lhs: Value, rhs: Value);
-    /// `tensor.max`, broadcast.
-    fn max = "tensor.max" (lhs: Value, rhs: Value);
-    /// `tensor.min`, broadcast.
-    fn min = "tensor.min" (lhs: Value, rhs: Value);
-    /// `tensor.pow`, broadcast.
-    fn pow = "tensor.pow" (lhs: Value, rhs: Value);
-    fn neg = "tensor.neg" (x: Value);
-    fn abs = "tensor.abs" (x: Value);
-    fn relu = "tensor.relu" (x: Value);
-    fn exp = "tensor.exp" (x: Value);
-    fn log = "tensor.log" (x: Value);
-    fn tanh = "tensor.tanh" (x: Value);
-    fn sigmoid = "tensor.sigmoid" (x: Value);
-    fn silu = "tensor.silu" (x: Value);
-    fn sqrt = "tensor.sqrt" (x: Value);
-    fn rsqrt = "tensor.rsqrt" (x: Value);
     /// `tensor.gelu` with `approximate` = `"none"` or `"tanh"`.
-    fn gelu = "tensor.gelu" (x: Value; approximate: Str);
+    fn gelu = GeluOp (x: Value; approximate: Str);
     /// `tensor.cmp` with `predicate` = `"eq"`, `"ne"`, `"lt"`, `"le"`, `"gt"` or `"ge"`.
-    fn cmp = "tensor.cmp" (lhs: Value, rhs: Value; predicate: Str);
+    fn cmp = CmpOp (lhs: Value, rhs: Value; predicate: Str);
     /// `tensor.select`: `cond ? a : b`, broadcast.
-    fn select = "tensor.select" (cond: Value, a: Value, b: Value);
+    fn select = SelectOp (cond: Value, a: Value, b: Value);
     /// `tensor.matmul`: `[..., M, K] x [..., K, N] -> [..., M, N]`.
-    fn matmul = "tensor.matmul" (lhs: Value, rhs: Value);
+    fn matmul = MatmulOp (lhs: Value, rhs: Value);
     /// `tensor.einsum` over `inputs` with `equation`, e.g. `"bij,bjk->bik"`.
-    fn einsum = "tensor.einsum" (inputs: Values; equation: Str);
+    fn einsum = EinsumOp (inputs: Values; equation: Str);
     /// `tensor.reduce` of `axes` with `kind` = `"sum"`, `"max"`, `"min"`, `"mean"` or `"prod"`.
-    fn reduce = "tensor.reduce" (x: Value; kind: Str, axes: I64s, keepdims: Bool);
+    fn reduce = ReduceOp (x: Value; kind: Str, axes: I64s, keepdims: Bool);
     /// `tensor.softmax` along `axis`.
-    fn softmax = "tensor.softmax" (x: Value; axis: I64);
+    fn softmax = SoftmaxOp (x: Value; axis: I64);
     /// `tensor.layer_norm` over the dims from `axis` on.
-    fn layer_norm = "tensor.layer_norm" (x: Value, gamma: Value, beta: Value; axis: I64, epsilon: F32);
+    fn layer_norm = LayerNormOp (x: Value, gamma: Value, beta: Value; axis: I64, epsilon: F32);
     /// `tensor.transpose`: result dim `i` is operand dim `perm[i]`.
-    fn transpose = "tensor.transpose" (x: Value; perm: I64s);
+    fn transpose = TransposeOp (x: Value; perm: I64s);
     /// `tensor.slice` of `start <= i < limit` with `stride` in each dim.
-    fn slice = "tensor.slice" (x: Value; start: I64s, limit: I64s, stride: I64s);
+    fn slice = SliceOp (x: Value; start: I64s, limit: I64s, stride: I64s);
     /// `tensor.concat` of `inputs` along `axis`.
-    fn concat = "tensor.concat" (inputs: Values; axis: I64);
+    fn concat = ConcatOp (inputs: Values; axis: I64);
     /// `tensor.gather` of `table` along `axis` at `indices`.
-    fn gather = "tensor.gather" (table: Value, indices: Value; axis: I64);
+    fn gather = GatherOp (table: Value, indices: Value; axis: I64);
 }
 
 /// `tensor.constant` holding `value` (a `dense<...>` attribute; the result has its type).
 pub fn constant(b: &mut Builder<'_>, value: Attr) -> BuildResult {
-    b.create1("tensor.constant", &[], &[("value", value)])
+    b.create1(super::ConstantOp::DEF.name, &[], &[("value", value)])
 }
 
 /// The shape and element type of `x`'s type, or a located error for op `name`.
@@ -162,23 +138,23 @@ fn parts(b: &Builder<'_>, name: &str, x: Value) -> Result<(Vec<i64>, Type), Diag
 
 /// `tensor.cast` of `x` to element type `elem` (same shape).
 pub fn cast(b: &mut Builder<'_>, x: Value, elem: Type) -> BuildResult {
-    let (shape, _) = parts(b, "tensor.cast", x)?;
+    let (shape, _) = parts(b, super::CastOp::DEF.name, x)?;
     let ty = b.ctx.tensor_type(&shape, elem);
-    b.create1_with_types("tensor.cast", &[x], ty, &[])
+    b.create1_with_types(super::CastOp::DEF.name, &[x], ty, &[])
 }
 
 /// `tensor.reshape` of `x` to `shape` (`xcs_ir::DYNAMIC` for a `?` dim), same element type.
 pub fn reshape(b: &mut Builder<'_>, x: Value, shape: &[i64]) -> BuildResult {
-    let (_, elem) = parts(b, "tensor.reshape", x)?;
+    let (_, elem) = parts(b, super::ReshapeOp::DEF.name, x)?;
     let ty = b.ctx.tensor_type(shape, elem);
-    b.create1_with_types("tensor.reshape", &[x], ty, &[])
+    b.create1_with_types(super::ReshapeOp::DEF.name, &[x], ty, &[])
 }
 
 /// `tensor.broadcast_to` of `x` to `shape` (`xcs_ir::DYNAMIC` for a `?` dim).
 pub fn broadcast_to(b: &mut Builder<'_>, x: Value, shape: &[i64]) -> BuildResult {
-    let (_, elem) = parts(b, "tensor.broadcast_to", x)?;
+    let (_, elem) = parts(b, super::BroadcastToOp::DEF.name, x)?;
     let ty = b.ctx.tensor_type(shape, elem);
-    b.create1_with_types("tensor.broadcast_to", &[x], ty, &[])
+    b.create1_with_types(super::BroadcastToOp::DEF.name, &[x], ty, &[])
 }
 
 /// A splat `dense<value>` constant of `ty` for an integer element type.

@@ -100,7 +100,11 @@ op! {
 const FOLD: xcs_ir::opdef::FoldFn = fold::fold;
 
 macro_rules! binary_ops {
-    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal, $summary:literal, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
+    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal / $builder:ident, $summary:literal, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
+        #[doc = concat!("Builds `", $opname, "` of `lhs` and `rhs` (broadcast), its result type inferred.")]
+        pub fn $builder(b: &mut xcs_ir::Builder<'_>, lhs: xcs_ir::Value, rhs: xcs_ir::Value) -> BuildResult {
+            b.create1($Name::DEF.name, &[lhs, rhs], &[])
+        }
         op! {
             /// Elementwise binary op with numpy broadcasting of `lhs` and `rhs`; both have the
             /// same element type, the result has the broadcast shape. Folds when both operands
@@ -129,28 +133,32 @@ binary_ops! {
     /// Also folds `x + 0` and `0 + x` to `x` for integers, and `x + -0.0`, `-0.0 + x` for
     /// floats, when the result has `x`'s type (the constant does not broadcast `x`);
     /// `x + 0.0` is not `x` for floats (`-0.0 + 0.0 = 0.0`).
-    AddOp = "tensor.add", "Elementwise addition", Add, CHEAP, [Commutative];
+    AddOp = "tensor.add" / add, "Elementwise addition", Add, CHEAP, [Commutative];
     /// Also folds `x - 0` (integer `0`, float `0.0`) to `x` when the result has `x`'s type.
-    SubOp = "tensor.sub", "Elementwise subtraction", Sub, CHEAP, [];
+    SubOp = "tensor.sub" / sub, "Elementwise subtraction", Sub, CHEAP, [];
     /// Also folds `x * 1` and `1 * x` to `x` when the result has `x`'s type, and for integers
     /// only `x * 0` and `0 * x` to `0` (for floats it is not `0`: `NaN * 0` and `inf * 0` are
     /// NaN, `-1.0 * 0.0` is `-0.0`).
-    MulOp = "tensor.mul", "Elementwise multiplication", Mul, CHEAP, [Commutative];
+    MulOp = "tensor.mul" / mul, "Elementwise multiplication", Mul, CHEAP, [Commutative];
     /// Also folds `x / 1` to `x` when the result has `x`'s type. Integer division by a
     /// constant zero is not folded: it stays a run-time error.
-    DivOp = "tensor.div", "Elementwise division (integers: truncates toward zero, like C and StableHLO, not numpy's floor; by zero is a run-time error)", Div, EXPENSIVE, [];
+    DivOp = "tensor.div" / div, "Elementwise division (integers: truncates toward zero, like C and StableHLO, not numpy's floor; by zero is a run-time error)", Div, EXPENSIVE, [];
     /// Floats: a NaN operand gives NaN and -0.0 is below +0.0 (IEEE 754-2019 `maximum`), so the
     /// operands commute.
-    MaxOp = "tensor.max", "Elementwise maximum", Max, CHEAP, [Commutative];
+    MaxOp = "tensor.max" / max, "Elementwise maximum", Max, CHEAP, [Commutative];
     /// Floats: a NaN operand gives NaN and -0.0 is below +0.0 (IEEE 754-2019 `minimum`), so the
     /// operands commute.
-    MinOp = "tensor.min", "Elementwise minimum", Min, CHEAP, [Commutative];
+    MinOp = "tensor.min" / min, "Elementwise minimum", Min, CHEAP, [Commutative];
     /// A negative constant integer exponent is not folded (a run-time error).
-    PowOp = "tensor.pow", "Elementwise power (integers: a negative exponent is a run-time error)", Pow, EXPENSIVE, [];
+    PowOp = "tensor.pow" / pow, "Elementwise power (integers: a negative exponent is a run-time error)", Pow, EXPENSIVE, [];
 }
 
 macro_rules! unary_ops {
-    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal, $summary:literal, $cons:ident, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
+    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal / $builder:ident, $summary:literal, $cons:ident, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
+        #[doc = concat!("Builds `", $opname, "` of `x`, its result type inferred.")]
+        pub fn $builder(b: &mut xcs_ir::Builder<'_>, x: xcs_ir::Value) -> BuildResult {
+            b.create1($Name::DEF.name, &[x], &[])
+        }
         op! {
             /// Elementwise unary op; the result has the operand's type. Folds a constant
             /// operand.
@@ -176,18 +184,18 @@ macro_rules! unary_ops {
 }
 unary_ops! {
     /// Also folds `neg(neg(x))` to `x` (an involution).
-    NegOp = "tensor.neg", "Elementwise negation", NUMERIC_TENSOR, Neg, CHEAP, [Involution];
+    NegOp = "tensor.neg" / neg, "Elementwise negation", NUMERIC_TENSOR, Neg, CHEAP, [Involution];
     /// Also folds `abs(abs(x))` to `abs(x)` (idempotent).
-    AbsOp = "tensor.abs", "Elementwise absolute value", NUMERIC_TENSOR, Abs, CHEAP, [Idempotent];
+    AbsOp = "tensor.abs" / abs, "Elementwise absolute value", NUMERIC_TENSOR, Abs, CHEAP, [Idempotent];
     /// Also folds `relu(relu(x))` to `relu(x)` (idempotent).
-    ReluOp = "tensor.relu", "Elementwise max(x, 0)", NUMERIC_TENSOR, Relu, CHEAP, [Idempotent];
-    ExpOp = "tensor.exp", "Elementwise exponential", FLOAT_TENSOR, Exp, EXPENSIVE, [];
-    LogOp = "tensor.log", "Elementwise natural logarithm", FLOAT_TENSOR, Log, EXPENSIVE, [];
-    TanhOp = "tensor.tanh", "Elementwise hyperbolic tangent", FLOAT_TENSOR, Tanh, EXPENSIVE, [];
-    SigmoidOp = "tensor.sigmoid", "Elementwise logistic sigmoid 1/(1+exp(-x))", FLOAT_TENSOR, Sigmoid, EXPENSIVE, [];
-    SiluOp = "tensor.silu", "Elementwise x*sigmoid(x)", FLOAT_TENSOR, Silu, EXPENSIVE, [];
-    SqrtOp = "tensor.sqrt", "Elementwise square root", FLOAT_TENSOR, Sqrt, EXPENSIVE, [];
-    RsqrtOp = "tensor.rsqrt", "Elementwise reciprocal square root", FLOAT_TENSOR, Rsqrt, EXPENSIVE, [];
+    ReluOp = "tensor.relu" / relu, "Elementwise max(x, 0)", NUMERIC_TENSOR, Relu, CHEAP, [Idempotent];
+    ExpOp = "tensor.exp" / exp, "Elementwise exponential", FLOAT_TENSOR, Exp, EXPENSIVE, [];
+    LogOp = "tensor.log" / log, "Elementwise natural logarithm", FLOAT_TENSOR, Log, EXPENSIVE, [];
+    TanhOp = "tensor.tanh" / tanh, "Elementwise hyperbolic tangent", FLOAT_TENSOR, Tanh, EXPENSIVE, [];
+    SigmoidOp = "tensor.sigmoid" / sigmoid, "Elementwise logistic sigmoid 1/(1+exp(-x))", FLOAT_TENSOR, Sigmoid, EXPENSIVE, [];
+    SiluOp = "tensor.silu" / silu, "Elementwise x*sigmoid(x)", FLOAT_TENSOR, Silu, EXPENSIVE, [];
+    SqrtOp = "tensor.sqrt" / sqrt, "Elementwise square root", FLOAT_TENSOR, Sqrt, EXPENSIVE, [];
+    RsqrtOp = "tensor.rsqrt" / rsqrt, "Elementwise reciprocal square root", FLOAT_TENSOR, Rsqrt, EXPENSIVE, [];
 }
 
 op! {
@@ -555,7 +563,7 @@ fn materialize(ctx: &Context, body: &mut Body, value: Attr, ty: Type, loc: Locat
         AttrKind::DenseElements { ty: vt, .. } if *vt == ty => {}
         _ => return None,
     }
-    let st = OperationState::new(ctx, "tensor.constant", loc).results(&[ty]).attr(ctx, "value", value);
+    let st = OperationState::of(ctx, ConstantOp::DEF, loc).results(&[ty]).attr(ctx, "value", value);
     Some(body.create_op(st))
 }
 
@@ -615,7 +623,7 @@ fn verify_fused(v: &OpView) -> Result<(), Diagnostic> {
         }
     }
     // A body that does not end in `tensor.yield` is reported by the terminator checks.
-    let Some(term) = body.last_op(entry).filter(|&t| v.ctx.op_name_str(body.op_name(t)) == "tensor.yield") else {
+    let Some(term) = body.last_op(entry).filter(|&t| YieldOp::cast(v.ctx, body, t).is_some()) else {
         return Ok(());
     };
     let yielded = body.operand_types(term);
@@ -632,7 +640,7 @@ fn verify_fused(v: &OpView) -> Result<(), Diagnostic> {
 }
 
 fn verify_yield(v: &OpView) -> Result<(), Diagnostic> {
-    if v.body.parent_op(v.op).is_some() || v.ctx.op_name_str(v.body.name()) != "tensor.fused" {
+    if v.body.parent_op(v.op).is_some() || !FusedOp::matches(v.ctx, v.body.name()) {
         return Err(v.error("expects parent op 'tensor.fused'"));
     }
     Ok(())

@@ -13,14 +13,17 @@
 //!   (the LLVM lowering attaches `dyn LowerOp` to the tensor ops it compiles). Attachments are
 //!   per context, so independent contexts never share them.
 //!
-//! Interfaces defined here, because they need nothing but the IR: [`FusionRole`] (how `fuse`
+//! Interfaces defined here, because they need nothing but the IR: [`DefaultDialect`] (the
+//! default dialect inside an op's regions, for the text format), [`FusionRole`] (how `fuse`
 //! groups an op) and [`loops`] (an op's loops and the indexing maps of its operands and
 //! results, as linalg's indexing maps, for sharding and tiling).
 
+pub mod asm;
 pub mod fusion;
 pub mod loops;
 
 pub use crate::op_interface::*;
+pub use asm::DefaultDialect;
 pub use fusion::{fusion_role, FusionRole};
 pub use loops::{LoopInfo, LoopKind, LoopStructure};
 

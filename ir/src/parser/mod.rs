@@ -385,7 +385,7 @@ impl<'s> Parser<'s> {
     // ------------------------------------------------------------------ top level
     fn parse_top_level(&mut self) -> PResult<Module> {
         let ctx = self.ctx;
-        let module_name = ctx.op_name("builtin.module");
+        let module_name = ctx.op_name(crate::builtin::ModuleOp::DEF.name);
         // MLIR gives the implicit module the location `file:0:0`.
         let top_loc = ctx.file_loc_indexed(self.file_index, 0, 0);
         let mut module = Module::new(ctx, top_loc);

@@ -497,11 +497,10 @@ impl<'s> Parser<'s> {
     }
 
     /// The default dialect inside the regions of an op defined by `def`.
-    pub(crate) fn push_default_dialect(&mut self, def: Option<&'static OpDef>) {
-        let d = match def {
-            Some(d) if d.has(Traits::FunctionLike) => d.dialect(),
-            Some(d) if d.name == "builtin.module" => "builtin",
-            _ => self.default_dialect.last().copied().unwrap_or(""),
+    pub(crate) fn push_default_dialect(&mut self, name: crate::context::OpName) {
+        let d = match self.ctx.interface::<crate::interfaces::DefaultDialect>(name) {
+            Some(d) => d.0,
+            None => self.default_dialect.last().copied().unwrap_or(""),
         };
         self.default_dialect.push(d);
     }
@@ -519,7 +518,7 @@ impl<'s> Parser<'s> {
         // Only custom forms set a default dialect for their regions (as MLIR's custom op
         // parser does through OpAsmOpInterface); generic ones inherit the enclosing one.
         if custom {
-            self.push_default_dialect(def);
+            self.push_default_dialect(state.name);
         } else {
             let d = self.default_dialect.last().copied().unwrap_or("");
             self.default_dialect.push(d);

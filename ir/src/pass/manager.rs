@@ -222,7 +222,7 @@ impl PassManager {
     /// An empty pipeline anchored on `builtin.module`.
     pub fn new() -> Self {
         PassManager {
-            root: OpPassManager::new("builtin.module"),
+            root: OpPassManager::new(crate::builtin::ModuleOp::DEF.name),
             options: PassManagerOptions::default(),
         }
     }
@@ -236,7 +236,7 @@ impl PassManager {
     /// A pipeline from per-pass flags (`--cse --canonicalize=max-iterations=3`): each
     /// `(argument, options)` runs on the top-level module, in order.
     pub fn from_pass_flags(flags: &[(&str, &str)], registry: &PassRegistry) -> Result<Self, PipelineError> {
-        let mut root = OpPassManager::new("builtin.module");
+        let mut root = OpPassManager::new(crate::builtin::ModuleOp::DEF.name);
         for &(arg, opts) in flags {
             if registry.pipeline(arg).is_some() {
                 root.parse_elements(arg, registry)?;

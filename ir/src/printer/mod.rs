@@ -867,11 +867,10 @@ impl<'a> OpAsmPrinter<'a> {
         self.st.out.push_str("{\n");
         let body = self.cur.inner;
         if let Some(entry) = body.entry_block(r) {
-            let dialect = match self.op_name() {
-                "builtin.module" => "builtin",
-                "func.func" => "func",
-                _ => "",
-            };
+            let dialect = self
+                .ctx
+                .interface::<crate::interfaces::DefaultDialect>(self.cur.name())
+                .map_or("", |d| d.0);
             self.st.dialects.push(dialect);
             let header =
                 (empty_block && body.is_block_empty(entry)) || (entry_args && !body.block_args(entry).is_empty());
