@@ -721,6 +721,10 @@ pub fn op_markdown(op: &OpDef) -> String {
     if !traits.is_empty() {
         let _ = writeln!(s, "Traits: {}\n", traits.join(", "));
     }
+    let interfaces: Vec<&str> = op.interfaces.iter().map(|i| (i.slot)().name()).collect();
+    if !interfaces.is_empty() {
+        let _ = writeln!(s, "Interfaces: {}\n", interfaces.join(", "));
+    }
     if !op.operands.is_empty() {
         let _ = writeln!(s, "| Operand | Description |\n| :-----: | ----------- |");
         for o in op.operands {
