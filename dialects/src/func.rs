@@ -1,10 +1,15 @@
 //! The `func` dialect, as MLIR defines it: `func.func` (a symbol with a function type and a
-//! body), `func.return` and `func.call`. Its custom syntax matches mlir-opt's output.
+//! body), `func.return` and `func.call`. Its custom syntax matches mlir-opt's output. The
+//! interpreter runs `func.call` through its `Semantics` ([`CallSemantics`]); `func.return` is
+//! `ReturnLike`, which the interpreter runs for every such terminator.
 
 use xcs_ir::interfaces::DefaultDialect;
 use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{DialectDef, OpView, SymbolLookup, Syntax};
 use xcs_ir::{op, Body, Builder, Context, Diagnostic, Location, Module, Op, OperationState, Type, Value};
+
+use crate::interp::semantics::{Control, OpRun, Semantics};
+use crate::interp::InterpError;
 
 op! {
     /// An operation with a name containing a single SSACFG region: a function. Functions
@@ -56,11 +61,27 @@ op! {
         },
         traits: [CallLike],
         verify_symbol_uses: verify_call,
+        interfaces: [dyn Semantics => &CallSemantics],
         syntax: Syntax::Custom { parse: crate::func_syntax::parse_call, print: crate::func_syntax::print_call },
     }
 }
 
 xcs_ir::op_list!(pub FUNC_OPS);
+
+/// What `func.call` does when run: calls the function its `callee` names with the operands
+/// (one call level deeper) and gives the function's results.
+pub struct CallSemantics;
+
+impl Semantics for CallSemantics {
+    fn exec(&self, run: &OpRun<'_>) -> Result<Control, InterpError> {
+        let callee = run
+            .body
+            .attr(run.ctx, run.op, "callee")
+            .and_then(|a| run.ctx.as_symbol(a))
+            .ok_or_else(|| run.error("requires a 'callee' symbol reference"))?;
+        run.call(callee, run.operand_values()).map(Control::Values)
+    }
+}
 
 pub static FUNC_DIALECT: DialectDef = DialectDef {
     name: "func",

@@ -15,8 +15,11 @@ mod symbol_syntax;
 pub mod symbolic;
 pub mod tensor;
 pub mod test;
+pub mod value_types;
 pub mod xcs;
-pub mod xcs_kernel;
+
+/// The kernel ops of the `xcs` dialect, under their former path.
+pub use xcs::kernel as xcs_kernel;
 
 use xcs_ir::opdef::DialectDef;
 use xcs_ir::Context;

@@ -1,11 +1,16 @@
 //! The `test` dialect: small ops for testing the infrastructure (parser, verifier, passes),
-//! like MLIR's own test dialect. Not meant for user programs.
+//! like MLIR's own test dialect. Not meant for user programs. The integer ops (`test.constant`,
+//! `test.addi`, `test.muli`, `test.negi`, `test.cmpi`) have interpreter semantics (wrapping
+//! arithmetic at the result's width), so programs of the dialect run before and after a pass.
 
 use smallvec::{smallvec, SmallVec};
 use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{DialectDef, FoldResult, OpView, Syntax};
 use xcs_ir::rewrite::{FnPattern, RewritePattern, Rewriter};
 use xcs_ir::{op, Attr, AttrKind, Body, Context, Location, Op, OperationState, Type};
+
+use crate::interp::semantics::{OpInfo, Semantics, ValueKernel};
+use crate::interp::value::{tensor_from_attr, RtValue, Scalar};
 
 op! {
     /// A constant of any attribute; the dialect's constant materializer creates these.
@@ -15,6 +20,7 @@ op! {
         attributes: { value: ANY_ATTR },
         traits: [Pure, ConstantLike],
         fold: |v, _| Some(smallvec![FoldResult::Attr(v.attr("value")?)]),
+        interfaces: [dyn Semantics => &ValueKernel(constant)],
     }
 }
 
@@ -26,6 +32,7 @@ op! {
         results: { result: SIGNLESS_INTEGER },
         traits: [Pure, Commutative, SameOperandsAndResultType],
         fold: fold_addi,
+        interfaces: [dyn Semantics => &ValueKernel(addi)],
     }
 }
 
@@ -39,6 +46,7 @@ op! {
         traits: [Pure, Commutative, SameOperandsAndResultType],
         fold: fold_muli,
         patterns: &[&MUL_BY_TWO as &dyn RewritePattern],
+        interfaces: [dyn Semantics => &ValueKernel(muli)],
     }
 }
 
@@ -50,6 +58,7 @@ op! {
         results: { result: SIGNLESS_INTEGER },
         traits: [Pure, Involution, SameOperandsAndResultType],
         fold: fold_negi,
+        interfaces: [dyn Semantics => &ValueKernel(negi)],
     }
 }
 
@@ -63,6 +72,7 @@ op! {
         results: { result: I1 },
         attributes: { predicate: STR_ATTR },
         traits: [Pure, SameTypeOperands],
+        interfaces: [dyn Semantics => &ValueKernel(cmpi)],
     }
 }
 
@@ -199,6 +209,76 @@ fn materialize(ctx: &Context, body: &mut Body, value: Attr, ty: Type, loc: Locat
     let st = OperationState::new(ctx, "test.constant", loc).results(&[ty]).attr(ctx, "value", value);
     Some(body.create_op(st))
 }
+
+// ---------------------------------------------------------------------------- semantics
+
+/// `test.constant`: an integer, string or dense constant.
+fn constant(info: &OpInfo<'_>, _: &[&RtValue]) -> Result<RtValue, String> {
+    let ctx = info.ctx;
+    let value = info.op.attr("value").ok_or("requires attribute 'value'")?;
+    Ok(match ctx.attr_kind(value) {
+        AttrKind::Integer { value, ty } => RtValue::int(*value, ctx.int_width(*ty).unwrap_or(64)),
+        AttrKind::String { .. } => RtValue::Str(ctx.as_str(value).ok_or("string is not UTF-8")?.to_string()),
+        AttrKind::DenseElements { .. } => RtValue::Tensor(tensor_from_attr(ctx, value)?),
+        _ => return Err("only integer, string and dense constants are supported".into()),
+    })
+}
+
+/// The operands as integer scalars.
+fn int_operands(args: &[&RtValue]) -> Result<Vec<Scalar>, String> {
+    args.iter()
+        .enumerate()
+        .map(|(i, a)| a.as_scalar().ok_or_else(|| format!("operand #{i} is a {}, not an integer", a.type_string())))
+        .collect()
+}
+
+/// The width of the integer result, which the arithmetic wraps at.
+fn result_width(info: &OpInfo<'_>) -> Result<u32, String> {
+    info.result_types.first().and_then(|&t| info.ctx.int_width(t)).ok_or_else(|| "result is not an integer".into())
+}
+
+/// `test.addi`: wrapping addition.
+fn addi(info: &OpInfo<'_>, args: &[&RtValue]) -> Result<RtValue, String> {
+    match (int_operands(args)?.as_slice(), result_width(info)?) {
+        ([a, b], width) => Ok(RtValue::int(a.value.wrapping_add(b.value), width)),
+        _ => Err("expects 2 operands".into()),
+    }
+}
+
+/// `test.muli`: wrapping multiplication.
+fn muli(info: &OpInfo<'_>, args: &[&RtValue]) -> Result<RtValue, String> {
+    match (int_operands(args)?.as_slice(), result_width(info)?) {
+        ([a, b], width) => Ok(RtValue::int(a.value.wrapping_mul(b.value), width)),
+        _ => Err("expects 2 operands".into()),
+    }
+}
+
+/// `test.negi`: wrapping negation.
+fn negi(info: &OpInfo<'_>, args: &[&RtValue]) -> Result<RtValue, String> {
+    match (int_operands(args)?.as_slice(), result_width(info)?) {
+        ([a], width) => Ok(RtValue::int(a.value.wrapping_neg(), width)),
+        _ => Err("expects 1 operands".into()),
+    }
+}
+
+/// `test.cmpi`: the signed comparison its `predicate` names, as an `i1`.
+fn cmpi(info: &OpInfo<'_>, args: &[&RtValue]) -> Result<RtValue, String> {
+    let v = int_operands(args)?;
+    let (a, b) = (v.first().ok_or("needs two operands")?.value, v.get(1).ok_or("needs two operands")?.value);
+    let pred = info.op.attr("predicate").and_then(|a| info.ctx.as_str(a)).ok_or("requires 'predicate'")?;
+    let r = match pred {
+        "eq" => a == b,
+        "ne" => a != b,
+        "slt" => a < b,
+        "sle" => a <= b,
+        "sgt" => a > b,
+        "sge" => a >= b,
+        p => return Err(format!("unknown predicate \"{p}\"")),
+    };
+    Ok(RtValue::int(r as i128, 1))
+}
+
+// ---------------------------------------------------------------------------- folders
 
 fn int_of(ctx: &Context, a: Option<Attr>) -> Option<(i128, Type)> {
     match ctx.attr_kind(a?) {

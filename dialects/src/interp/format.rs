@@ -11,6 +11,9 @@
 //! `1e-05`, `3`, `True`. Strings are the text
 //! itself; string elements of a tensor print as Python `repr`s (`['a' 'b']`); integer scalars of
 //! the test dialect print in decimal (`i1` as `true`/`false`); `!xcs.any` prints `<xcs.any>`.
+//! `Display` of [`RtValue`] and [`Tensor`] is this text.
+
+use std::fmt;
 
 use half::{bf16, f16};
 
@@ -47,6 +50,19 @@ pub fn tensor_string(t: &Tensor) -> String {
     let st = strides(&t.shape);
     let mut index = Vec::new();
     recurse(t, &st, &fmt, summarize, &mut index, " ", LINE_WIDTH)
+}
+
+impl fmt::Display for RtValue {
+    /// Values print as `xcs.format` prints them (tensors like numpy's `str()`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&value_string(self))
+    }
+}
+
+impl fmt::Display for Tensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&tensor_string(self))
+    }
 }
 
 /// One element as `str()` of the numpy scalar prints it (no padding).

@@ -64,7 +64,7 @@ pub fn random_tensor(elem: ElemType, shape: &[usize], seed: u64) -> Tensor {
 /// scalar (test dialect; uniform in `[-8, 7]`, i1 0/1). Dynamic dims and other types are errors.
 pub fn random_input(ctx: &Context, ty: Type, seed: u64) -> Result<RtValue, String> {
     let mut rng = SplitMix64(seed);
-    if ty == crate::xcs::str_type(ctx) {
+    if ty == crate::value_types::str_type(ctx) {
         return Ok(RtValue::Str(random_string(&mut rng)));
     }
     match ctx.type_kind(ty) {

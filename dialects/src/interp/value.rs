@@ -14,6 +14,8 @@ use xcs_ir::attrs::{dense_elem_bytes, DenseData};
 use xcs_ir::types::{FloatKind, Signedness};
 use xcs_ir::{Attr, AttrKind, Context, Type, TypeKind, DYNAMIC};
 
+use crate::value_types::{any_type, str_type};
+
 // ---------------------------------------------------------------------------- element types
 
 /// The element types a runtime tensor can have: the tensor dialect's table plus `!xcs.str`.
@@ -60,7 +62,7 @@ impl ElemType {
                 64 => Some(ElemType::I64),
                 _ => None,
             },
-            _ if t == crate::xcs::str_type(ctx) => Some(ElemType::Str),
+            _ if t == str_type(ctx) => Some(ElemType::Str),
             _ => None,
         }
     }
@@ -77,7 +79,7 @@ impl ElemType {
             ElemType::I16 => ctx.i16_type(),
             ElemType::I32 => ctx.i32_type(),
             ElemType::I64 => ctx.i64_type(),
-            ElemType::Str => crate::xcs::str_type(ctx),
+            ElemType::Str => str_type(ctx),
         }
     }
 
@@ -717,33 +719,6 @@ impl Tensor {
     pub fn bit_eq(&self, other: &Tensor) -> bool {
         self.shape == other.shape && self.data.bit_eq(&other.data)
     }
-
-    /// numpy's `allclose` with `equal_nan=True` (`|a - b| <= atol + rtol * |b|`), for comparing
-    /// runs; integers, i1 and strings must be equal. Returns a description of the first mismatch.
-    pub fn allclose(&self, expected: &Tensor, rtol: f64, atol: f64) -> Result<(), String> {
-        if self.shape != expected.shape || self.elem() != expected.elem() {
-            return Err(format!("got a {}, expected a {}", self.type_string(), expected.type_string()));
-        }
-        if !self.elem().is_float() {
-            if self.data != expected.data {
-                let i = (0..self.numel()).find(|&i| self.data.take(&[i]) != expected.data.take(&[i])).unwrap_or(0);
-                return Err(format!(
-                    "element {i} differs: got {}, expected {}",
-                    crate::interp::format::element_string(&self.data, i),
-                    crate::interp::format::element_string(&expected.data, i)
-                ));
-            }
-            return Ok(());
-        }
-        let (a, b) = (self.data.to_f64s().unwrap_or_default(), expected.data.to_f64s().unwrap_or_default());
-        for (i, (&x, &y)) in a.iter().zip(&b).enumerate() {
-            let ok = (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= atol + rtol * y.abs();
-            if !ok {
-                return Err(format!("element {i} differs: got {x}, expected {y} (rtol {rtol}, atol {atol})"));
-            }
-        }
-        Ok(())
-    }
 }
 
 // ---------------------------------------------------------------------------- attributes
@@ -1006,7 +981,7 @@ impl RtValue {
         let mismatch = || {
             format!("a value of type {} where '{}' is expected", self.type_string(), xcs_ir::printer::type_to_string(ctx, ty))
         };
-        if ty == crate::xcs::any_type(ctx) {
+        if ty == any_type(ctx) {
             return Ok(());
         }
         match (self, ctx.type_kind(ty)) {
@@ -1023,34 +998,9 @@ impl RtValue {
             (RtValue::Tensor(t), TypeKind::UnrankedTensor { elem }) if ElemType::from_type(ctx, *elem) == Some(t.elem()) => {
                 Ok(())
             }
-            (RtValue::Str(_), _) if ty == crate::xcs::str_type(ctx) => Ok(()),
+            (RtValue::Str(_), _) if ty == str_type(ctx) => Ok(()),
             (RtValue::Scalar(s), TypeKind::Integer { width, .. }) if *width == s.width => Ok(()),
             _ => Err(mismatch()),
         }
-    }
-
-    /// Compares with an expected value: tensors with [`Tensor::allclose`], everything else
-    /// exactly (`!xcs.any` values by identity).
-    pub fn allclose(&self, expected: &RtValue, rtol: f64, atol: f64) -> Result<(), String> {
-        match (self, expected) {
-            (RtValue::Tensor(a), RtValue::Tensor(b)) => a.allclose(b, rtol, atol),
-            (RtValue::Str(a), RtValue::Str(b)) if a == b => Ok(()),
-            (RtValue::Scalar(a), RtValue::Scalar(b)) if a == b => Ok(()),
-            (RtValue::Any(a), RtValue::Any(b)) if Arc::ptr_eq(&a.0, &b.0) => Ok(()),
-            _ => Err(format!("got {self}, expected {expected}")),
-        }
-    }
-}
-
-impl fmt::Display for RtValue {
-    /// Values print as `xcs.format` prints them (tensors like numpy's `str()`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::interp::format::value_string(self))
-    }
-}
-
-impl fmt::Display for Tensor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::interp::format::tensor_string(self))
     }
 }

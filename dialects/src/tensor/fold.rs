@@ -1,6 +1,7 @@
 //! Folders and canonicalization patterns of the `tensor` dialect (run by `canonicalize`).
-//! Constant operands fold by evaluating the op with the reference interpreter's kernels
-//! ([`eval_tensor_op`]), so a folded constant is exactly what the program computes; algebraic
+//! Constant operands fold by evaluating the op's [`Kernel`](crate::interp::Kernel) (its
+//! `dyn Semantics`, through [`eval_kernel`]), so a folded constant is exactly what the program
+//! computes; algebraic
 //! identities (`x + 0`, `x * 1`, `x * 0` on integers), no-op structural ops and a constant
 //! `select` condition fold to an existing value; `transpose(transpose)` and `reshape(reshape)`
 //! become one op (patterns, since they create an op).
@@ -22,9 +23,12 @@ use smallvec::{smallvec, SmallVec};
 use xcs_ir::attrs::{bits_to_float, DenseData};
 use xcs_ir::opdef::{FoldResult, OpView, Traits};
 use xcs_ir::rewrite::{FnPattern, RewritePattern, Rewriter};
-use xcs_ir::{Attr, AttrKind, Context, Op, OperationState, Type, TypeKind, Value, DYNAMIC};
+use xcs_ir::{Attr, AttrKind, Context, Op, OpDef, OpName, OperationState, Type, TypeKind, Value, DYNAMIC};
 
-use crate::interp::{eval_tensor_op, splat_from_attr, splat_to_attr, tensor_from_attr, tensor_to_attr};
+use super::elementwise::{elementwise_fn, BinaryFn, ElementwiseFn};
+use super::infer::parse_einsum;
+use super::{BroadcastToOp, EinsumOp, MatmulOp, ReshapeOp, SliceOp, TransposeOp};
+use crate::interp::{eval_kernel, splat_from_attr, splat_to_attr, tensor_from_attr, tensor_to_attr};
 use crate::shape::ranked;
 
 /// Largest result (in elements) a non-splat constant fold may produce.
@@ -43,19 +47,37 @@ pub(crate) fn fold(v: &OpView, consts: &[Option<Attr>]) -> Folded {
     if v.num_results() != 1 || consts.len() != v.num_operands() {
         return None;
     }
-    let n = consts.len();
-    let r = fold_constants(v, consts).or_else(|| match v.name() {
-        "tensor.add" if n == 2 => fold_add(v, consts),
-        "tensor.sub" if n == 2 => fold_sub(v, consts),
-        "tensor.mul" if n == 2 => fold_mul(v, consts),
-        "tensor.div" if n == 2 => fold_div(v, consts),
-        "tensor.select" if n == 3 => fold_select(v, consts),
-        "tensor.transpose" if n == 1 => fold_transpose(v),
-        "tensor.reshape" if n == 1 => fold_reshape(v),
-        "tensor.broadcast_to" | "tensor.cast" if n == 1 => same_type_value(v, v.operand(0)),
-        _ => None,
-    })?;
+    let r = fold_constants(v, consts).or_else(|| fold_identities(v, consts))?;
     Some(smallvec![r])
+}
+
+/// The algebraic identities of the elementwise functions (by the op's `ElementwiseFn`) and the
+/// no-op structural ops.
+fn fold_identities(v: &OpView, consts: &[Option<Attr>]) -> Option<FoldResult> {
+    let n = consts.len();
+    if let Some(f) = elementwise_fn(v) {
+        return match f.ok()? {
+            ElementwiseFn::Binary(BinaryFn::Add) if n == 2 => fold_add(v, consts),
+            ElementwiseFn::Binary(BinaryFn::Sub) if n == 2 => fold_sub(v, consts),
+            ElementwiseFn::Binary(BinaryFn::Mul) if n == 2 => fold_mul(v, consts),
+            ElementwiseFn::Binary(BinaryFn::Div) if n == 2 => fold_div(v, consts),
+            ElementwiseFn::Select if n == 3 => fold_select(v, consts),
+            ElementwiseFn::Cast if n == 1 => same_type_value(v, v.operand(0)),
+            _ => None,
+        };
+    }
+    let def = v.def()?;
+    if n != 1 {
+        None
+    } else if def.is::<TransposeOp>() {
+        fold_transpose(v)
+    } else if def.is::<ReshapeOp>() {
+        fold_reshape(v)
+    } else if def.is::<BroadcastToOp>() {
+        same_type_value(v, v.operand(0))
+    } else {
+        None
+    }
 }
 
 /// `FoldResult::Value(x)` if `x` has exactly the op's result type (else the op changes the
@@ -81,17 +103,13 @@ fn numel(shape: &[u64]) -> u64 {
 }
 
 /// Ops whose result is a splat of the operand's element when the operand is a splat.
-fn splat_preserving(name: &str) -> bool {
-    matches!(
-        name,
-        "tensor.reshape" | "tensor.broadcast_to" | "tensor.transpose" | "tensor.slice"
-    )
+fn splat_preserving(def: &OpDef) -> bool {
+    def.is::<ReshapeOp>() || def.is::<BroadcastToOp>() || def.is::<TransposeOp>() || def.is::<SliceOp>()
 }
 
 /// Folds an op whose operands are all constants by running it (see the module docs).
 fn fold_constants(v: &OpView, consts: &[Option<Attr>]) -> Option<FoldResult> {
     let ctx = v.ctx;
-    let name = v.name();
     if consts.is_empty() || consts.len() != v.num_operands() {
         return None;
     }
@@ -109,10 +127,10 @@ fn fold_constants(v: &OpView, consts: &[Option<Attr>]) -> Option<FoldResult> {
             if def.has(Traits::Elementwise) {
                 // the same op on one element of each operand gives the one element of the result
                 let one = ctx.tensor_type(&[], elem);
-                let out = eval_tensor_op(ctx, name, v.attrs(), &[one], splats).ok()?;
+                let out = eval_kernel(v, &[one], splats).ok()?;
                 return splat_to_attr(ctx, out.first()?, rt).ok().map(FoldResult::Attr);
             }
-            if splat_preserving(name) {
+            if splat_preserving(def) {
                 return splat_to_attr(ctx, splats.first()?, rt).ok().map(FoldResult::Attr);
             }
         }
@@ -139,33 +157,32 @@ fn fold_constants(v: &OpView, consts: &[Option<Attr>]) -> Option<FoldResult> {
         .map(|&a| tensor_from_attr(ctx, a))
         .collect::<Result<Vec<_>, _>>()
         .ok()?;
-    let out = eval_tensor_op(ctx, name, v.attrs(), &[rt], tensors).ok()?;
+    let out = eval_kernel(v, &[rt], tensors).ok()?;
     Some(FoldResult::Attr(tensor_to_attr(ctx, out.first()?)))
 }
 
 /// The work of evaluating the op on operands of these shapes (see [`MAX_FOLD_WORK`]).
 fn work(ctx: &Context, v: &OpView, operands: &[Vec<u64>], n_out: u64) -> Option<u64> {
-    match v.name() {
-        "tensor.matmul" => {
-            let k = *operands.first()?.last()?;
-            Some(n_out.saturating_mul(k))
-        }
-        "tensor.einsum" => {
-            // one multiply-add per point of the label space
-            let eq = v.attr("equation").and_then(|a| ctx.as_str(a))?;
-            let e = crate::tensor::parse_einsum(eq, operands.len()).ok()?;
-            let mut sizes: Vec<(char, u64)> = Vec::new();
-            for (labels, shape) in e.inputs.iter().zip(operands) {
-                for (&c, &d) in labels.iter().zip(shape) {
-                    if !sizes.iter().any(|(l, _)| *l == c) {
-                        sizes.push((c, d));
-                    }
+    let def = v.def()?;
+    if def.is::<MatmulOp>() {
+        let k = *operands.first()?.last()?;
+        Some(n_out.saturating_mul(k))
+    } else if def.is::<EinsumOp>() {
+        // one multiply-add per point of the label space
+        let eq = v.attr("equation").and_then(|a| ctx.as_str(a))?;
+        let e = parse_einsum(eq, operands.len()).ok()?;
+        let mut sizes: Vec<(char, u64)> = Vec::new();
+        for (labels, shape) in e.inputs.iter().zip(operands) {
+            for (&c, &d) in labels.iter().zip(shape) {
+                if !sizes.iter().any(|(l, _)| *l == c) {
+                    sizes.push((c, d));
                 }
             }
-            let points = sizes.iter().fold(1u64, |a, &(_, d)| a.saturating_mul(d));
-            Some(points.saturating_mul(operands.len() as u64))
         }
-        _ => Some(operands.iter().fold(n_out, |a, s| a.saturating_add(numel(s)))),
+        let points = sizes.iter().fold(1u64, |a, &(_, d)| a.saturating_mul(d));
+        Some(points.saturating_mul(operands.len() as u64))
+    } else {
+        Some(operands.iter().fold(n_out, |a, s| a.saturating_add(numel(s))))
     }
 }
 
@@ -325,10 +342,10 @@ fn is_identity(perm: &[i64]) -> bool {
     perm.iter().enumerate().all(|(i, &p)| p == i as i64)
 }
 
-/// The defining op of `x` if it is op `name`.
-fn defined_by(ctx: &Context, body: &xcs_ir::Body, x: Value, name: &str) -> Option<Op> {
-    body.defining_op(x)
-        .filter(|&d| ctx.op_name_str(body.op_name(d)) == name && body.num_operands(d) == 1)
+/// The defining op of `x` if `is_it` accepts it (e.g. `TransposeOp::matches`) and it has one
+/// operand.
+fn defined_by(ctx: &Context, body: &xcs_ir::Body, x: Value, is_it: fn(&Context, OpName) -> bool) -> Option<Op> {
+    body.defining_op(x).filter(|&d| is_it(ctx, body.op_name(d)) && body.num_operands(d) == 1)
 }
 
 /// `transpose(x, p2)` of `transpose(y, p1)` is `transpose(y, q)` with `q[i] = p1[p2[i]]`.
@@ -347,7 +364,7 @@ fn fold_transpose(v: &OpView) -> Option<FoldResult> {
             return Some(r);
         }
     }
-    let inner = defined_by(v.ctx, v.body, v.operand(0), "tensor.transpose")?;
+    let inner = defined_by(v.ctx, v.body, v.operand(0), TransposeOp::matches)?;
     let q = compose(&perm_of(v.ctx, v.body, inner)?, &p2)?;
     if is_identity(&q) {
         return same_type_value(v, v.body.operand(inner, 0));
@@ -361,7 +378,7 @@ fn fold_reshape(v: &OpView) -> Option<FoldResult> {
     if let Some(r) = same_type_value(v, x) {
         return Some(r);
     }
-    let inner = defined_by(v.ctx, v.body, x, "tensor.reshape")?;
+    let inner = defined_by(v.ctx, v.body, x, ReshapeOp::matches)?;
     same_type_value(v, v.body.operand(inner, 0))
 }
 
@@ -377,10 +394,11 @@ static COMBINE_RESHAPES: FnPattern = FnPattern {
     f: combine_reshapes,
 };
 
-/// Replaces `op` by op `name` on `x` with `op`'s result type and location and attributes `attrs`.
-fn replace_with(rw: &mut Rewriter<'_>, op: Op, name: &str, x: Value, attrs: Attr) {
+/// Replaces `op` by an op `def` on `x` with `op`'s result type and location and attributes
+/// `attrs`.
+fn replace_with(rw: &mut Rewriter<'_>, op: Op, def: &OpDef, x: Value, attrs: Attr) {
     let ty = rw.body.value_type(rw.body.result(op, 0));
-    let mut st = OperationState::new(rw.ctx, name, rw.body.op_loc(op))
+    let mut st = OperationState::of(rw.ctx, def, rw.body.op_loc(op))
         .operands(&[x])
         .results(&[ty]);
     st.attrs = attrs;
@@ -394,7 +412,7 @@ fn compose_transposes(op: Op, rw: &mut Rewriter<'_>) -> bool {
     if body.num_operands(op) != 1 || body.num_results(op) != 1 {
         return false;
     }
-    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), "tensor.transpose") else {
+    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), TransposeOp::matches) else {
         return false;
     };
     let (Some(p1), Some(p2)) = (perm_of(ctx, body, inner), perm_of(ctx, body, op)) else {
@@ -403,7 +421,7 @@ fn compose_transposes(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let Some(q) = compose(&p1, &p2) else { return false };
     let y = body.operand(inner, 0);
     let attrs = ctx.dict_set(body.attrs(op), ctx.ident("perm"), Some(ctx.dense_i64_array(&q)));
-    replace_with(rw, op, "tensor.transpose", y, attrs);
+    replace_with(rw, op, TransposeOp::DEF, y, attrs);
     true
 }
 
@@ -413,7 +431,7 @@ fn combine_reshapes(op: Op, rw: &mut Rewriter<'_>) -> bool {
     if body.num_operands(op) != 1 || body.num_results(op) != 1 {
         return false;
     }
-    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), "tensor.reshape") else {
+    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), ReshapeOp::matches) else {
         return false;
     };
     let y = body.operand(inner, 0);
@@ -426,7 +444,7 @@ fn combine_reshapes(op: Op, rw: &mut Rewriter<'_>) -> bool {
         }
     }
     let attrs = body.attrs(op);
-    replace_with(rw, op, "tensor.reshape", y, attrs);
+    replace_with(rw, op, ReshapeOp::DEF, y, attrs);
     true
 }
 
@@ -437,7 +455,8 @@ mod tests {
     /// The dialect docs quote the limits.
     #[test]
     fn docs_quote_the_limits() {
-        let d = crate::tensor::TENSOR_DIALECT.description;
+        let ctx = crate::context();
+        let d = ctx.dialect("tensor").expect("the tensor dialect is registered").description;
         assert!(d.contains(&format!("at most {MAX_FOLD_ELEMENTS} elements")), "{d}");
         assert!(
             d.contains(&format!("at most {MAX_FOLD_OPERAND_ELEMENTS} elements")),
@@ -457,30 +476,28 @@ mod tests {
         assert!(is_identity(&[0, 1, 2]) && is_identity(&[]) && !is_identity(&[1, 0]));
     }
 
-    /// The interpreter entry point: failures are errors, results are checked against the
-    /// declared types.
+    /// Folding evaluates an op through its `Semantics` kernel: failures are errors, results are
+    /// checked against the given result types, and an op whose semantics is not a kernel
+    /// (`tensor.fused` runs a region) cannot be evaluated.
     #[test]
-    fn eval_tensor_op_reports_failures() {
+    fn eval_kernel_reports_failures() {
         use crate::interp::Tensor;
         let ctx = crate::context();
+        let mut body = xcs_ir::Body::new(&ctx, ctx.op_name("func.func"), xcs_ir::Location::UNKNOWN);
+        let mut op = |name: &str| body.create_op(OperationState::new(&ctx, name, xcs_ir::Location::UNKNOWN));
+        let (div, add, fused) = (op("tensor.div"), op("tensor.add"), op("tensor.fused"));
+        let view = |op| OpView::new(&ctx, &body, op);
         let t = ctx.tensor_type(&[2], ctx.i32_type());
         let a = Tensor::i32(&[2], &[6, 7]);
         let z = Tensor::i32(&[2], &[1, 0]);
-        let e = eval_tensor_op(&ctx, "tensor.div", ctx.empty_dict(), &[t], vec![a.clone(), z]).unwrap_err();
+        let e = eval_kernel(&view(div), &[t], vec![a.clone(), z]).unwrap_err();
         assert!(e.contains("division by zero"), "{e}");
         let wrong = ctx.tensor_type(&[3], ctx.i32_type());
-        let e = eval_tensor_op(
-            &ctx,
-            "tensor.add",
-            ctx.empty_dict(),
-            &[wrong],
-            vec![a.clone(), a.clone()],
-        )
-        .unwrap_err();
+        let e = eval_kernel(&view(add), &[wrong], vec![a.clone(), a.clone()]).unwrap_err();
         assert!(e.contains("result #0"), "{e}");
-        let e = eval_tensor_op(&ctx, "tensor.fused", ctx.empty_dict(), &[t], vec![a.clone()]).unwrap_err();
+        let e = eval_kernel(&view(fused), &[t], vec![a.clone()]).unwrap_err();
         assert!(e.contains("cannot be evaluated"), "{e}");
-        let ok = eval_tensor_op(&ctx, "tensor.add", ctx.empty_dict(), &[t], vec![a.clone(), a]).unwrap();
+        let ok = eval_kernel(&view(add), &[t], vec![a.clone(), a]).unwrap();
         assert_eq!(ok[0], Tensor::i32(&[2], &[12, 14]));
     }
 }

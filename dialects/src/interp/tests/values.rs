@@ -135,7 +135,7 @@ fn random_inputs_are_deterministic_and_in_range() {
     }
     // a pinned value: SplitMix64 with seed 0 starts 0xe220a8397b1dcdaf
     assert_eq!(random::SplitMix64(0).next_u64(), 0xe220a8397b1dcdaf);
-    let s = random_input(&ctx, crate::xcs::str_type(&ctx), 1).unwrap();
+    let s = random_input(&ctx, crate::value_types::str_type(&ctx), 1).unwrap();
     assert_eq!(s.as_str().unwrap().len(), 8);
     assert_eq!(random_input(&ctx, ctx.i32_type(), 3).unwrap().as_scalar().unwrap().width, 32);
     let e = random_input(&ctx, tt(&ctx, &[-1, 2], F32), 1).unwrap_err();
@@ -210,8 +210,8 @@ fn value_type_checks() {
     assert!(t.check_type(&ctx, tt(&ctx, &[3, 2], F32)).is_err());
     assert!(t.check_type(&ctx, tt(&ctx, &[2, 3], F64)).is_err());
     assert!(t.check_type(&ctx, tt(&ctx, &[6], F32)).is_err());
-    assert!(t.check_type(&ctx, crate::xcs::any_type(&ctx)).is_ok());
-    assert!(RtValue::from("x").check_type(&ctx, crate::xcs::str_type(&ctx)).is_ok());
+    assert!(t.check_type(&ctx, crate::value_types::any_type(&ctx)).is_ok());
+    assert!(RtValue::from("x").check_type(&ctx, crate::value_types::str_type(&ctx)).is_ok());
     assert!(RtValue::from("x").check_type(&ctx, ctx.i64_type()).is_err());
     assert!(RtValue::int(3, 64).check_type(&ctx, ctx.i64_type()).is_ok());
     assert!(RtValue::int(3, 64).check_type(&ctx, ctx.i32_type()).is_err());

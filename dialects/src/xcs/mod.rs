@@ -1,23 +1,22 @@
 //! The `xcs` dialect: orchestration values and ops (`!xcs.str`, `!xcs.any`, `xcs.llm`,
 //! `xcs.str_const`, `xcs.format`), the batching transforms `xcs.vmap` and `xcs.parallel_map`
-//! with their terminator `xcs.yield`, and the kernel ops of [`crate::xcs_kernel`] (`xcs.kernel`,
-//! `xcs.workload`, `xcs.parallel_for`, `xcs.launch`).
+//! with their terminator `xcs.yield`, and the kernel ops of [`kernel`] (`xcs.kernel`,
+//! `xcs.workload`, `xcs.parallel_for`, `xcs.launch`). This file declares the ops and verifies
+//! them; what they do when run is in [`mod@semantics`], the format templates in [`template`].
+
+pub mod kernel;
+pub mod semantics;
+pub mod template;
 
 use smallvec::smallvec;
 use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{DialectDef, FoldResult, OpView, TypeConstraint, TypeDef};
 use xcs_ir::{op, Attr, Body, Context, Diagnostic, Location, Op, OperationState, Type, TypeKind};
 
+use crate::interp::semantics::Semantics;
 use crate::shape::{is_table_elem, ranked};
-
-/// `!xcs.str`.
-pub fn str_type(ctx: &Context) -> Type {
-    ctx.dialect_type("xcs.str")
-}
-/// `!xcs.any`.
-pub fn any_type(ctx: &Context) -> Type {
-    ctx.dialect_type("xcs.any")
-}
+pub use crate::value_types::{any_type, str_type};
+pub use template::{parse_template, Piece};
 
 pub const STR: TypeConstraint = TypeConstraint {
     desc: "!xcs.str",
@@ -32,6 +31,7 @@ op! {
         attributes: { value: STR_ATTR },
         traits: [Pure, ConstantLike],
         fold: |v, _| Some(smallvec![FoldResult::Attr(v.attr("value")?)]),
+        interfaces: [dyn Semantics => &semantics::STR_CONST],
     }
 }
 
@@ -45,6 +45,7 @@ op! {
         attributes: { template: STR_ATTR },
         traits: [Pure],
         verify: verify_format,
+        interfaces: [dyn Semantics => &semantics::FORMAT],
     }
 }
 
@@ -57,6 +58,7 @@ op! {
         operands: { prompt: STR },
         results: { result: STR },
         attributes: { model: STR_ATTR, provider: STR_ATTR },
+        interfaces: [dyn Semantics => &semantics::LLM],
     }
 }
 
@@ -74,6 +76,7 @@ op! {
         traits: [SingleBlock, RecursiveMemoryEffects],
         verify: verify_map_like,
         verify_regions: verify_map_regions,
+        interfaces: [dyn Semantics => &semantics::VMAP],
     }
 }
 
@@ -90,6 +93,7 @@ op! {
         traits: [SingleBlock, RecursiveMemoryEffects],
         verify: verify_map_like,
         verify_regions: verify_map_regions,
+        interfaces: [dyn Semantics => &semantics::PARALLEL_MAP],
     }
 }
 
@@ -139,71 +143,11 @@ fn materialize(ctx: &Context, body: &mut Body, value: Attr, ty: Type, loc: Locat
     }
     Some(
         body.create_op(
-            OperationState::new(ctx, "xcs.str_const", loc)
+            OperationState::of(ctx, StrConstOp::DEF, loc)
                 .results(&[ty])
                 .attr(ctx, "value", value),
         ),
     )
-}
-
-/// The pieces of a format template: literal text and argument references.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Piece {
-    Text(String),
-    Arg(usize),
-}
-
-/// Parses a format template for `n` arguments.
-pub fn parse_template(t: &str, n: usize) -> Result<Vec<Piece>, String> {
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut next = 0usize;
-    let mut chars = t.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-                text.push('{');
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-                text.push('}');
-            }
-            '{' => {
-                let mut idx = String::new();
-                loop {
-                    match chars.next() {
-                        Some('}') => break,
-                        Some(d) if d.is_ascii_digit() => idx.push(d),
-                        Some(d) => return Err(format!("format template has an invalid placeholder character '{d}'")),
-                        None => return Err("format template has an unclosed '{'".into()),
-                    }
-                }
-                let i = if idx.is_empty() {
-                    next += 1;
-                    next - 1
-                } else {
-                    idx.parse::<usize>()
-                        .map_err(|_| "format template index is too large".to_string())?
-                };
-                if i >= n {
-                    return Err(format!(
-                        "format template refers to argument {i}, but the op has {n} operands"
-                    ));
-                }
-                if !text.is_empty() {
-                    out.push(Piece::Text(std::mem::take(&mut text)));
-                }
-                out.push(Piece::Arg(i));
-            }
-            '}' => return Err("format template has an unmatched '}'".into()),
-            c => text.push(c),
-        }
-    }
-    if !text.is_empty() {
-        out.push(Piece::Text(text));
-    }
-    Ok(out)
 }
 
 fn verify_format(v: &OpView) -> Result<(), Diagnostic> {
@@ -328,10 +272,10 @@ fn verify_map_regions(v: &OpView) -> Result<(), Diagnostic> {
         return Ok(());
     };
     if let Some(term) = body.last_op(entry) {
-        let term_name = ctx.op_name_str(body.op_name(term));
-        if term_name != "xcs.yield" {
+        if !YieldOp::matches(ctx, body.op_name(term)) {
             // MLIR's SingleBlockImplicitTerminator wording
-            return Err(v.error(format!("expects regions to end with 'xcs.yield', found '{term_name}'")));
+            let term_name = ctx.op_name_str(body.op_name(term));
+            return Err(v.error(format!("expects regions to end with '{}', found '{term_name}'", YieldOp::DEF.name)));
         }
         let yielded = body.operand_types(term);
         if yielded.len() != v.num_results() {
@@ -362,12 +306,12 @@ fn verify_map_regions(v: &OpView) -> Result<(), Diagnostic> {
 }
 
 fn verify_yield(v: &OpView) -> Result<(), Diagnostic> {
-    let Some(parent) = v.body.parent_op(v.op) else {
-        return Err(v.error("expects parent op 'xcs.vmap' or 'xcs.parallel_map'"));
-    };
-    let pname = v.ctx.op_name_str(v.body.op_name(parent));
-    if !matches!(pname, "xcs.vmap" | "xcs.parallel_map") {
-        return Err(v.error("expects parent op 'xcs.vmap' or 'xcs.parallel_map'"));
+    let in_map = v.body.parent_op(v.op).is_some_and(|parent| {
+        let name = v.body.op_name(parent);
+        VmapOp::matches(v.ctx, name) || ParallelMapOp::matches(v.ctx, name)
+    });
+    if !in_map {
+        return Err(v.error(format!("expects parent op '{}' or '{}'", VmapOp::DEF.name, ParallelMapOp::DEF.name)));
     }
     Ok(())
 }
@@ -375,23 +319,6 @@ fn verify_yield(v: &OpView) -> Result<(), Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn templates() {
-        assert_eq!(
-            parse_template("a {} b {0} {{x}}", 1).unwrap(),
-            vec![
-                Piece::Text("a ".into()),
-                Piece::Arg(0),
-                Piece::Text(" b ".into()),
-                Piece::Arg(0),
-                Piece::Text(" {x}".into())
-            ]
-        );
-        assert!(parse_template("{} {}", 1).unwrap_err().contains("refers to argument 1"));
-        assert!(parse_template("{", 1).is_err());
-        assert!(parse_template("}", 1).is_err());
-    }
 
     #[test]
     fn batching_types() {

@@ -9,7 +9,7 @@ use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{AttrConstraint, OpView, SymbolLookup, Syntax};
 use xcs_ir::parser::{OpAsmParser, PResult};
 use xcs_ir::printer::OpAsmPrinter;
-use xcs_ir::{op, Attr, AttrKind, Body, Context, Diagnostic, Op, OperationState, Type, Value, ValueDef};
+use xcs_ir::{op, Attr, AttrKind, Body, Context, Diagnostic, Op, OpName, OperationState, Type, Value, ValueDef};
 
 /// What a kernel parameter is (`arg_kinds`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -331,11 +331,11 @@ fn verify_kernel(v: &OpView) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// The nearest enclosing op named `name` (in the same body).
-fn enclosing(ctx: &Context, body: &Body, op: Op, name: &str) -> Option<Op> {
+/// The nearest enclosing op that `is_it` accepts (in the same body).
+fn enclosing(ctx: &Context, body: &Body, op: Op, is_it: fn(&Context, OpName) -> bool) -> Option<Op> {
     let mut cur = body.parent_op(op);
     while let Some(p) = cur {
-        if ctx.op_name_str(body.op_name(p)) == name {
+        if is_it(ctx, body.op_name(p)) {
             return Some(p);
         }
         cur = body.parent_op(p);
@@ -344,7 +344,7 @@ fn enclosing(ctx: &Context, body: &Body, op: Op, name: &str) -> Option<Op> {
 }
 
 fn verify_parallel_for(v: &OpView) -> Result<(), Diagnostic> {
-    if enclosing(v.ctx, v.body, v.op, "xcs.workload").is_none() {
+    if enclosing(v.ctx, v.body, v.op, WorkloadOp::matches).is_none() {
         return Err(v.error("must be inside an 'xcs.workload'"));
     }
     let r = v.body.regions(v.op)[0];
@@ -390,13 +390,13 @@ fn verify_launch(v: &OpView) -> Result<(), Diagnostic> {
             "operandSegmentSizes must be array<i32: axes, tensors> with non-negative sizes adding up to the number of operands",
         ));
     };
-    if enclosing(ctx, v.body, v.op, "xcs.workload").is_none() {
+    if enclosing(ctx, v.body, v.op, WorkloadOp::matches).is_none() {
         return Err(v.error("must be inside an 'xcs.workload'"));
     }
     for (i, &a) in axes.iter().enumerate() {
         let is_axis = match v.body.value_def(a) {
             ValueDef::Arg { block, index: 0 } => v.body.block_parent_op(block).is_some_and(|p| {
-                ctx.op_name_str(v.body.op_name(p)) == "xcs.parallel_for" && v.body.is_ancestor(p, v.op)
+                ParallelForOp::matches(ctx, v.body.op_name(p)) && v.body.is_ancestor(p, v.op)
             }),
             _ => false,
         };
@@ -416,7 +416,7 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
     };
     let Some(target) = symbols
         .lookup(name)
-        .filter(|s| ctx.op_name_str(s.op_name) == "xcs.kernel")
+        .filter(|s| KernelOp::matches(ctx, s.op_name))
     else {
         return Err(v.error(format!("'@{name}' does not reference an 'xcs.kernel'")));
     };
