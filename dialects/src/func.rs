@@ -107,7 +107,7 @@ pub fn build_function(
     loc: Location,
     body: impl FnOnce(&mut Builder<'_>, &[Value]) -> Result<Vec<Value>, Diagnostic>,
 ) -> Result<Op, Diagnostic> {
-    let mut fbody = Body::new(ctx, ctx.op_name("func.func"), loc);
+    let mut fbody = Body::new(ctx, ctx.op_name(FuncOp::DEF.name), loc);
     let region = fbody.add_root_region();
     let entry = fbody.create_block(inputs);
     fbody.append_block(region, entry);
@@ -120,9 +120,9 @@ pub fn build_function(
     b.body.set_self_attr(ctx, "sym_name", Some(ctx.str_attr(name)));
     b.body.set_self_attr(ctx, "function_type", Some(ft));
     b.set_insertion_point_to_end(entry);
-    b.create_with_types("func.return", &results, &[], &[])?;
+    b.create_with_types(ReturnOp::DEF.name, &results, &[], &[])?;
     let attrs = fbody.self_attrs();
-    let mut st = OperationState::new(ctx, "func.func", loc);
+    let mut st = OperationState::of(ctx, FuncOp::DEF, loc);
     st.attrs = attrs;
     st.nested = Some(Box::new(fbody));
     let block = module.block();
@@ -197,7 +197,7 @@ fn verify_func(v: &OpView) -> Result<(), Diagnostic> {
 fn verify_return(v: &OpView) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     // A return directly in a function body sits at the top of the function's Body.
-    if v.body.parent_op(v.op).is_some() || ctx.op_name_str(v.body.name()) != "func.func" {
+    if v.body.parent_op(v.op).is_some() || !FuncOp::matches(ctx, v.body.name()) {
         return Err(v.error("expects parent op 'func.func'"));
     }
     let fname = v.body.self_attr(ctx, "sym_name").and_then(|a| ctx.as_str(a)).unwrap_or("");
@@ -233,7 +233,7 @@ fn verify_call(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic>
     let Some(callee) = v.attr("callee").and_then(|a| ctx.as_symbol(a)) else {
         return Err(v.error("requires a 'callee' symbol reference attribute"));
     };
-    let target = symbols.lookup(callee).filter(|s| ctx.op_name_str(s.op_name) == "func.func");
+    let target = symbols.lookup(callee).filter(|s| FuncOp::matches(ctx, s.op_name));
     let Some(target) = target else {
         return Err(v.error(format!("'{callee}' does not reference a valid function")));
     };

@@ -206,7 +206,7 @@ custom verifier.",
 };
 
 fn materialize(ctx: &Context, body: &mut Body, value: Attr, ty: Type, loc: Location) -> Option<Op> {
-    let st = OperationState::new(ctx, "test.constant", loc).results(&[ty]).attr(ctx, "value", value);
+    let st = OperationState::of(ctx, ConstantOp::DEF, loc).results(&[ty]).attr(ctx, "value", value);
     Some(body.create_op(st))
 }
 
@@ -329,7 +329,7 @@ fn mul_by_two(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let body = &*rw.body;
     let rhs = body.operand(op, 1);
     let Some(def) = body.defining_op(rhs) else { return false };
-    if ctx.op_name_str(body.op_name(def)) != "test.constant" {
+    if !ConstantOp::matches(ctx, body.op_name(def)) {
         return false;
     }
     if body.attr(ctx, def, "value").and_then(|a| ctx.as_int(a)) != Some(2) {
@@ -337,7 +337,7 @@ fn mul_by_two(op: Op, rw: &mut Rewriter<'_>) -> bool {
     }
     let x = body.operand(op, 0);
     let ty = body.value_type(body.result(op, 0));
-    let st = OperationState::new(ctx, "test.addi", body.op_loc(op)).operands(&[x, x]).results(&[ty]);
+    let st = OperationState::of(ctx, AddIOp::DEF, body.op_loc(op)).operands(&[x, x]).results(&[ty]);
     rw.replace_op_with_new(op, st);
     true
 }
