@@ -33,10 +33,6 @@ static COND_BR_IDENTICAL_SUCCESSORS: FnPattern = FnPattern {
     f: cond_br_identical_successors,
 };
 
-fn is(ctx: &Context, body: &Body, op: Op, name: &str) -> bool {
-    ctx.op_name_str(body.op_name(op)) == name
-}
-
 /// The (terminator, successor index) pairs that branch to `b`, found by scanning its region.
 fn predecessors(body: &Body, b: Block) -> SmallVec<[(Op, usize); 2]> {
     let mut out = SmallVec::new();
@@ -54,7 +50,7 @@ fn predecessors(body: &Body, b: Block) -> SmallVec<[(Op, usize); 2]> {
 }
 
 fn new_br(ctx: &Context, loc: Location, dest: Block, args: &[Value]) -> OperationState {
-    let mut st = OperationState::new(ctx, "cf.br", loc).operands(args);
+    let mut st = OperationState::of(ctx, crate::cf::BranchOp::DEF, loc).operands(args);
     st.successors.push(dest);
     st
 }
@@ -78,7 +74,7 @@ fn new_cond_br(
         elem: ctx.i32_type(),
         data: seg.into(),
     });
-    let mut st = OperationState::new(ctx, "cf.cond_br", loc)
+    let mut st = OperationState::of(ctx, crate::cf::CondBranchOp::DEF, loc)
         .operands(&ops)
         .attr(ctx, "operandSegmentSizes", seg);
     st.successors.push(t.0);
@@ -139,7 +135,7 @@ fn br_to_single_pred(op: Op, rw: &mut Rewriter<'_>) -> bool {
 /// returns where it really goes and with which values (MLIR's `collapseBranch`).
 fn collapse_one(ctx: &Context, body: &Body, succ: Block, operands: &[Value]) -> Option<(Block, SmallVec<[Value; 4]>)> {
     let br = body.first_op(succ)?;
-    if body.last_op(succ) != Some(br) || !is(ctx, body, br, "cf.br") {
+    if body.last_op(succ) != Some(br) || crate::cf::BranchOp::cast(ctx, body, br).is_none() {
         return None;
     }
     for &a in body.block_args(succ) {

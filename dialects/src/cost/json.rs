@@ -200,11 +200,11 @@ impl KernelCostJson {
                         _ => cost.transcendentals = e,
                     }
                 }
-                let st = common(OperationState::new(ctx, "cost.kernel", loc)).attr(ctx, "cost", cost.to_attr(ctx));
+                let st = common(OperationState::of(ctx, super::KernelOp::DEF, loc)).attr(ctx, "cost", cost.to_attr(ctx));
                 Ok(body.create_op(st))
             }
             KernelBody::Composite { children } => {
-                let mut nested = Body::new(ctx, ctx.op_name("cost.composite"), loc);
+                let mut nested = Body::new(ctx, ctx.op_name(super::CompositeOp::DEF.name), loc);
                 let r = nested.add_root_region();
                 let b = nested.create_block(&[]);
                 nested.append_block(r, b);
@@ -212,7 +212,7 @@ impl KernelCostJson {
                     let op = nested.create_op(ch.to_state(ctx, loc));
                     nested.append_op(b, op);
                 }
-                let mut st = common(OperationState::new(ctx, "cost.composite", loc));
+                let mut st = common(OperationState::of(ctx, super::CompositeOp::DEF, loc));
                 st.nested = Some(Box::new(nested));
                 Ok(body.create_op(st))
             }
@@ -221,7 +221,7 @@ impl KernelCostJson {
 
     /// Reads a `cost.kernel` or `cost.composite` op back (the op should be verified).
     pub fn from_op(ctx: &Context, body: &Body, op: Op) -> Result<KernelCostJson, String> {
-        let name = ctx.op_name_str(body.op_name(op));
+        let name = body.op_name(op);
         let attrs = body.attrs(op);
         let kernel_name = ctx
             .dict_get(attrs, "sym_name")
@@ -230,35 +230,33 @@ impl KernelCostJson {
             .to_string();
         let list = |k: &str| super::str_list(ctx, ctx.dict_get(attrs, k));
         let (init_params, forward_params) = (list("init_params"), list("forward_params"));
-        let body_json = match name {
-            "cost.kernel" => {
-                let cost = ctx
-                    .dict_get(attrs, "cost")
-                    .and_then(|a| Cost::from_attr(ctx, a))
-                    .ok_or_else(|| format!("kernel '{kernel_name}' has no '#cost.cost' attribute"))?
-                    .map_err(|e| format!("kernel '{kernel_name}': {}", e.message))?;
-                KernelBody::Leaf {
-                    flops: cost.flops.to_string(),
-                    memory_read: cost.read.to_string(),
-                    memory_write: cost.write.to_string(),
-                    transcendentals: (!cost.transcendentals.is_zero()).then(|| cost.transcendentals.to_string()),
-                }
+        let body_json = if super::KernelOp::matches(ctx, name) {
+            let cost = ctx
+                .dict_get(attrs, "cost")
+                .and_then(|a| Cost::from_attr(ctx, a))
+                .ok_or_else(|| format!("kernel '{kernel_name}' has no '#cost.cost' attribute"))?
+                .map_err(|e| format!("kernel '{kernel_name}': {}", e.message))?;
+            KernelBody::Leaf {
+                flops: cost.flops.to_string(),
+                memory_read: cost.read.to_string(),
+                memory_write: cost.write.to_string(),
+                transcendentals: (!cost.transcendentals.is_zero()).then(|| cost.transcendentals.to_string()),
             }
-            "cost.composite" => {
-                let nested = body.nested(op).ok_or("composite without a body")?;
-                let ops = nested
-                    .root_regions()
-                    .first()
-                    .and_then(|&r| nested.entry_block(r))
-                    .map(|b| nested.block_op_vec(b));
-                let children = ops
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|c| ChildJson::from_op(ctx, nested, c))
-                    .collect::<Result<_, _>>()?;
-                KernelBody::Composite { children }
-            }
-            other => return Err(format!("'{other}' is not a cost kernel op")),
+        } else if super::CompositeOp::matches(ctx, name) {
+            let nested = body.nested(op).ok_or("composite without a body")?;
+            let ops = nested
+                .root_regions()
+                .first()
+                .and_then(|&r| nested.entry_block(r))
+                .map(|b| nested.block_op_vec(b));
+            let children = ops
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| ChildJson::from_op(ctx, nested, c))
+                .collect::<Result<_, _>>()?;
+            KernelBody::Composite { children }
+        } else {
+            return Err(format!("'{}' is not a cost kernel op", ctx.op_name_str(name)));
         };
         Ok(KernelCostJson {
             kernel_name,
@@ -354,7 +352,7 @@ impl ChildJson {
             Count::Int(i) => ctx.i64_attr(*i),
             Count::Formula(s) => ctx.str_attr(s),
         };
-        OperationState::new(ctx, "cost.child", loc)
+        OperationState::of(ctx, super::ChildOp::DEF, loc)
             .attr(ctx, "label", ctx.str_attr(&self.label))
             .attr(ctx, "kernel", ctx.symbol_ref(&self.kernel))
             .attr(ctx, "bindings", ctx.dict(&entries))
@@ -404,7 +402,7 @@ pub fn module_from_json(ctx: &Context, kernels: &[KernelCostJson]) -> Result<Mod
 pub fn module_to_json(ctx: &Context, m: &Module) -> Result<Vec<KernelCostJson>, String> {
     m.ops()
         .into_iter()
-        .filter(|&op| matches!(ctx.op_name_str(m.body.op_name(op)), "cost.kernel" | "cost.composite"))
+        .filter(|&op| super::is_cost_symbol(ctx, m.body.op_name(op)))
         .map(|op| KernelCostJson::from_op(ctx, &m.body, op))
         .collect()
 }

@@ -7,6 +7,12 @@
 pub mod json;
 pub mod library;
 pub mod resolve;
+/// True for the ops that define a kernel symbol of the cost graph (`cost.kernel`,
+/// `cost.composite`).
+pub fn is_cost_symbol(ctx: &Context, name: xcs_ir::OpName) -> bool {
+    KernelOp::matches(ctx, name) || CompositeOp::matches(ctx, name)
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -472,8 +478,7 @@ fn verify_composite(v: &OpView) -> Result<(), Diagnostic> {
     }
     let mut labels: Vec<(String, Op)> = Vec::new();
     for op in ops {
-        let name = ctx.op_name_str(body.op_name(op));
-        if name != "cost.child" {
+        if !ChildOp::matches(ctx, body.op_name(op)) {
             return Err(Diagnostic::op_error(
                 ctx,
                 body,
@@ -524,7 +529,7 @@ pub fn child_bindings(ctx: &Context, body: &Body, op: Op) -> Vec<(String, String
 fn verify_child(v: &OpView) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     // A child sits directly in the body of its composite (which is isolated from above).
-    if v.body.parent_op(v.op).is_some() || ctx.op_name_str(v.body.name()) != "cost.composite" {
+    if v.body.parent_op(v.op).is_some() || !CompositeOp::matches(ctx, v.body.name()) {
         return Err(v.error("expects parent op 'cost.composite'"));
     }
     let parent = v.body.self_attrs();
@@ -573,7 +578,7 @@ fn verify_child_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagn
     }
     let target = symbols
         .lookup(kernel)
-        .filter(|s| matches!(ctx.op_name_str(s.op_name), "cost.kernel" | "cost.composite"));
+        .filter(|s| is_cost_symbol(ctx, s.op_name));
     let Some(target) = target else {
         return Err(v.error(format!(
             "'@{kernel}' does not reference a 'cost.kernel' or 'cost.composite'"
