@@ -14,7 +14,7 @@ use super::buffers::{Buf, BufState, PlanStats};
 use super::interface::{LowerOp, OpSite};
 use super::llvm_ir::{FunctionBuilder, Val};
 use super::loops::copy_into;
-use super::module::{port_of, ModuleLowering};
+use super::module::{port_of, ModuleLowering, Port};
 use super::types::comp_ty;
 use super::values::{row_major, Slot, TensorVal};
 use super::{LowerError, R};
@@ -100,13 +100,13 @@ impl<'a, 'm> FunctionLowering<'a, 'm> {
 /// Results: one pointer per result to a slot `{ptr data, i64 size...}` (a scalar: its value
 /// in the first 8 bytes) that the function fills with a buffer the caller then owns.
 /// `spec` fixes the argument sizes (the JIT specializes the entry on its input shapes).
-pub fn lower_function(cx: &mut ModuleLowering, name: &str, llvm_name: &str, spec: Option<&[Vec<i64>]>) -> R<()> {
-    let module = cx.source;
-    let fop = cx
+pub fn lower_function(ml: &mut ModuleLowering, name: &str, llvm_name: &str, spec: Option<&[Vec<i64>]>) -> R<()> {
+    let module = ml.source;
+    let fop = ml
         .func_op(name)
         .ok_or_else(|| LowerError::new(Location::UNKNOWN, format!("no function @{name}")))?;
     let floc = module.body.op_loc(fop);
-    let (ins, outs) = cx.signature(name)?;
+    let (ins, outs) = ml.signature(name)?;
     let body = module
         .body
         .nested(fop)
@@ -121,24 +121,9 @@ pub fn lower_function(cx: &mut ModuleLowering, name: &str, llvm_name: &str, spec
     let blocks: Vec<_> = body.region_blocks(region).collect();
     let multi = blocks.len() > 1;
 
-    let mut params = Vec::new();
-    for (i, p) in ins.iter().enumerate() {
-        match &p.dims {
-            Some(d) => {
-                params.push(format!("ptr %a{i}"));
-                for j in 0..d.len() {
-                    params.push(format!("i64 %a{i}d{j}"));
-                }
-            }
-            None => params.push(format!("{} %a{i}", comp_ty(p.elem))),
-        }
-    }
-    for k in 0..outs.len() {
-        params.push(format!("ptr %r{k}"));
-    }
-    let f = FunctionBuilder::new(llvm_name, "internal", "i32", &params.join(", "));
+    let f = FunctionBuilder::new(llvm_name, "internal", "i32", &parameters(&ins, outs.len()));
     let mut fl = FunctionLowering {
-        module: cx,
+        module: ml,
         f,
         vals: FxHashMap::default(),
         bufs: Vec::new(),
@@ -166,32 +151,7 @@ pub fn lower_function(cx: &mut ModuleLowering, name: &str, llvm_name: &str, spec
         ));
     }
     for (i, (&a, p)) in args.iter().zip(&ins).enumerate() {
-        let s = match &p.dims {
-            Some(d) => {
-                let dims: Vec<Val> = d
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &s)| {
-                        let fixed = spec.and_then(|sp| sp.get(i)).and_then(|x| x.get(j)).copied();
-                        match (s, fixed) {
-                            (_, Some(v)) => Val::i64(v),
-                            (DYNAMIC, None) => Val::new("i64", format!("%a{i}d{j}")),
-                            (v, None) => Val::i64(v),
-                        }
-                    })
-                    .collect();
-                let strides = row_major(&mut fl.f, &dims);
-                Slot::Tensor(TensorVal {
-                    ptr: Val::new("ptr", format!("%a{i}")),
-                    dims,
-                    strides,
-                    elem: p.elem,
-                    contiguous: true,
-                    buf: None,
-                })
-            }
-            None => Slot::Scalar(Val::new(comp_ty(p.elem), format!("%a{i}")), p.elem),
-        };
+        let s = argument(&mut fl.f, i, p, spec.and_then(|sp| sp.get(i)));
         fl.define(a, s);
     }
 
@@ -202,11 +162,58 @@ pub fn lower_function(cx: &mut ModuleLowering, name: &str, llvm_name: &str, spec
     }
     fl.f.raw("unreachable");
     let FunctionLowering { f, incoming, stats, .. } = fl;
-    cx.stats.allocations += stats.allocations;
-    cx.stats.reuses += stats.reuses;
+    ml.stats.allocations += stats.allocations;
+    ml.stats.reuses += stats.reuses;
     let text = f.finish(&incoming);
-    cx.m.add_function(text);
+    ml.m.add_function(text);
     Ok(())
+}
+
+/// The parameter list of a lowered function with arguments `ins` and `nout` results: a tensor
+/// argument `i` is `ptr %aI, i64 %aIdJ...`, a scalar `%aI`, a result `ptr %rK`.
+fn parameters(ins: &[Port], nout: usize) -> String {
+    let mut params = Vec::new();
+    for (i, p) in ins.iter().enumerate() {
+        match &p.dims {
+            Some(d) => {
+                params.push(format!("ptr %a{i}"));
+                for j in 0..d.len() {
+                    params.push(format!("i64 %a{i}d{j}"));
+                }
+            }
+            None => params.push(format!("{} %a{i}", comp_ty(p.elem))),
+        }
+    }
+    for k in 0..nout {
+        params.push(format!("ptr %r{k}"));
+    }
+    params.join(", ")
+}
+
+/// The value of argument `i` (of type `p`; `spec` fixes its sizes): a contiguous tensor whose
+/// sizes are constants where static or specialized, else the size parameters.
+fn argument(f: &mut FunctionBuilder, i: usize, p: &Port, spec: Option<&Vec<i64>>) -> Slot {
+    let Some(d) = &p.dims else {
+        return Slot::Scalar(Val::new(comp_ty(p.elem), format!("%a{i}")), p.elem);
+    };
+    let dims: Vec<Val> = d
+        .iter()
+        .enumerate()
+        .map(|(j, &s)| match (s, spec.and_then(|x| x.get(j)).copied()) {
+            (_, Some(v)) => Val::i64(v),
+            (DYNAMIC, None) => Val::new("i64", format!("%a{i}d{j}")),
+            (v, None) => Val::i64(v),
+        })
+        .collect();
+    let strides = row_major(f, &dims);
+    Slot::Tensor(TensorVal {
+        ptr: Val::new("ptr", format!("%a{i}")),
+        dims,
+        strides,
+        elem: p.elem,
+        contiguous: true,
+        buf: None,
+    })
 }
 
 /// Lowers the ops of `block` in order, its terminator included; with `liveness`, values die
@@ -389,7 +396,6 @@ fn pass_to_block(fl: &mut FunctionLowering, body: &Body, dest: Block, operands: 
     if keys.len() != operands.len() {
         return Err(LowerError::internal("a branch passes the wrong number of values"));
     }
-    let _ = body;
     let mut all = Vec::new();
     for (&v, ks) in operands.iter().zip(keys) {
         let comps: Vec<Val> = match fl.get(v)? {

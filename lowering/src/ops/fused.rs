@@ -52,6 +52,8 @@ enum Node {
     Same(Value),
 }
 
+/// Lowers a `tensor.fused` op: the first of one nest, a matmul epilogue, a reduction prologue
+/// that its region qualifies for, else its ops one by one.
 fn fused(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let body = o.body.nested(o.op).ok_or_else(|| o.err("has no body"))?;
     let region = *body.root_regions().first().ok_or_else(|| o.err("has no region"))?;

@@ -219,55 +219,7 @@ pub fn reduce_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: Op
     // of output columns (sequential order per output element, vectorized across columns).
     let outer = x.contiguous && na > 0 && na < r && axes.iter().enumerate().all(|(i, &a)| a == i);
     if outer && !inner {
-        let nblk = {
-            let t = fl.f.add(&rows, &Val::i64(REDUCE_BLOCK - 1));
-            fl.f.div(&t, &Val::i64(REDUCE_BLOCK))
-        };
-        let work = fl.f.mul(&rlen, &Val::i64(REDUCE_BLOCK));
-        let grain = grain_rows(&mut fl.f, &work);
-        let mut k = fl.kernel("reduce_cols");
-        let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&out));
-        let (kk, krlen) = (k.cap(&rows), k.cap(&rlen));
-        let (lo, hi) = (k.lo.clone(), k.hi.clone());
-        let init = reduce_init(int, kind);
-        let aty = init.ty;
-        let accp = k.f.alloca(aty, REDUCE_BLOCK as usize);
-        k.for_range(&lo, &hi, |k, blk| {
-            let c0 = k.f.mul(blk, &Val::i64(REDUCE_BLOCK));
-            let rest = k.f.sub(&kk, &c0);
-            let lt = k.f.icmp("slt", &rest, &Val::i64(REDUCE_BLOCK));
-            let w = k.f.select(&lt, &rest, &Val::i64(REDUCE_BLOCK));
-            k.for_range(&Val::i64(0), &w, |k, c| {
-                let p = k.f.gep(aty, &accp, c);
-                k.f.store(&init, &p);
-                Ok(())
-            })?;
-            k.for_range(&Val::i64(0), &krlen, |k, ri| {
-                let rb = k.f.mul(ri, &kk);
-                let rb = k.f.add(&rb, &c0);
-                k.for_range(&Val::i64(0), &w, |k, c| {
-                    let off = k.f.add(&rb, c);
-                    let v = kx.load(k, &off)?;
-                    let p = k.f.gep(aty, &accp, c);
-                    let a = k.f.load(aty, &p);
-                    let nx = reduce_step(k, kind, elem, &a, &v, false);
-                    k.f.store(&nx, &p);
-                    Ok(())
-                })
-            })?;
-            k.for_range(&Val::i64(0), &w, |k, c| {
-                let p = k.f.gep(aty, &accp, c);
-                let a = k.f.load(aty, &p);
-                let a = reduce_finish(k, kind, int, &a, &krlen);
-                let oi = k.f.add(&c0, c);
-                store_acc(k, &ko, &oi, &a);
-                Ok(())
-            })
-        })?;
-        k.m.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)");
-        k.m.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)");
-        k.m.declare("xcs_rt_div_i128", "declare i64 @xcs_rt_div_i128(i64, i64, i64)");
-        fl.launch(k, &nblk, &grain, &n)?;
+        reduce_columns(fl, &x, prod, &out, kind, &rows, &rlen, &n)?;
         return Ok(vec![Slot::Tensor(out)]);
     }
     let grain = grain_rows(&mut fl.f, &rlen);
@@ -307,6 +259,73 @@ pub fn reduce_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: Op
     k.m.declare("xcs_rt_div_i128", "declare i64 @xcs_rt_div_i128(i64, i64, i64)");
     fl.launch(k, &rows, &grain, &n)?;
     Ok(vec![Slot::Tensor(out)])
+}
+
+/// `tensor.reduce` of a contiguous `x` over its leading axes (`rows` kept elements, each the
+/// reduction of `rlen` input rows) into `out`: the kept elements in blocks of REDUCE_BLOCK
+/// columns with their accumulators on the stack, each input row segment added into the block
+/// (sequential order per output element, vectorized across columns).
+#[allow(clippy::too_many_arguments)]
+fn reduce_columns(
+    fl: &mut FunctionLowering,
+    x: &TensorVal,
+    prod: Option<Producer>,
+    out: &TensorVal,
+    kind: &str,
+    rows: &Val,
+    rlen: &Val,
+    n: &Val,
+) -> R<()> {
+    let (elem, int) = (x.elem, !x.elem.is_float());
+    let nblk = {
+        let t = fl.f.add(rows, &Val::i64(REDUCE_BLOCK - 1));
+        fl.f.div(&t, &Val::i64(REDUCE_BLOCK))
+    };
+    let work = fl.f.mul(rlen, &Val::i64(REDUCE_BLOCK));
+    let grain = grain_rows(&mut fl.f, &work);
+    let mut k = fl.kernel("reduce_cols");
+    let (kx, ko) = (XIn::new(&mut k, x, prod), k.tensor(out));
+    let (kk, krlen) = (k.cap(rows), k.cap(rlen));
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let init = reduce_init(int, kind);
+    let aty = init.ty;
+    let accp = k.f.alloca(aty, REDUCE_BLOCK as usize);
+    k.for_range(&lo, &hi, |k, blk| {
+        let c0 = k.f.mul(blk, &Val::i64(REDUCE_BLOCK));
+        let rest = k.f.sub(&kk, &c0);
+        let lt = k.f.icmp("slt", &rest, &Val::i64(REDUCE_BLOCK));
+        let w = k.f.select(&lt, &rest, &Val::i64(REDUCE_BLOCK));
+        k.for_range(&Val::i64(0), &w, |k, c| {
+            let p = k.f.gep(aty, &accp, c);
+            k.f.store(&init, &p);
+            Ok(())
+        })?;
+        k.for_range(&Val::i64(0), &krlen, |k, ri| {
+            let rb = k.f.mul(ri, &kk);
+            let rb = k.f.add(&rb, &c0);
+            k.for_range(&Val::i64(0), &w, |k, c| {
+                let off = k.f.add(&rb, c);
+                let v = kx.load(k, &off)?;
+                let p = k.f.gep(aty, &accp, c);
+                let a = k.f.load(aty, &p);
+                let nx = reduce_step(k, kind, elem, &a, &v, false);
+                k.f.store(&nx, &p);
+                Ok(())
+            })
+        })?;
+        k.for_range(&Val::i64(0), &w, |k, c| {
+            let p = k.f.gep(aty, &accp, c);
+            let a = k.f.load(aty, &p);
+            let a = reduce_finish(k, kind, int, &a, &krlen);
+            let oi = k.f.add(&c0, c);
+            store_acc(k, &ko, &oi, &a);
+            Ok(())
+        })
+    })?;
+    k.m.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)");
+    k.m.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)");
+    k.m.declare("xcs_rt_div_i128", "declare i64 @xcs_rt_div_i128(i64, i64, i64)");
+    fl.launch(k, &nblk, &grain, n)
 }
 
 pub fn softmax(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
