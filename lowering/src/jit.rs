@@ -97,6 +97,8 @@ pub struct Inputs {
 }
 
 impl<'a> Jit<'a> {
+    /// A JIT for the functions of `module`; `ctx` must have the lowering attached
+    /// ([`crate::context`] or [`crate::attach_interfaces`]).
     pub fn new(ctx: &'a Context, module: &'a Module, opts: Options) -> Jit<'a> {
         Jit { ctx, module, opts, cache: RefCell::new(FxHashMap::default()), compilations: RefCell::new(0) }
     }

@@ -76,7 +76,8 @@ pub enum Which {
     One { name: String, symbol: String, shapes: Option<Vec<Vec<i64>>> },
 }
 
-/// Lowers `module` to LLVM IR text.
+/// Lowers `module` to LLVM IR text. `ctx` must have the lowering attached ([`context`] or
+/// [`attach_interfaces`]).
 pub fn lower_module(ctx: &Context, module: &Module, opts: &Options, which: &Which) -> Result<Lowered, LowerError> {
     let mut ml = codegen::ModuleLowering::new(ctx, module, opts.clone());
     let targets: Vec<(String, String, Option<Vec<Vec<i64>>>)> = match which {

@@ -1,4 +1,4 @@
-//! Elementwise ops (binary, unary, gelu, cmp, select, cast), all lowered by one [`LowerOp`]
+//! Elementwise ops (binary, unary, gelu, cmp, select, cast), all lowered by one [`LowerOp`](crate::codegen::LowerOp)
 //! ([`ELEMENTWISE`]) that asks the op for its [`ElementwiseFn`] (the `Elementwise` interface of
 //! its declaration, `dialects/src/tensor/elementwise.rs`) and emits code for that function per
 //! element ([`eval`]) inside the shared loop nests of `codegen::loops`. Element semantics are the

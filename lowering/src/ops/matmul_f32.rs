@@ -2,9 +2,9 @@
 //! panels packed into scratch buffers, a register-tiled microkernel of vector FMAs chosen from
 //! the target features, and an optional epilogue (a `tensor.fused` region's elementwise ops)
 //! applied to each output tile while it is in L1. Written as named steps over plan structs:
-//! the thread split ([`thread_split`]), the kernel's captured view ([`F32Kernel`]), its scratch,
-//! the column blocks and K blocks, packing ([`pack_b`], [`pack_a`]), the prefetch of the next
-//! B block, the tile and its microkernel ([`tile`], [`microkernel`]) and the epilogue.
+//! the thread split (`thread_split`), the kernel's captured view (`F32Kernel`), its scratch,
+//! the column blocks and K blocks, packing (`pack_b`, `pack_a`), the prefetch of the next
+//! B block, the tile and its microkernel (`tile`, `microkernel`) and the epilogue.
 
 use xcs_dialects::interp::ElemType;
 

@@ -52,7 +52,7 @@ static LOWERINGS: &[(&OpDef, &dyn LowerOp)] = &[
 ];
 
 /// Attaches the LLVM lowering ([`LowerOp`]) of every op this backend compiles to `ctx`: the
-/// ops of [`LOWERINGS`], and every registered op with an `Elementwise` interface (they share
+/// ops of the `LOWERINGS` table, and every registered op with an `Elementwise` interface (they share
 /// [`elementwise::ELEMENTWISE`], which asks the op for its function: a new elementwise op needs
 /// nothing here). Registers the `func`, `cf` and `tensor` dialects first if they are not yet.
 pub fn attach_interfaces(ctx: &mut Context) {
