@@ -7,23 +7,23 @@
 use xcs_dialects::interp::ElemType;
 use xcs_ir::DYNAMIC;
 
-use crate::codegen::{Cx, Port};
-use crate::ir::{FnB, Val, R};
-use crate::types::{comp_ty, dtype_code, mem_ty};
+use crate::codegen::llvm_ir::{FunctionBuilder, Val};
+use crate::codegen::{ModuleLowering, Port, R};
+use crate::codegen::types::{comp_ty, dtype_code, mem_ty};
 
 /// Size of `xcs_tensor` in bytes (data, rank, shape, strides, dtype + padding).
 pub const XCS_TENSOR_SIZE: i64 = 40;
 
 /// Emits the wrapper `export` around internal function `internal` and its `_packed` form.
-pub fn emit_wrapper(cx: &mut Cx, export: &str, internal: &str, ins: &[Port], outs: &[Port]) -> R<()> {
+pub fn emit_wrapper(ml: &mut ModuleLowering, export: &str, internal: &str, ins: &[Port], outs: &[Port]) -> R<()> {
     let mut params: Vec<String> = (0..ins.len()).map(|i| format!("ptr %in{i}")).collect();
     params.extend((0..outs.len()).map(|k| format!("ptr %out{k}")));
-    let mut f = FnB::new(export, "", "i32", &params.join(", "));
+    let mut f = FunctionBuilder::new(export, "", "i32", &params.join(", "));
     let copies: Vec<Val> = (0..ins.len()).map(|_| f.alloca("ptr", 1)).collect();
     for c in &copies {
         f.store(&Val::new("ptr", "null"), c);
     }
-    let free_copies = |f: &mut FnB, n: usize| {
+    let free_copies = |f: &mut FunctionBuilder, n: usize| {
         for c in &copies[..n] {
             let p = f.load("ptr", c);
             f.raw(format!("call void @xcs_rt_free(ptr {p})"));
@@ -33,7 +33,7 @@ pub fn emit_wrapper(cx: &mut Cx, export: &str, internal: &str, ins: &[Port], out
     for (i, p) in ins.iter().enumerate() {
         let rank = p.rank();
         let statics: Vec<i64> = p.dims.clone().unwrap_or_default().iter().map(|&d| if d == DYNAMIC { -1 } else { d }).collect();
-        let sd = cx.m.i64_array(&statics);
+        let sd = ml.m.i64_array(&statics);
         let data_slot = f.alloca("ptr", 1);
         let dims_slot = f.alloca("i64", rank);
         let st = f.emit(
@@ -100,7 +100,7 @@ pub fn emit_wrapper(cx: &mut Cx, export: &str, internal: &str, ins: &[Port], out
                         f.raw(format!("call void @xcs_rt_free(ptr {d})"));
                     }
                 }
-                let msg = cx.m.cstr("out of memory");
+                let msg = ml.m.cstr("out of memory");
                 f.raw(format!("call i32 @xcs_rt_fail(i32 -1, ptr {msg})"));
                 f.ret(&Val::i32(1));
                 f.start(&ok);
@@ -134,10 +134,10 @@ pub fn emit_wrapper(cx: &mut Cx, export: &str, internal: &str, ins: &[Port], out
         f.start(&ok);
     }
     f.ret(&Val::i32(0));
-    cx.m.add_function(f.finish(&Default::default()));
+    ml.m.add_function(f.finish(&Default::default()));
 
     // The packed form.
-    let mut g = FnB::new(&format!("{export}_packed"), "", "i32", "ptr %ins, ptr %outs");
+    let mut g = FunctionBuilder::new(&format!("{export}_packed"), "", "i32", "ptr %ins, ptr %outs");
     let mut a = Vec::new();
     for i in 0..ins.len() {
         let q = g.gep("ptr", &Val::new("ptr", "%ins"), &Val::i64(i as i64));
@@ -148,7 +148,7 @@ pub fn emit_wrapper(cx: &mut Cx, export: &str, internal: &str, ins: &[Port], out
     }
     let r = g.emit("i32", format!("call i32 @\"{export}\"({})", a.join(", ")));
     g.ret(&r);
-    cx.m.add_function(g.finish(&Default::default()));
+    ml.m.add_function(g.finish(&Default::default()));
     Ok(())
 }
 

@@ -59,7 +59,8 @@ pub fn header_path(out: &Path) -> PathBuf {
 }
 
 /// Lowers the public functions of `module` and writes `emit` to `out` (and the header for a
-/// shared library: `header`, or [`header_path`]). Returns the files written.
+/// shared library: `header`, or [`header_path`]). Returns the files written. `ctx` must have
+/// the lowering attached ([`crate::context`] or [`crate::attach_interfaces`]).
 pub fn translate(
     ctx: &Context,
     module: &Module,

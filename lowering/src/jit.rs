@@ -97,6 +97,8 @@ pub struct Inputs {
 }
 
 impl<'a> Jit<'a> {
+    /// A JIT for the functions of `module`; `ctx` must have the lowering attached
+    /// ([`crate::context`] or [`crate::attach_interfaces`]).
     pub fn new(ctx: &'a Context, module: &'a Module, opts: Options) -> Jit<'a> {
         Jit { ctx, module, opts, cache: RefCell::new(FxHashMap::default()), compilations: RefCell::new(0) }
     }
@@ -201,15 +203,15 @@ impl Compiled {
                 RtValue::Tensor(t) => {
                     bytes.push(runtime::tensor_bytes(t));
                     shapes.push(t.shape.iter().map(|&d| d as i64).collect::<Vec<i64>>());
-                    dtypes.push(crate::types::dtype_code(t.elem()));
+                    dtypes.push(crate::codegen::types::dtype_code(t.elem()));
                 }
                 RtValue::Scalar(Scalar { value, width }) => {
                     let e = scalar_elem(*width).ok_or_else(|| run_err(format!("an i{width} scalar is not supported")))?;
                     let v = *value as i64;
-                    let b = v.to_le_bytes()[..crate::types::elem_size(e) as usize].to_vec();
+                    let b = v.to_le_bytes()[..crate::codegen::types::elem_size(e) as usize].to_vec();
                     bytes.push(if e == ElemType::I1 { vec![(v != 0) as u8] } else { b });
                     shapes.push(Vec::new());
-                    dtypes.push(crate::types::dtype_code(e));
+                    dtypes.push(crate::codegen::types::dtype_code(e));
                 }
                 other => return Err(run_err(format!("a {} argument is not supported by the LLVM backend", other.type_string()))),
             }
@@ -275,5 +277,5 @@ impl Compiled {
 
 fn scalar_value(t: &Tensor, e: ElemType) -> RtValue {
     let v = t.data.to_i64s().and_then(|v| v.first().copied()).unwrap_or(0);
-    RtValue::Scalar(Scalar::new(v as i128, crate::types::int_bits(e)))
+    RtValue::Scalar(Scalar::new(v as i128, crate::codegen::types::int_bits(e)))
 }

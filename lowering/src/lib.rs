@@ -6,89 +6,38 @@
 //! Design (docs/lowering.md): every `func.func` becomes an LLVM function over tensor descriptors
 //! whose sizes are run-time values (constants when static); every op becomes an outlined loop
 //! kernel, one file per op family under [`ops`]; intermediate buffers are planned by liveness.
-//! Numerics are the reference interpreter's, bit for bit where the interpreter's order of
-//! operations allows it (see [`types`] and each op family).
+//! [`codegen`] is the core, which knows no op: it finds each op's lowering through the
+//! [`LowerOp`] interface, which [`ops`] attaches to the ops it compiles ([`attach_interfaces`];
+//! [`context`] makes a context with it). Numerics are the reference interpreter's, bit for bit
+//! where the interpreter's order of operations allows it (see [`codegen::types`] and each op
+//! family).
 
 pub mod abi;
 pub mod aot;
 pub mod codegen;
-pub mod ir;
 pub mod jit;
 pub mod llvm;
 pub mod ops;
 pub mod runtime;
-pub mod types;
+pub mod testing;
 
-use std::fmt;
-
-use xcs_ir::{Context, Diagnostic, Location, Module};
+use xcs_ir::{Context, Module};
 
 pub use aot::{translate, Emit};
-pub use codegen::{PlanStats, Port, Site};
+pub use codegen::{LowerError, LowerOp, Options, PlanStats, Port, Site};
 pub use jit::{Jit, JitError};
+pub use ops::attach_interfaces;
+pub use testing::attach_test_dialect_lowering;
 
-/// A compile-time error of the lowering, located at the op (or function) it is about.
-#[derive(Clone, Debug)]
-pub struct LowerError {
-    pub loc: Location,
-    pub message: String,
-}
-
-impl LowerError {
-    pub fn new(loc: Location, message: impl Into<String>) -> LowerError {
-        LowerError { loc, message: message.into() }
-    }
-    /// An error that valid input should never cause (a bug of the lowering).
-    pub fn internal(message: &str) -> LowerError {
-        LowerError::new(Location::UNKNOWN, format!("internal error of the LLVM backend: {message}"))
-    }
-    pub fn to_diagnostic(&self) -> Diagnostic {
-        Diagnostic::error(self.loc, self.message.clone())
-    }
-}
-
-impl fmt::Display for LowerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for LowerError {}
-
-/// Code generation options.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// 1: single-threaded code (no calls into the thread pool); more: large loops are split over
-    /// the runtime's pool (whose size is set at run time, see `xcs_set_num_threads`).
-    pub threads: usize,
-    /// LLVM CPU name and feature string (`"+avx2,+fma,..."`) the code is compiled for.
-    pub cpu: String,
-    pub features: String,
-    /// Prefix of exported C symbols (`xcs_` + function name).
-    pub prefix: String,
-    /// Run-time error messages start with `file:line:col: ` (shared libraries; the JIT maps
-    /// error sites to locations itself).
-    pub locations_in_messages: bool,
-    /// Loops touching fewer elements run serially.
-    pub parallel_threshold: i64,
-    /// Optimize (LLVM `default<O3>`).
-    pub optimize: bool,
-}
-
-impl Options {
-    /// Options for the host CPU (its name and features as LLVM detects them).
-    pub fn host() -> Options {
-        let (cpu, features) = llvm::host_cpu();
-        Options {
-            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
-            cpu,
-            features,
-            prefix: "xcs_".into(),
-            locations_in_messages: false,
-            parallel_threshold: 1 << 15,
-            optimize: true,
-        }
-    }
+/// A context with every XCS dialect registered and the LLVM lowering attached to the ops it
+/// compiles ([`attach_interfaces`]; the test dialect's integer ops too, since
+/// `xcs_dialects::context()` registers that dialect): what every caller of the lowering uses.
+/// Each call makes an independent context.
+pub fn context() -> Context {
+    let mut ctx = xcs_dialects::context();
+    attach_interfaces(&mut ctx);
+    attach_test_dialect_lowering(&mut ctx);
+    ctx
 }
 
 /// One exported function of a lowered module.
@@ -127,31 +76,32 @@ pub enum Which {
     One { name: String, symbol: String, shapes: Option<Vec<Vec<i64>>> },
 }
 
-/// Lowers `module` to LLVM IR text.
+/// Lowers `module` to LLVM IR text. `ctx` must have the lowering attached ([`context`] or
+/// [`attach_interfaces`]).
 pub fn lower_module(ctx: &Context, module: &Module, opts: &Options, which: &Which) -> Result<Lowered, LowerError> {
-    let mut cx = codegen::Cx::new(ctx, module, opts.clone());
+    let mut ml = codegen::ModuleLowering::new(ctx, module, opts.clone());
     let targets: Vec<(String, String, Option<Vec<Vec<i64>>>)> = match which {
-        Which::Public => cx.public_functions().into_iter().map(|n| (n.clone(), format!("{}{}", opts.prefix, abi::c_ident(&n)), None)).collect(),
+        Which::Public => ml.public_functions().into_iter().map(|n| (n.clone(), format!("{}{}", opts.prefix, abi::c_ident(&n)), None)).collect(),
         Which::One { name, symbol, shapes } => vec![(name.clone(), symbol.clone(), shapes.clone())],
     };
     let mut exports = Vec::new();
     for (name, symbol, shapes) in targets {
-        let (ins, outs) = cx.signature(&name)?;
+        let (ins, outs) = ml.signature(&name)?;
         let internal = match &shapes {
             Some(s) => {
                 let llvm = format!("xcs.spec.{name}");
-                codegen::lower_function(&mut cx, &name, &llvm, Some(s))?;
+                codegen::lower_function(&mut ml, &name, &llvm, Some(s))?;
                 llvm
             }
-            None => cx.request(&name),
+            None => ml.request(&name),
         };
-        abi::emit_wrapper(&mut cx, &symbol, &internal, &ins, &outs)?;
-        let (arg_names, result_names, type_text) = port_names(ctx, module, cx.func_op(&name), ins.len(), outs.len());
+        abi::emit_wrapper(&mut ml, &symbol, &internal, &ins, &outs)?;
+        let (arg_names, result_names, type_text) = port_names(ctx, module, ml.func_op(&name), ins.len(), outs.len());
         exports.push(Export { name, symbol, args: ins, results: outs, arg_names, result_names, type_text });
     }
-    cx.lower_requested()?;
-    let ir = cx.m.finish("xcs");
-    Ok(Lowered { ir, sites: cx.sites, exports, stats: cx.stats })
+    ml.lower_requested()?;
+    let ir = ml.m.finish("xcs");
+    Ok(Lowered { ir, sites: ml.sites, exports, stats: ml.stats })
 }
 
 fn port_names(ctx: &Context, module: &Module, op: Option<xcs_ir::Op>, nin: usize, nout: usize) -> (Vec<String>, Vec<String>, String) {

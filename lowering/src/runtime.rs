@@ -151,13 +151,13 @@ pub fn tensor_bytes(t: &Tensor) -> Vec<u8> {
 /// # Safety
 /// `t` must be a descriptor filled by a successful call of generated code.
 pub unsafe fn read_result(t: &XcsTensor, elem: ElemType) -> Result<Tensor, String> {
-    if t.dtype != crate::types::dtype_code(elem) {
+    if t.dtype != crate::codegen::types::dtype_code(elem) {
         return Err(format!("result has dtype {} but {} was expected", t.dtype, elem));
     }
     let rank = t.rank.max(0) as usize;
     let shape: Vec<usize> = (0..rank).map(|d| *t.shape.add(d) as usize).collect();
     let n: usize = shape.iter().product();
-    let es = crate::types::elem_size(elem) as usize;
+    let es = crate::codegen::types::elem_size(elem) as usize;
     let bytes: &[u8] = if n == 0 {
         &[]
     } else {

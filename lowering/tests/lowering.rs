@@ -163,7 +163,7 @@ impl ClampBool for Scalar {
 
 /// Differential run of function `f` in `src` on random inputs (several seeds).
 fn check(src: &str, seeds: u64) -> Vec<Outcome> {
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, src);
     let jit = Jit::new(&ctx, &m, opts());
     (0..seeds)
@@ -175,7 +175,7 @@ fn check(src: &str, seeds: u64) -> Vec<Outcome> {
 }
 
 fn check_args(src: &str, args: &[RtValue]) -> Outcome {
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, src);
     let jit = Jit::new(&ctx, &m, opts());
     diff_run(&ctx, &m, "f", args, &jit, src)
@@ -396,7 +396,7 @@ fn special_float_values() {
         assert_eq!(check_args(&src, &[x.clone(), y.clone()]), Outcome::Same, "cmp {p}");
     }
     // -0.0 and +0.0 order in max/min: bitwise.
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let src = "func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {\n  %a = tensor.max %x, %y : tensor<2xf32>\n  %b = tensor.min %x, %y : tensor<2xf32>\n  return %a, %b : tensor<2xf32>, tensor<2xf32>\n}";
     let m = parse(&ctx, src);
     let jit = Jit::new(&ctx, &m, opts());
@@ -487,7 +487,7 @@ fn f32_math_sweep() {
             0.5 * x * libm::erfc(-x / std::f64::consts::SQRT_2)
         }),
     ];
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     for (op, attr, r) in refs {
         let src = format!("func.func @f(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.{op} %x{attr} : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
         let m = parse(&ctx, &src);
@@ -547,7 +547,7 @@ fn pow_vector_and_remainder_agree() {
     // at both places, 400 calls of random pairs (a fixed LCG) where roundings differ most
     let (n, m) = (47, 15);
     let src = pow_src(n);
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let module = parse(&ctx, &src);
     let jit = Jit::new(&ctx, &module, opts());
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -691,7 +691,7 @@ fn pow_sweep(o: Options) {
     }
     let n = xs.len();
     let src = pow_src(n);
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, &src);
     let jit = Jit::new(&ctx, &m, o.clone());
     let args = [
@@ -845,7 +845,7 @@ fn integer_division_by_zero_is_an_error() {
         o => panic!("{o:?}"),
     }
     // The error is located at the op.
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, "func.func @f(%x: tensor<1xi32>) -> tensor<1xi32> {\n  %r = tensor.div %x, %x : tensor<1xi32>\n  return %r : tensor<1xi32>\n}");
     let jit = Jit::new(&ctx, &m, opts());
     let e = jit.call("f", &[RtValue::Tensor(Tensor::i32(&[1], &[0]))]).unwrap_err();
@@ -931,7 +931,7 @@ fn reductions() {
 
 /// Differential runs of `f` compiled once for `threads` worker threads, on each argument set.
 fn check_threads(src: &str, argsets: &[Vec<RtValue>], threads: usize) {
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, src);
     let mut o = opts();
     o.threads = threads;
@@ -1279,7 +1279,7 @@ func.func @f(%x: tensor<4x3xf32>, %y: tensor<3xf32>, %c: i1) -> tensor<3x4xf32> 
 ^bb3(%v: tensor<3x4xf32>):
   return %v : tensor<3x4xf32>
 }";
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, src);
     let jit = Jit::new(&ctx, &m, opts());
     for c in [0, 1] {
@@ -1313,6 +1313,79 @@ func.func @f(%x: tensor<4x3xf32>, %y: tensor<3xf32>, %c: i1) -> tensor<3x4xf32> 
     }
 }
 
+// ---------------------------------------------------------------------------- the LowerOp interface
+
+/// Lowers every public function of `src` in `ctx` (parsed there); the error's message if it fails.
+fn lower_error(ctx: &Context, src: &str) -> Option<String> {
+    let m = parse(ctx, src);
+    xcs_lowering::lower_module(ctx, &m, &opts(), &xcs_lowering::Which::Public).err().map(|e| e.message)
+}
+
+const EXP_SRC: &str = "func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = tensor.exp %x : tensor<3xf32>
+  return %y : tensor<3xf32>
+}";
+
+#[test]
+fn a_context_without_the_lowering_says_how_to_attach_it() {
+    // A context with the interfaces attached lowers; another one made without them (afterwards,
+    // so nothing global was left behind) fails, and the message says how to fix it.
+    assert_eq!(lower_error(&xcs_lowering::context(), EXP_SRC), None);
+    let message = lower_error(&xcs_dialects::context(), EXP_SRC).expect("lowering without LowerOp must fail");
+    assert!(message.starts_with("'tensor.exp' op is not supported by the LLVM backend"), "{message}");
+    assert!(message.contains("missing LowerOp registration"), "{message}");
+    assert!(message.contains("xcs_lowering::attach_interfaces"), "{message}");
+    let mut attached = xcs_dialects::context();
+    xcs_lowering::attach_interfaces(&mut attached);
+    assert_eq!(lower_error(&attached, EXP_SRC), None);
+}
+
+#[test]
+fn an_op_without_a_lowering_is_a_located_error() {
+    let src = "func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = test.pure %x : tensor<3xf32>
+  return %y : tensor<3xf32>
+}";
+    let ctx = xcs_lowering::context();
+    let m = parse(&ctx, src);
+    let e = xcs_lowering::lower_module(&ctx, &m, &opts(), &xcs_lowering::Which::Public).unwrap_err();
+    assert_eq!(e.message, "'test.pure' op is not supported by the LLVM backend");
+    assert_eq!(ctx.loc_file_line_col(e.loc).map(|(_, line, col)| (line, col)), Some((2, 8)));
+}
+
+/// An op lowering written outside the crate, as a crate that owns ops writes one: `test.pure`
+/// as the identity of its one operand.
+struct IdentityLowering;
+
+impl xcs_lowering::LowerOp for IdentityLowering {
+    fn lower(
+        &self,
+        fl: &mut xcs_lowering::codegen::FunctionLowering,
+        body: &xcs_ir::Body,
+        op: xcs_ir::Op,
+    ) -> Result<Vec<xcs_lowering::codegen::Slot>, xcs_lowering::LowerError> {
+        Ok(vec![fl.get(body.operand(op, 0))?])
+    }
+}
+
+#[test]
+fn another_crate_attaches_the_lowering_of_its_own_ops() {
+    let _g = lock();
+    static IDENTITY: IdentityLowering = IdentityLowering;
+    let src = "func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = test.pure %x : tensor<3xf32>
+  %z = tensor.neg %y : tensor<3xf32>
+  return %z : tensor<3xf32>
+}";
+    let mut ctx = xcs_lowering::context();
+    ctx.attach_interface::<dyn xcs_lowering::LowerOp>(xcs_dialects::test::PureOp::DEF, &IDENTITY);
+    let m = parse(&ctx, src);
+    let x = Tensor::from_f64s(ElemType::F32, &[3], &[1.0, -2.5, 0.0]).unwrap();
+    let got = Jit::new(&ctx, &m, opts()).call("f", &[RtValue::Tensor(x)]).unwrap();
+    let RtValue::Tensor(t) = &got[0] else { panic!("not a tensor") };
+    assert_eq!(t.data.to_f64s().unwrap(), vec![-1.0, 2.5, -0.0]);
+}
+
 // ---------------------------------------------------------------------------- programs
 
 /// Every function of the lit suite that uses tensor ops and takes tensors/integers.
@@ -1331,7 +1404,7 @@ fn lit_programs() {
                 // interpreter; the ops themselves are covered above.
                 continue;
             }
-            let ctx = xcs_dialects::context();
+            let ctx = xcs_lowering::context();
             let Ok(m) = parse_module(&ctx, chunk, "lit.mlir", &ParseOptions::default()) else {
                 continue;
             };
@@ -1489,7 +1562,7 @@ fn random_op_chains() {
 // ---------------------------------------------------------------------------- cache, plan, threads
 
 fn lowered(src: &str, name: &str) -> (String, xcs_lowering::PlanStats) {
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, src);
     let which = xcs_lowering::Which::One {
         name: name.into(),
@@ -1504,7 +1577,7 @@ fn lowered(src: &str, name: &str) -> (String, xcs_lowering::PlanStats) {
 fn compile_cache() {
     let _g = lock();
     let src = "func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {\n  %r = tensor.exp %x : tensor<?xf32>\n  return %r : tensor<?xf32>\n}";
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, src);
     let jit = Jit::new(&ctx, &m, opts());
     jit.call("f", &[rand("f32", &[4], 1)]).unwrap();
@@ -1533,7 +1606,7 @@ fn buffer_plan_reuses_and_frees() {
     let (_, stats) = lowered(src, "f");
     assert!(stats.allocations <= 3, "{stats:?}");
     assert!(stats.reuses >= 3, "{stats:?}");
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, src);
     let jit = Jit::new(&ctx, &m, opts());
     let before_total = runtime::total_allocations();
@@ -1559,7 +1632,7 @@ fn threads_give_the_same_results() {
   %m = tensor.matmul %x64, %w : (tensor<300x500xf64>, tensor<500x40xf64>) -> tensor<300x40xf64>
   return %a, %s, %m : tensor<300x500xf32>, tensor<300xf32>, tensor<300x40xf64>
 }";
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, src);
     let mut o = opts();
     o.threads = 2;
@@ -1584,7 +1657,7 @@ fn threads_give_the_same_results() {
 #[test]
 fn unsupported_ops_are_located_errors() {
     let _g = lock();
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, "func.func @f(%x: tensor<2xf32>) -> !xcs.str {\n  %t = xcs.format %x {template = \"{}\"} : (tensor<2xf32>) -> !xcs.str\n  return %t : !xcs.str\n}");
     let jit = Jit::new(&ctx, &m, opts());
     let e = jit.call("f", &[rand("f32", &[2], 1)]).unwrap_err();
@@ -1601,7 +1674,7 @@ fn check_matmul_f32(body: &str, ta: &str, tb: &str, tr: &str, sa: &[usize], sb: 
     let src = format!(
         "func.func @f(%a: {ta}, %b: {tb}) -> {tr} {{\n{body}\n  return %r : {tr}\n}}\nfunc.func @bound(%a0: {ta}, %b0: {tb}) -> {tr} {{\n  %a = tensor.abs %a0 : {ta}\n  %b = tensor.abs %b0 : {tb}\n{body}\n  return %r : {tr}\n}}"
     );
-    let ctx = xcs_dialects::context();
+    let ctx = xcs_lowering::context();
     let m = parse(&ctx, &src);
     let mut o = opts();
     o.threads = threads;
@@ -1641,40 +1714,44 @@ fn check_matmul_f32(body: &str, ta: &str, tb: &str, tr: &str, sa: &[usize], sb: 
     runtime::set_num_threads(1);
 }
 
+/// The regions of `reduction_prologues`: (inputs, output, body producing `%y`, whether it must
+/// become one kernel; `false`: it must fall back to op by op).
+fn reduction_prologue_cases() -> Vec<(Vec<String>, String, &'static str, bool)> {
+    let f32s = |shape: &str, n: usize| vec![format!("tensor<{shape}xf32>"); n];
+    vec![
+        // reduce over the inner axis (vectorized path) of x*x + y
+        (f32s("7x300", 2), "tensor<7xf32>".into(), r#"    %m = tensor.mul %x0, %x0 : tensor<7x300xf32>
+    %a = tensor.add %m, %x1 : tensor<7x300xf32>
+    %y = tensor.reduce %a {axes = array<i64: 1>, keepdims = false, kind = "sum"} : (tensor<7x300xf32>) -> tensor<7xf32>"#, true),
+        // mean over the outer axis (column blocks) of exp(x) - 1 with a scalar constant
+        (f32s("300x7", 1), "tensor<7xf32>".into(), r#"    %e = tensor.exp %x0 : tensor<300x7xf32>
+    %c = tensor.constant {value = dense<1.0> : tensor<f32>} : tensor<f32>
+    %s = tensor.sub %e, %c : (tensor<300x7xf32>, tensor<f32>) -> tensor<300x7xf32>
+    %y = tensor.reduce %s {axes = array<i64: 0>, keepdims = false, kind = "mean"} : (tensor<300x7xf32>) -> tensor<7xf32>"#, true),
+        // max over both axes of a rank-3 value (generic path)
+        (f32s("3x5x9", 2), "tensor<5xf32>".into(), r#"    %a = tensor.sub %x0, %x1 : tensor<3x5x9xf32>
+    %y = tensor.reduce %a {axes = array<i64: 0, 2>, keepdims = false, kind = "max"} : (tensor<3x5x9xf32>) -> tensor<5xf32>"#, true),
+        // softmax over the rows (vectorized) of 2x
+        (f32s("6x100", 1), "tensor<6x100xf32>".into(), r#"    %c = tensor.constant {value = dense<2.0> : tensor<f32>} : tensor<f32>
+    %a = tensor.mul %x0, %c : (tensor<6x100xf32>, tensor<f32>) -> tensor<6x100xf32>
+    %y = tensor.softmax %a {axis = 1 : i64} : tensor<6x100xf32>"#, true),
+        // softmax over axis 0 (scalar path) of x - y
+        (f32s("6x10", 2), "tensor<6x10xf32>".into(), r#"    %a = tensor.sub %x0, %x1 : tensor<6x10xf32>
+    %y = tensor.softmax %a {axis = 0 : i64} : tensor<6x10xf32>"#, true),
+        // layer_norm of a residual add, gamma and beta region arguments
+        (vec!["tensor<4x64xf32>".into(), "tensor<4x64xf32>".into(), "tensor<64xf32>".into(), "tensor<64xf32>".into()],
+         "tensor<4x64xf32>".into(), r#"    %a = tensor.add %x0, %x1 : tensor<4x64xf32>
+    %y = tensor.layer_norm %a, %x2, %x3 {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<4x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<4x64xf32>"#, true),
+        // a broadcast input (a bias row): not a same-shape leaf, lowered op by op
+        (vec!["tensor<7x300xf32>".into(), "tensor<300xf32>".into()], "tensor<7xf32>".into(), r#"    %a = tensor.add %x0, %x1 : (tensor<7x300xf32>, tensor<300xf32>) -> tensor<7x300xf32>
+    %y = tensor.reduce %a {axes = array<i64: 1>, keepdims = false, kind = "sum"} : (tensor<7x300xf32>) -> tensor<7xf32>"#, false),
+    ]
+}
+
 #[test]
 fn reduction_prologues() {
     let _g = lock();
-    let f32s = |shape: &str, n: usize| vec![format!("tensor<{shape}xf32>"); n];
-    // (inputs, output, body producing %y; `None`: must fall back to op by op)
-    let cases: Vec<(Vec<String>, String, &str, bool)> = vec![
-        // reduce over the inner axis (vectorized path) of x*x + y
-        (f32s("7x300", 2), "tensor<7xf32>".into(), "    %m = tensor.mul %x0, %x0 : tensor<7x300xf32>
-    %a = tensor.add %m, %x1 : tensor<7x300xf32>
-    %y = tensor.reduce %a {axes = array<i64: 1>, keepdims = false, kind = \"sum\"} : (tensor<7x300xf32>) -> tensor<7xf32>", true),
-        // mean over the outer axis (column blocks) of exp(x) - 1 with a scalar constant
-        (f32s("300x7", 1), "tensor<7xf32>".into(), "    %e = tensor.exp %x0 : tensor<300x7xf32>
-    %c = tensor.constant {value = dense<1.0> : tensor<f32>} : tensor<f32>
-    %s = tensor.sub %e, %c : (tensor<300x7xf32>, tensor<f32>) -> tensor<300x7xf32>
-    %y = tensor.reduce %s {axes = array<i64: 0>, keepdims = false, kind = \"mean\"} : (tensor<300x7xf32>) -> tensor<7xf32>", true),
-        // max over both axes of a rank-3 value (generic path)
-        (f32s("3x5x9", 2), "tensor<5xf32>".into(), "    %a = tensor.sub %x0, %x1 : tensor<3x5x9xf32>
-    %y = tensor.reduce %a {axes = array<i64: 0, 2>, keepdims = false, kind = \"max\"} : (tensor<3x5x9xf32>) -> tensor<5xf32>", true),
-        // softmax over the rows (vectorized) of 2x
-        (f32s("6x100", 1), "tensor<6x100xf32>".into(), "    %c = tensor.constant {value = dense<2.0> : tensor<f32>} : tensor<f32>
-    %a = tensor.mul %x0, %c : (tensor<6x100xf32>, tensor<f32>) -> tensor<6x100xf32>
-    %y = tensor.softmax %a {axis = 1 : i64} : tensor<6x100xf32>", true),
-        // softmax over axis 0 (scalar path) of x - y
-        (f32s("6x10", 2), "tensor<6x10xf32>".into(), "    %a = tensor.sub %x0, %x1 : tensor<6x10xf32>
-    %y = tensor.softmax %a {axis = 0 : i64} : tensor<6x10xf32>", true),
-        // layer_norm of a residual add, gamma and beta region arguments
-        (vec!["tensor<4x64xf32>".into(), "tensor<4x64xf32>".into(), "tensor<64xf32>".into(), "tensor<64xf32>".into()],
-         "tensor<4x64xf32>".into(), "    %a = tensor.add %x0, %x1 : tensor<4x64xf32>
-    %y = tensor.layer_norm %a, %x2, %x3 {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<4x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<4x64xf32>", true),
-        // a broadcast input (a bias row): not a same-shape leaf, lowered op by op
-        (vec!["tensor<7x300xf32>".into(), "tensor<300xf32>".into()], "tensor<7xf32>".into(), "    %a = tensor.add %x0, %x1 : (tensor<7x300xf32>, tensor<300xf32>) -> tensor<7x300xf32>
-    %y = tensor.reduce %a {axes = array<i64: 1>, keepdims = false, kind = \"sum\"} : (tensor<7x300xf32>) -> tensor<7xf32>", false),
-    ];
-    for (ins, out, body, one) in &cases {
+    for (ins, out, body, one) in &reduction_prologue_cases() {
         let ins: Vec<&str> = ins.iter().map(|s| s.as_str()).collect();
         let (fused, _) = fused_and_plain(&ins, &[out.as_str()], body, "%y");
         assert!(check(&fused, 2).iter().all(|o| *o == Outcome::Same), "{fused}");
@@ -1780,7 +1857,7 @@ fn matmul_epilogue() {
     ];
     for ((ins, outs, body, yields), shapes) in [relu, both, cmp, dynamic].into_iter().zip(shapes) {
         let (fused, plain) = fused_and_plain(&ins, &outs, body, yields);
-        let ctx = xcs_dialects::context();
+        let ctx = xcs_lowering::context();
         let (mf, mp) = (parse(&ctx, &fused), parse(&ctx, &plain));
         for threads in [1, 2] {
             let mut o = opts();

@@ -53,7 +53,8 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// A context with every XCS dialect and a registry with every pass.
+/// A context with every XCS dialect (and the LLVM lowering attached to the ops it compiles, see
+/// `xcs_lowering::context`) and a registry with every pass.
 pub struct Compiler {
     pub ctx: Context,
     pub registry: PassRegistry,
@@ -73,7 +74,7 @@ impl Default for Compiler {
 impl Compiler {
     pub fn new() -> Compiler {
         Compiler {
-            ctx: xcs_dialects::context(),
+            ctx: xcs_lowering::context(),
             registry: xcs_passes::registry(),
             allow_unregistered: false,
             threading: true,

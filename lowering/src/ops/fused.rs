@@ -13,13 +13,25 @@
 
 use rustc_hash::FxHashMap;
 use xcs_dialects::interp::ElemType;
-use xcs_ir::{Body, Value};
+use xcs_dialects::tensor::elementwise::ElementwiseFn;
+use xcs_dialects::tensor::{BroadcastToOp, ConstantOp, FusedOp, LayerNormOp, MatmulOp, ReduceOp, SoftmaxOp, YieldOp};
+use xcs_ir::{Block, Body, Op, Value};
 
-use super::elementwise::{broadcast_dims, eval, ew_launch, EwMsgs, EwOp};
+use super::elementwise::{eval, function_of, ElementwiseMessages};
 use super::reduce::{self, Producer};
-use super::{check_result_dims, OpCx};
-use crate::codegen::{lower_block_ops, FnLower, Kernel, Slot, TV};
-use crate::ir::{Val, R};
+use super::{layout, matmul};
+use crate::codegen::function::lower_region_block;
+use crate::codegen::llvm_ir::Val;
+use crate::codegen::loops::{broadcast_dims, for_each_element};
+use crate::codegen::module::port_of;
+use crate::codegen::{
+    check_result_dims, row_major, FunctionLowering, Kernel, LowerError, LowerFn, OpSite, Slot, TensorVal, R,
+};
+
+/// The lowering of `tensor.fused`.
+pub static FUSED: LowerFn = LowerFn(fused);
+/// `tensor.yield` is lowered with its region's `tensor.fused`; anywhere else it is an error.
+pub static YIELD: LowerFn = LowerFn(|_, o| Err(o.err(&format!("outside a '{}' region", FusedOp::DEF.name))));
 
 /// How one needed region value is computed per element.
 enum Node {
@@ -28,19 +40,21 @@ enum Node {
     /// The value of the anchor (the matmul of an epilogue) at this element.
     Anchor,
     /// An elementwise op on other values.
-    Ew {
-        op: EwOp,
+    Elementwise {
+        func: ElementwiseFn,
         args: Vec<Value>,
         ins: Vec<ElemType>,
         out: ElemType,
-        msgs: EwMsgs,
+        msgs: ElementwiseMessages,
         site: i32,
     },
     /// `broadcast_to`: the operand's value at the projected index.
     Same(Value),
 }
 
-pub fn fused(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+/// Lowers a `tensor.fused` op: the first of one nest, a matmul epilogue, a reduction prologue
+/// that its region qualifies for, else its ops one by one.
+fn fused(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let body = o.body.nested(o.op).ok_or_else(|| o.err("has no body"))?;
     let region = *body.root_regions().first().ok_or_else(|| o.err("has no region"))?;
     let entry = body.entry_block(region).ok_or_else(|| o.err("has no block"))?;
@@ -64,14 +78,14 @@ pub fn fused(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
 /// The needed region values of an elementwise nest, in order, and how each is computed.
 struct Nest {
     nodes: Vec<(Value, Node)>,
-    leaves: Vec<TV>,
+    leaves: Vec<TensorVal>,
     out_dims: Vec<Val>,
     yields: Vec<Value>,
 }
 
 impl Nest {
     /// The fused op's results, allocated with the nest's sizes (checked against the result types).
-    fn new_results(&self, fl: &mut FnLower, o: &OpCx) -> R<Vec<TV>> {
+    fn new_results(&self, fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<TensorVal>> {
         let mut outs = Vec::new();
         for i in 0..self.yields.len() {
             let (rd, relem) = o.result(fl, i)?;
@@ -88,12 +102,10 @@ impl Nest {
         for (_, n) in &self.nodes {
             let v = match n {
                 Node::Leaf(i) => leaf_vals[*i].clone(),
-                Node::Anchor => anchor
-                    .cloned()
-                    .ok_or_else(|| crate::LowerError::internal("no anchor value"))?,
+                Node::Anchor => anchor.cloned().ok_or_else(|| LowerError::internal("no anchor value"))?,
                 Node::Same(x) => vals[index[x]].clone(),
-                Node::Ew {
-                    op,
+                Node::Elementwise {
+                    func,
                     args,
                     ins,
                     out,
@@ -101,7 +113,7 @@ impl Nest {
                     site,
                 } => {
                     let a: Vec<Val> = args.iter().map(|x| vals[index[x]].clone()).collect();
-                    eval(k, *site, msgs, op, ins, *out, &a)?
+                    eval(k, *site, msgs, *func, ins, *out, &a)?
                 }
             };
             vals.push(v);
@@ -112,12 +124,12 @@ impl Nest {
 
 /// The region as one loop nest, if it qualifies (`None` otherwise; nothing is emitted then).
 fn try_one_nest(
-    fl: &mut FnLower,
-    o: &OpCx,
+    fl: &mut FunctionLowering,
+    o: &OpSite,
     body: &Body,
-    entry: xcs_ir::Block,
+    entry: Block,
     args: &[Value],
-    inputs: &[TV],
+    inputs: &[TensorVal],
 ) -> R<Option<Vec<Slot>>> {
     let ops = body.block_op_vec(entry);
     let Some((&term, inner)) = ops.split_last() else {
@@ -131,19 +143,19 @@ fn try_one_nest(
     };
     let outs = nest.new_results(fl, o)?;
     let mut kbody = |k: &mut Kernel, leaf_vals: &[Val]| nest.eval(k, None, leaf_vals);
-    ew_launch(fl, "fused", &nest.leaves, &outs, &nest.out_dims, &mut kbody)?;
-    Ok(Some(outs.into_iter().map(Slot::T).collect()))
+    for_each_element(fl, "fused", &nest.leaves, &outs, &nest.out_dims, &mut kbody)?;
+    Ok(Some(outs.into_iter().map(Slot::Tensor).collect()))
 }
 
 /// A matmul epilogue region as the f32 matmul kernel with the region's elementwise ops applied
 /// per output tile, if it qualifies (`None` otherwise; then only run-time checks were emitted).
 fn try_matmul_epilogue(
-    fl: &mut FnLower,
-    o: &OpCx,
+    fl: &mut FunctionLowering,
+    o: &OpSite,
     body: &Body,
-    entry: xcs_ir::Block,
+    entry: Block,
     args: &[Value],
-    inputs: &[TV],
+    inputs: &[TensorVal],
 ) -> R<Option<Vec<Slot>>> {
     let ctx = fl.ctx();
     let ops = body.block_op_vec(entry);
@@ -153,11 +165,11 @@ fn try_matmul_epilogue(
     let Some((&mm, rest)) = inner.split_first() else {
         return Ok(None);
     };
-    if ctx.op_name_str(body.op_name(mm)) != "tensor.matmul" || rest.is_empty() {
+    if !MatmulOp::matches(ctx, body.op_name(mm)) || rest.is_empty() {
         return Ok(None);
     }
     // f32 operands and result (the packed kernel), operands that are region arguments.
-    let f32_of = |v: Value| crate::codegen::port_of(ctx, body.value_type(v)).map(|p| p.elem == ElemType::F32);
+    let f32_of = |v: Value| port_of(ctx, body.value_type(v)).map(|p| p.elem == ElemType::F32);
     let c = body.result(mm, 0);
     let (xa, xb) = (body.operand(mm, 0), body.operand(mm, 1));
     if ![xa, xb, c].into_iter().all(|v| f32_of(v).unwrap_or(false)) {
@@ -167,16 +179,9 @@ fn try_matmul_epilogue(
         return Ok(None);
     };
     // The matmul's checks and sizes, with its operands visible to it.
-    let name = ctx.op_name_str(body.op_name(mm));
-    let site = fl.cx.site(body, mm);
-    let sub = OpCx {
-        body,
-        op: mm,
-        site,
-        name,
-    };
+    let sub = OpSite::new(fl, body, mm);
     let operands = [(xa, inputs[ia].clone()), (xb, inputs[ib].clone())];
-    let plan = with_values(fl, &operands, |fl| super::matmul::plan(fl, &sub))?;
+    let plan = with_values(fl, &operands, |fl| matmul::plan(fl, &sub))?;
     if !plan.f32_kernel() {
         return Ok(None);
     }
@@ -201,28 +206,32 @@ fn try_matmul_epilogue(
         },
     };
     let mut eval = |k: &mut Kernel, acc: &Val, leaf_vals: &[Val]| nest.eval(k, Some(acc), leaf_vals);
-    let epi = super::matmul::Epilogue {
+    let epi = matmul::Epilogue {
         leaves: nest.leaves.clone(),
         outs: outs.clone(),
         eval: &mut eval,
     };
-    super::matmul::matmul_f32_into(fl, &sub, &plan, &cbuf, epi)?;
+    matmul::matmul_f32_into(fl, &sub, &plan, &cbuf, epi)?;
     if scratch {
-        fl.kill_slot(&Slot::T(cbuf));
+        fl.kill_slot(&Slot::Tensor(cbuf));
     }
-    Ok(Some(outs.into_iter().map(Slot::T).collect()))
+    Ok(Some(outs.into_iter().map(Slot::Tensor).collect()))
 }
 
 /// The values `term` yields, if it is the region's `tensor.yield`.
-fn yielded(fl: &FnLower, body: &Body, term: xcs_ir::Op) -> Option<Vec<Value>> {
-    (fl.ctx().op_name_str(body.op_name(term)) == "tensor.yield").then(|| body.operands(term).collect())
+fn yielded(fl: &FunctionLowering, body: &Body, term: Op) -> Option<Vec<Value>> {
+    YieldOp::matches(fl.ctx(), body.op_name(term)).then(|| body.operands(term).collect())
 }
 
 /// Runs `f` with `vals` defined (region arguments an anchor op reads), then hides them again.
-fn with_values<T>(fl: &mut FnLower, vals: &[(Value, TV)], f: impl FnOnce(&mut FnLower) -> R<T>) -> R<T> {
+fn with_values<T>(
+    fl: &mut FunctionLowering,
+    vals: &[(Value, TensorVal)],
+    f: impl FnOnce(&mut FunctionLowering) -> R<T>,
+) -> R<T> {
     let prev: Vec<Option<Slot>> = vals
         .iter()
-        .map(|(v, t)| fl.vals.insert(*v, Slot::T(t.clone())))
+        .map(|(v, t)| fl.vals.insert(*v, Slot::Tensor(t.clone())))
         .collect();
     let r = f(fl);
     for ((v, _), p) in vals.iter().zip(prev) {
@@ -240,12 +249,12 @@ fn with_values<T>(fl: &mut FnLower, vals: &[(Value, TV)], f: impl FnOnce(&mut Fn
 /// producers' inputs have the data operand's shape and are contiguous (or are one element) and
 /// the anchor's other operands are region arguments; `None` otherwise.
 fn try_reduction_prologue(
-    fl: &mut FnLower,
-    o: &OpCx,
+    fl: &mut FunctionLowering,
+    o: &OpSite,
     body: &Body,
-    entry: xcs_ir::Block,
+    entry: Block,
     args: &[Value],
-    inputs: &[TV],
+    inputs: &[TensorVal],
 ) -> R<Option<Vec<Slot>>> {
     let ctx = fl.ctx();
     let ops = body.block_op_vec(entry);
@@ -255,8 +264,10 @@ fn try_reduction_prologue(
     let Some((&anchor, pro)) = inner.split_last() else {
         return Ok(None);
     };
-    let name = ctx.op_name_str(body.op_name(anchor));
-    if !matches!(name, "tensor.reduce" | "tensor.softmax" | "tensor.layer_norm") || pro.is_empty() {
+    let Some(lower_from) = reduction_from_producer(fl.ctx(), body, anchor) else {
+        return Ok(None);
+    };
+    if pro.is_empty() {
         return Ok(None);
     }
     if yielded(fl, body, term) != Some(vec![body.result(anchor, 0)]) {
@@ -276,15 +287,14 @@ fn try_reduction_prologue(
     let Some(nest) = plan_nest(fl, o, body, vec![xv], pro, args, inputs, None)? else {
         return Ok(None);
     };
-    let same = |l: &TV| l.dims.iter().all(|d| d.as_i64() == Some(1)) || (l.contiguous && l.dims == nest.out_dims);
+    let same =
+        |l: &TensorVal| l.dims.iter().all(|d| d.as_i64() == Some(1)) || (l.contiguous && l.dims == nest.out_dims);
     if !nest.leaves.iter().all(same) {
         return Ok(None);
     }
-    let elem = crate::codegen::port_of(ctx, body.value_type(xv))
-        .map_err(|e| o.err(&e))?
-        .elem;
-    let strides = crate::codegen::row_major(&mut fl.f, &nest.out_dims);
-    let x = TV {
+    let elem = port_of(ctx, body.value_type(xv)).map_err(|e| o.err(&e))?.elem;
+    let strides = row_major(&mut fl.f, &nest.out_dims);
+    let x = TensorVal {
         ptr: Val::new("ptr", "null"),
         dims: nest.out_dims.clone(),
         strides,
@@ -297,19 +307,24 @@ fn try_reduction_prologue(
         leaves: &nest.leaves,
         eval: &eval,
     };
-    let site = fl.cx.site(body, anchor);
-    let sub = OpCx {
-        body,
-        op: anchor,
-        site,
-        name,
-    };
-    let r = with_values(fl, &others, |fl| match name {
-        "tensor.reduce" => reduce::reduce_from(fl, &sub, x, Some(prod)),
-        "tensor.softmax" => reduce::softmax_from(fl, &sub, x, Some(prod)),
-        _ => reduce::layer_norm_from(fl, &sub, x, Some(prod)),
-    })?;
+    let sub = OpSite::new(fl, body, anchor);
+    let r = with_values(fl, &others, |fl| lower_from(fl, &sub, x, Some(prod)))?;
     Ok(Some(r))
+}
+
+/// The lowering from a [`Producer`] of `op`, if it is a reduction-like op (`reduce`, `softmax`,
+/// `layer_norm`).
+fn reduction_from_producer(ctx: &xcs_ir::Context, body: &Body, op: Op) -> Option<reduce::FromProducer> {
+    let name = body.op_name(op);
+    if ReduceOp::matches(ctx, name) {
+        Some(reduce::reduce_from)
+    } else if SoftmaxOp::matches(ctx, name) {
+        Some(reduce::softmax_from)
+    } else if LayerNormOp::matches(ctx, name) {
+        Some(reduce::layer_norm_from)
+    } else {
+        None
+    }
 }
 
 /// Plans the elementwise nest of `inner` (elementwise ops, `broadcast_to`, constants) computing
@@ -317,65 +332,34 @@ fn try_reduction_prologue(
 /// matmul result, with its sizes). `None` when the ops do not qualify (nothing emitted then).
 #[allow(clippy::too_many_arguments)]
 fn plan_nest(
-    fl: &mut FnLower,
-    o: &OpCx,
+    fl: &mut FunctionLowering,
+    o: &OpSite,
     body: &Body,
     yields: Vec<Value>,
-    inner: &[xcs_ir::Op],
+    inner: &[Op],
     args: &[Value],
-    inputs: &[TV],
+    inputs: &[TensorVal],
     anchor: Option<(Value, &[Val])>,
 ) -> R<Option<Nest>> {
-    let ctx = fl.ctx();
-    // Every op must be elementwise, broadcast_to or a constant.
-    for &op in inner {
-        let name = ctx.op_name_str(body.op_name(op));
-        let sub = OpCx {
-            body,
-            op,
-            site: o.site,
-            name,
-        };
-        let ok = matches!(name, "tensor.broadcast_to" | "tensor.constant") || EwOp::parse(fl, &sub)?.is_some();
-        if !ok || body.num_results(op) != 1 {
-            return Ok(None);
-        }
-    }
-    // Values the yield needs, through elementwise ops.
-    if yields.is_empty() {
+    if !inner_ops_qualify(fl, o, body, inner)? || yields.is_empty() {
         return Ok(None);
     }
-    let mut needed: Vec<Value> = yields.clone();
-    let mut i = 0;
-    while i < needed.len() {
-        if anchor.is_some_and(|(a, _)| a == needed[i]) {
-            i += 1;
-            continue;
-        }
-        if let Some(d) = body.defining_op(needed[i]) {
-            for v in body.operands(d) {
-                if !needed.contains(&v) {
-                    needed.push(v);
-                }
-            }
-        }
-        i += 1;
-    }
+    let needed = needed_values(body, &yields, anchor.map(|(a, _)| a));
     // Sizes of every needed value (run-time broadcast checks), leaves and nodes in order.
-    let mut dims: FxHashMap<Value, Vec<Val>> = FxHashMap::default();
-    let mut nodes: Vec<(Value, Node)> = Vec::new();
-    let mut leaves: Vec<TV> = Vec::new();
+    let mut plan = NestPlan {
+        dims: FxHashMap::default(),
+        nodes: Vec::new(),
+        leaves: Vec::new(),
+    };
     if let Some((a, d)) = anchor {
         if needed.contains(&a) {
-            dims.insert(a, d.to_vec());
-            nodes.push((a, Node::Anchor));
+            plan.dims.insert(a, d.to_vec());
+            plan.nodes.push((a, Node::Anchor));
         }
     }
     for (a, t) in args.iter().zip(inputs) {
         if needed.contains(a) {
-            dims.insert(*a, t.dims.clone());
-            nodes.push((*a, Node::Leaf(leaves.len())));
-            leaves.push(t.clone());
+            plan.add_leaf(*a, t.clone());
         }
     }
     for &op in inner {
@@ -383,94 +367,21 @@ fn plan_nest(
         if !needed.contains(&r) {
             continue;
         }
-        let name = ctx.op_name_str(body.op_name(op));
-        let sub_site = fl.cx.site(body, op);
-        let sub = OpCx {
-            body,
-            op,
-            site: sub_site,
-            name,
-        };
-        match name {
-            "tensor.constant" => {
-                let Slot::T(t) = super::layout::constant(fl, &sub)?.remove(0) else {
-                    return Ok(None);
-                };
-                dims.insert(r, t.dims.clone());
-                nodes.push((r, Node::Leaf(leaves.len())));
-                leaves.push(t);
-            }
-            "tensor.broadcast_to" => {
-                let x = body.operand(op, 0);
-                let xd = dims
-                    .get(&x)
-                    .cloned()
-                    .ok_or_else(|| o.err("uses a value before it is defined"))?;
-                let (rd, _) = sub.result(fl, 0)?;
-                let off = rd
-                    .len()
-                    .checked_sub(xd.len())
-                    .ok_or_else(|| sub.err("cannot broadcast to a lower rank"))?;
-                let td: Vec<Val> = rd
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &d)| match d {
-                        xcs_ir::DYNAMIC if i >= off => xd[i - off].clone(),
-                        xcs_ir::DYNAMIC => Val::i64(1),
-                        d => Val::i64(d),
-                    })
-                    .collect();
-                let msg = sub.msg(fl, "cannot broadcast size %lld to %lld");
-                for (i, d) in xd.iter().enumerate() {
-                    let t = &td[off + i];
-                    let ne = fl.f.icmp("ne", d, t);
-                    let n1 = fl.f.icmp("ne", d, &Val::i64(1));
-                    let bad = fl.f.and(&ne, &n1);
-                    fl.fail2_if(&bad, sub_site, &msg, d, t);
-                }
-                dims.insert(r, td);
-                nodes.push((r, Node::Same(x)));
-            }
-            _ => {
-                let op_kind = EwOp::parse(fl, &sub)?.ok_or_else(|| sub.err("is not elementwise"))?;
-                let a: Vec<Value> = body.operands(op).collect();
-                let ad: Vec<Vec<Val>> = a
-                    .iter()
-                    .map(|v| {
-                        dims.get(v)
-                            .cloned()
-                            .ok_or_else(|| o.err("uses a value before it is defined"))
-                    })
-                    .collect::<R<_>>()?;
-                let refs: Vec<&[Val]> = ad.iter().map(|d| d.as_slice()).collect();
-                let d = broadcast_dims(fl, &sub, &refs)?;
-                let (rd, out) = sub.result(fl, 0)?;
-                let d = check_result_dims(fl, &sub, d, &rd)?;
-                let elem_of = |v: &Value| -> R<ElemType> {
-                    let t = body.value_type(*v);
-                    crate::codegen::port_of(ctx, t).map(|p| p.elem).map_err(|e| sub.err(&e))
-                };
-                let ins: Vec<ElemType> = match op_kind {
-                    EwOp::Select => a[1..].iter().map(elem_of).collect::<R<_>>()?,
-                    _ => a.iter().map(elem_of).collect::<R<_>>()?,
-                };
-                dims.insert(r, d);
-                let msgs = EwMsgs::new(fl, &sub);
-                nodes.push((
-                    r,
-                    Node::Ew {
-                        op: op_kind,
-                        args: a,
-                        ins,
-                        out,
-                        msgs,
-                        site: sub_site,
-                    },
-                ));
-            }
+        let sub = OpSite::new(fl, body, op);
+        let name = body.op_name(op);
+        if ConstantOp::matches(fl.ctx(), name) {
+            let Slot::Tensor(t) = layout::constant(fl, &sub)?.remove(0) else {
+                return Ok(None);
+            };
+            plan.add_leaf(r, t);
+        } else if BroadcastToOp::matches(fl.ctx(), name) {
+            plan.add_broadcast(fl, o, &sub)?;
+        } else {
+            plan.add_elementwise(fl, o, &sub)?;
         }
     }
     // One shape for all results.
+    let NestPlan { dims, nodes, leaves } = plan;
     let out_dims = dims
         .get(&yields[0])
         .cloned()
@@ -486,22 +397,156 @@ fn plan_nest(
     }))
 }
 
+/// Whether every op of `inner` is elementwise, a `broadcast_to` or a constant, with one result.
+fn inner_ops_qualify(fl: &FunctionLowering, o: &OpSite, body: &Body, inner: &[Op]) -> R<bool> {
+    let ctx = fl.ctx();
+    for &op in inner {
+        let name = body.op_name(op);
+        let ok = BroadcastToOp::matches(ctx, name)
+            || ConstantOp::matches(ctx, name)
+            || function_of(fl, &OpSite::with_site(ctx, body, op, o.site))?.is_some();
+        if !ok || body.num_results(op) != 1 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The values `yields` need, through the ops that define them (`anchor` is computed elsewhere).
+fn needed_values(body: &Body, yields: &[Value], anchor: Option<Value>) -> Vec<Value> {
+    let mut needed: Vec<Value> = yields.to_vec();
+    let mut i = 0;
+    while i < needed.len() {
+        if anchor == Some(needed[i]) {
+            i += 1;
+            continue;
+        }
+        if let Some(d) = body.defining_op(needed[i]) {
+            for v in body.operands(d) {
+                if !needed.contains(&v) {
+                    needed.push(v);
+                }
+            }
+        }
+        i += 1;
+    }
+    needed
+}
+
+/// A nest being planned: the sizes of the values planned so far, their nodes and the leaves.
+struct NestPlan {
+    dims: FxHashMap<Value, Vec<Val>>,
+    nodes: Vec<(Value, Node)>,
+    leaves: Vec<TensorVal>,
+}
+
+impl NestPlan {
+    /// `v` is read from tensor `t`.
+    fn add_leaf(&mut self, v: Value, t: TensorVal) {
+        self.dims.insert(v, t.dims.clone());
+        self.nodes.push((v, Node::Leaf(self.leaves.len())));
+        self.leaves.push(t);
+    }
+
+    /// The sizes of `v`, planned before (`o` is the fused op, for the error).
+    fn dims_of(&self, o: &OpSite, v: Value) -> R<Vec<Val>> {
+        self.dims
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| o.err("uses a value before it is defined"))
+    }
+
+    /// A `broadcast_to` (`sub`): its operand's value at the projected index, with its run-time
+    /// size checks.
+    fn add_broadcast(&mut self, fl: &mut FunctionLowering, o: &OpSite, sub: &OpSite) -> R<()> {
+        let (body, op) = (sub.body, sub.op);
+        let x = body.operand(op, 0);
+        let xd = self.dims_of(o, x)?;
+        let (rd, _) = sub.result(fl, 0)?;
+        let off = rd
+            .len()
+            .checked_sub(xd.len())
+            .ok_or_else(|| sub.err("cannot broadcast to a lower rank"))?;
+        let td: Vec<Val> = rd
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| match d {
+                xcs_ir::DYNAMIC if i >= off => xd[i - off].clone(),
+                xcs_ir::DYNAMIC => Val::i64(1),
+                d => Val::i64(d),
+            })
+            .collect();
+        let msg = sub.msg(fl, "cannot broadcast size %lld to %lld");
+        for (i, d) in xd.iter().enumerate() {
+            let t = &td[off + i];
+            let ne = fl.f.icmp("ne", d, t);
+            let n1 = fl.f.icmp("ne", d, &Val::i64(1));
+            let bad = fl.f.and(&ne, &n1);
+            fl.fail2_if(&bad, sub.site, &msg, d, t);
+        }
+        let r = body.result(op, 0);
+        self.dims.insert(r, td);
+        self.nodes.push((r, Node::Same(x)));
+        Ok(())
+    }
+
+    /// An elementwise op (`sub`): its function of its operands' values, with the run-time
+    /// broadcast checks of its sizes.
+    fn add_elementwise(&mut self, fl: &mut FunctionLowering, o: &OpSite, sub: &OpSite) -> R<()> {
+        let (body, op) = (sub.body, sub.op);
+        let func = function_of(fl, sub)?.ok_or_else(|| sub.err("is not elementwise"))?;
+        let a: Vec<Value> = body.operands(op).collect();
+        let ad: Vec<Vec<Val>> = a.iter().map(|v| self.dims_of(o, *v)).collect::<R<_>>()?;
+        let refs: Vec<&[Val]> = ad.iter().map(|d| d.as_slice()).collect();
+        let d = broadcast_dims(fl, sub, &refs)?;
+        let (rd, out) = sub.result(fl, 0)?;
+        let d = check_result_dims(fl, sub, d, &rd)?;
+        let ctx = fl.ctx();
+        let elem_of = |v: &Value| -> R<ElemType> {
+            port_of(ctx, body.value_type(*v))
+                .map(|p| p.elem)
+                .map_err(|e| sub.err(&e))
+        };
+        let operand_elems: Vec<ElemType> = match func {
+            // The condition's element type is not computed on.
+            ElementwiseFn::Select => a[1..].iter().map(elem_of).collect::<R<_>>()?,
+            _ => a.iter().map(elem_of).collect::<R<_>>()?,
+        };
+        let r = body.result(op, 0);
+        self.dims.insert(r, d);
+        let msgs = ElementwiseMessages::new(fl, sub);
+        let site = sub.site;
+        self.nodes.push((
+            r,
+            Node::Elementwise {
+                func,
+                args: a,
+                ins: operand_elems,
+                out,
+                msgs,
+                site,
+            },
+        ));
+        Ok(())
+    }
+}
+
 /// The region's ops lowered one by one (intermediate buffers planned by liveness).
 fn materialize(
-    fl: &mut FnLower,
-    o: &OpCx,
+    fl: &mut FunctionLowering,
+    o: &OpSite,
     body: &Body,
-    entry: xcs_ir::Block,
+    entry: Block,
     args: &[Value],
-    inputs: Vec<TV>,
+    inputs: Vec<TensorVal>,
 ) -> R<Vec<Slot>> {
     let saved = std::mem::take(&mut fl.vals);
     for (a, t) in args.iter().zip(inputs) {
-        fl.define(*a, Slot::T(t));
+        fl.define(*a, Slot::Tensor(t));
     }
-    let res = lower_block_ops(fl, body, entry, true);
+    let res = lower_region_block(fl, body, entry);
     let nested = std::mem::replace(&mut fl.vals, saved);
-    let yields = res?.ok_or_else(|| o.err("region does not end in 'tensor.yield'"))?;
+    let yields = res?.ok_or_else(|| o.err(&format!("region does not end in '{}'", YieldOp::DEF.name)))?;
     let mut out = Vec::new();
     for y in &yields {
         out.push(

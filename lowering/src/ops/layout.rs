@@ -1,55 +1,71 @@
 //! Structural ops: constants (module globals; a splat is one element read with zero strides),
 //! views without copies (transpose permutes strides, broadcast_to zeroes them, slice offsets
 //! and scales them, reshape of a contiguous tensor renames its sizes), and copies (concat,
-//! gather, [`copy_into`], which also makes views contiguous).
+//! gather; `codegen::loops::copy_into` makes views contiguous).
 
 use xcs_dialects::interp::{tensor_from_attr, ElemType};
 use xcs_ir::DYNAMIC;
 
-use super::elementwise::{ew_launch, grain_rows};
-use super::{check_result_dims, OpCx};
-use crate::codegen::{row_major, FnLower, Kernel, Slot, TV};
-use crate::ir::{Val, R};
-use crate::types::{load_elem, mem_ty, store_elem};
+use crate::codegen::llvm_ir::Val;
+use crate::codegen::loops::{broadcast_strides, copy_into, grain_rows};
+use crate::codegen::types::{elem_size, int_to_i64, load_elem, mem_ty, store_elem};
+use crate::codegen::{check_result_dims, row_major, FunctionLowering, LowerFn, OpSite, Slot, TensorVal, R};
 
-/// Copies `src` into `dst` (same sizes; any strides on both sides).
-pub fn copy_into(fl: &mut FnLower, src: &TV, dst: &TV) -> R<()> {
-    let dims = dst.dims.clone();
-    let mut body = |_: &mut Kernel, v: &[Val]| -> R<Vec<Val>> { Ok(vec![v[0].clone()]) };
-    ew_launch(fl, "copy", std::slice::from_ref(src), std::slice::from_ref(dst), &dims, &mut body)
-}
+pub static CONSTANT: LowerFn = LowerFn(constant);
+pub static TRANSPOSE: LowerFn = LowerFn(transpose);
+pub static RESHAPE: LowerFn = LowerFn(reshape);
+pub static BROADCAST_TO: LowerFn = LowerFn(broadcast_to);
+pub static SLICE: LowerFn = LowerFn(slice);
+pub static CONCAT: LowerFn = LowerFn(concat);
+pub static GATHER: LowerFn = LowerFn(gather);
 
-pub fn constant(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn constant(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let a = o.attr(fl, "value")?;
     let t = tensor_from_attr(fl.ctx(), a).map_err(|e| o.err(&e))?;
     if t.elem() == ElemType::Str {
         return Err(o.err("string constants are not supported by the LLVM backend"));
     }
     let bytes = t.data.to_le_bytes();
-    let es = crate::types::elem_size(t.elem()) as usize;
+    let es = elem_size(t.elem()) as usize;
     let n = t.shape.iter().product::<usize>();
     let splat = n > 1 && bytes.chunks(es).all(|c| c == &bytes[..es]);
     let dims: Vec<Val> = t.shape.iter().map(|&d| Val::i64(d as i64)).collect();
     let (ptr, strides, contiguous) = if splat {
-        (fl.cx.m.data("splat", &bytes[..es]), vec![Val::i64(0); dims.len()], false)
+        (
+            fl.module.m.data("splat", &bytes[..es]),
+            vec![Val::i64(0); dims.len()],
+            false,
+        )
     } else {
         let s = row_major(&mut fl.f, &dims);
-        (fl.cx.m.data("const", &bytes), s, true)
+        (fl.module.m.data("const", &bytes), s, true)
     };
-    Ok(vec![Slot::T(TV { ptr, dims, strides, elem: t.elem(), contiguous, buf: None })])
+    Ok(vec![Slot::Tensor(TensorVal {
+        ptr,
+        dims,
+        strides,
+        elem: t.elem(),
+        contiguous,
+        buf: None,
+    })])
 }
 
-pub fn transpose(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn transpose(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     let perm = o.i64s(fl, "perm")?;
     xcs_dialects::tensor::check_perm(&perm, x.rank()).map_err(|e| o.err(&e))?;
     let identity = perm.iter().enumerate().all(|(i, &p)| p as usize == i);
     let dims = perm.iter().map(|&p| x.dims[p as usize].clone()).collect();
     let strides = perm.iter().map(|&p| x.strides[p as usize].clone()).collect();
-    Ok(vec![Slot::T(TV { dims, strides, contiguous: x.contiguous && identity, ..x })])
+    Ok(vec![Slot::Tensor(TensorVal {
+        dims,
+        strides,
+        contiguous: x.contiguous && identity,
+        ..x
+    })])
 }
 
-pub fn reshape(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn reshape(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     let (rdims, _) = o.result(fl, 0)?;
     let x = fl.contiguous(&x)?;
@@ -63,13 +79,19 @@ pub fn reshape(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     if dynamic == 1 {
         let pos = rdims.iter().position(|&d| d == DYNAMIC).unwrap_or(0);
         if known == 0 {
-            let msg = o.msg(fl, "cannot reshape %lld elements into a shape with static size %lld and one dynamic dim");
+            let msg = o.msg(
+                fl,
+                "cannot reshape %lld elements into a shape with static size %lld and one dynamic dim",
+            );
             fl.fail2_if(&Val::bool(true), o.site, &msg, &n, &Val::i64(known));
             dims[pos] = Val::i64(0);
         } else {
             let r = fl.f.rem(&n, &Val::i64(known));
             let bad = fl.f.icmp("ne", &r, &Val::i64(0));
-            let msg = o.msg(fl, "cannot reshape %lld elements into a shape with static size %lld and one dynamic dim");
+            let msg = o.msg(
+                fl,
+                "cannot reshape %lld elements into a shape with static size %lld and one dynamic dim",
+            );
             fl.fail2_if(&bad, o.site, &msg, &n, &Val::i64(known));
             dims[pos] = fl.f.div(&n, &Val::i64(known));
         }
@@ -79,10 +101,10 @@ pub fn reshape(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         fl.fail2_if(&bad, o.site, &msg, &n, &Val::i64(known));
     }
     let strides = row_major(&mut fl.f, &dims);
-    Ok(vec![Slot::T(TV { dims, strides, ..x })])
+    Ok(vec![Slot::Tensor(TensorVal { dims, strides, ..x })])
 }
 
-pub fn broadcast_to(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn broadcast_to(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     let (rdims, _) = o.result(fl, 0)?;
     if x.rank() > rdims.len() {
@@ -106,17 +128,24 @@ pub fn broadcast_to(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         let bad = fl.f.and(&ne, &n1);
         fl.fail2_if(&bad, o.site, &msg, d, t);
     }
-    let strides = super::elementwise::bstrides(&mut fl.f, &x, &dims);
+    let strides = broadcast_strides(&mut fl.f, &x, &dims);
     let same = x.rank() == dims.len() && x.dims.iter().zip(&dims).all(|(a, b)| a == b);
-    Ok(vec![Slot::T(TV { dims, strides, contiguous: x.contiguous && same, ..x })])
+    Ok(vec![Slot::Tensor(TensorVal {
+        dims,
+        strides,
+        contiguous: x.contiguous && same,
+        ..x
+    })])
 }
 
-pub fn slice(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn slice(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     let (start, limit, stride) = (o.i64s(fl, "start")?, o.i64s(fl, "limit")?, o.i64s(fl, "stride")?);
     let r = x.rank();
     if start.len() != r || limit.len() != r || stride.len() != r {
-        return Err(o.err(&format!("start, limit and stride must each have {r} entries (the rank)")));
+        return Err(o.err(&format!(
+            "start, limit and stride must each have {r} entries (the rank)"
+        )));
     }
     let mut off = Val::i64(0);
     let mut dims = Vec::new();
@@ -127,7 +156,10 @@ pub fn slice(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
             return Err(o.err(&format!("slice [{lo}, {hi}) with stride {st} in dim {d} is invalid")));
         }
         let bad = fl.f.icmp("sgt", &Val::i64(hi), &x.dims[d]);
-        let msg = o.msg(fl, &format!("slice [{lo}, %lld) with stride {st} in dim {d} is out of range for the run-time size %lld"));
+        let msg = o.msg(
+            fl,
+            &format!("slice [{lo}, %lld) with stride {st} in dim {d} is out of range for the run-time size %lld"),
+        );
         fl.fail2_if(&bad, o.site, &msg, &Val::i64(hi), &x.dims[d]);
         let t = fl.f.mul(&Val::i64(lo), &x.strides[d]);
         off = fl.f.add(&off, &t);
@@ -137,10 +169,16 @@ pub fn slice(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let ptr = fl.f.gep(mem_ty(x.elem), &x.ptr, &off);
     let (rd, _) = o.result(fl, 0)?;
     let dims = check_result_dims(fl, o, dims, &rd)?;
-    Ok(vec![Slot::T(TV { ptr, dims, strides, contiguous: false, ..x })])
+    Ok(vec![Slot::Tensor(TensorVal {
+        ptr,
+        dims,
+        strides,
+        contiguous: false,
+        ..x
+    })])
 }
 
-pub fn concat(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn concat(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let ins = o.operands(fl)?;
     let first = ins.first().ok_or_else(|| o.err("needs at least one operand"))?.clone();
     let r = first.rank();
@@ -148,14 +186,20 @@ pub fn concat(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let mut dims = first.dims.clone();
     for (i, t) in ins.iter().enumerate().skip(1) {
         if t.rank() != r {
-            return Err(o.err(&format!("operand #{i} has rank {} but operand #0 has rank {r}", t.rank())));
+            return Err(o.err(&format!(
+                "operand #{i} has rank {} but operand #0 has rank {r}",
+                t.rank()
+            )));
         }
         for d in 0..r {
             if d == axis {
                 dims[d] = fl.f.add(&dims[d], &t.dims[d]);
             } else {
                 let bad = fl.f.icmp("ne", &t.dims[d], &first.dims[d]);
-                let msg = o.msg(fl, &format!("operand #{i} has size %lld in dim {d}, but operand #0 has %lld"));
+                let msg = o.msg(
+                    fl,
+                    &format!("operand #{i} has size %lld in dim {d}, but operand #0 has %lld"),
+                );
                 fl.fail2_if(&bad, o.site, &msg, &t.dims[d], &first.dims[d]);
             }
         }
@@ -167,14 +211,21 @@ pub fn concat(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     for t in &ins {
         let shift = fl.f.mul(&at, &out.strides[axis]);
         let ptr = fl.f.gep(mem_ty(relem), &out.ptr, &shift);
-        let part = TV { ptr, dims: t.dims.clone(), strides: out.strides.clone(), elem: relem, contiguous: false, buf: None };
+        let part = TensorVal {
+            ptr,
+            dims: t.dims.clone(),
+            strides: out.strides.clone(),
+            elem: relem,
+            contiguous: false,
+            buf: None,
+        };
         copy_into(fl, t, &part)?;
         at = fl.f.add(&at, &t.dims[axis]);
     }
-    Ok(vec![Slot::T(out)])
+    Ok(vec![Slot::Tensor(out)])
 }
 
-pub fn gather(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn gather(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let table = o.tensor(fl, 0)?;
     let idx = o.tensor(fl, 1)?;
     if !matches!(idx.elem, ElemType::I32 | ElemType::I64) {
@@ -199,14 +250,14 @@ pub fn gather(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
     let msg = o.msg(fl, &format!("index %lld is out of range for axis {axis} of size %lld"));
     let site = o.site;
     let mut k = fl.kernel("gather");
-    let (kt, ki, ko) = (k.tv(&table), k.tv(&idx), k.tv(&out));
+    let (kt, ki, ko) = (k.tensor(&table), k.tensor(&idx), k.tensor(&out));
     let (kinner, knpos, ksize) = (k.cap(&inner), k.cap(&npos), k.cap(&size));
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
     k.for_range(&lo, &hi, |k, row| {
         let o_ = k.f.div(row, &knpos);
         let p = k.f.rem(row, &knpos);
         let iv = load_elem(&mut k.f, ki.elem, &ki.ptr, &p);
-        let i64v = crate::types::int_to_i64(&mut k.f, ki.elem, &iv);
+        let i64v = int_to_i64(&mut k.f, ki.elem, &iv);
         let bad = k.f.emit("i1", format!("icmp uge i64 {i64v}, {ksize}"));
         k.fail2_if(&bad, site, &msg, &i64v, &ksize);
         let t0 = k.f.mul(&o_, &ksize);
@@ -222,5 +273,5 @@ pub fn gather(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
         })
     })?;
     fl.launch(k, &rows, &grain, &total)?;
-    Ok(vec![Slot::T(out)])
+    Ok(vec![Slot::Tensor(out)])
 }

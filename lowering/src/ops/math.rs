@@ -21,7 +21,7 @@
 //!   two floats, about 6 ulp (see [`pow`], [`gelu_erf`]). Both in f32, 16 lanes per AVX-512
 //!   vector.
 //!
-//! The code is written once over [`Mb`], for scalar `float` values or for `<16 x float>`. On
+//! The code is written once over [`MathBuilder`], for scalar `float` values or for `<16 x float>`. On
 //! AVX-512 targets `pow` is called through a pair of functions ([`vector_pair`]): its 16-lane
 //! form takes the exponent and mantissa with `vgetexpps`/`vgetmantps`, computes `ln` from a
 //! 32-entry table read with `vpermi2ps` instead of a division ([`ln_two_float_wide`]), tests
@@ -30,22 +30,38 @@
 
 use std::collections::BTreeMap;
 
-use crate::ir::{FnB, ModB, Val};
+use crate::codegen::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
+
+/// `llvm.NAME.SUFFIX` of `args` with result type `ty` (`float`, `double` or `<16 x float>`,
+/// declared once per module).
+pub fn intrinsic(m: &mut ModuleBuilder, f: &mut FunctionBuilder, name: &str, ty: &'static str, args: &[&Val]) -> Val {
+    let suffix = match ty {
+        "float" => "f32",
+        "double" => "f64",
+        "<16 x float>" => "v16f32",
+        t => t,
+    };
+    let full = format!("llvm.{name}.{suffix}");
+    let params: Vec<&str> = args.iter().map(|a| a.ty).collect();
+    m.declare(&full, &format!("declare {ty} @{full}({})", params.join(", ")));
+    let a: Vec<String> = args.iter().map(|a| a.t()).collect();
+    f.emit(ty, format!("call {ty} @{full}({})", a.join(", ")))
+}
 
 /// Where math is emitted: the function being built, the module (declarations) and the width:
 /// scalar `float` code, which the loop vectorizer widens, or `<16 x float>` code that uses
 /// AVX-512 instructions (`vgetmantps`, `vgetexpps`, `vscalefps`) where they save work; see
 /// [`pow_call`].
-pub struct Mb<'a> {
-    pub m: &'a mut ModB,
-    pub f: &'a mut FnB,
+pub struct MathBuilder<'a> {
+    pub m: &'a mut ModuleBuilder,
+    pub f: &'a mut FunctionBuilder,
     wide: bool,
 }
 
-impl<'a> Mb<'a> {
+impl<'a> MathBuilder<'a> {
     /// Scalar `float` code.
-    pub fn scalar(m: &'a mut ModB, f: &'a mut FnB) -> Self {
-        Mb { m, f, wide: false }
+    pub fn scalar(m: &'a mut ModuleBuilder, f: &'a mut FunctionBuilder) -> Self {
+        MathBuilder { m, f, wide: false }
     }
     fn fty(&self) -> &'static str {
         if self.wide {
@@ -145,7 +161,7 @@ impl<'a> Mb<'a> {
     /// `llvm.NAME` on floats (`.f32`, `.v16f32`).
     fn intr(&mut self, name: &str, args: &[&Val]) -> Val {
         let t = self.fty();
-        super::elementwise::intrinsic(self.m, self.f, name, t, args)
+        intrinsic(self.m, self.f, name, t, args)
     }
     /// `fma(a, b, c)` with one rounding (the low part of a product, a division's remainder).
     fn fma(&mut self, a: &Val, b: &Val, cc: &Val) -> Val {
@@ -194,7 +210,7 @@ impl<'a> Mb<'a> {
 }
 
 /// Horner evaluation of `coefs[0] x^(n-1) + ... + coefs[n-1]`.
-fn horner(mb: &mut Mb, x: &Val, coefs: &[f32]) -> Val {
+fn horner(mb: &mut MathBuilder, x: &Val, coefs: &[f32]) -> Val {
     let mut p = mb.c(coefs[0]);
     for &k in &coefs[1..] {
         let kk = mb.c(k);
@@ -207,7 +223,7 @@ fn horner(mb: &mut Mb, x: &Val, coefs: &[f32]) -> Val {
 /// coefficients), `even(x^2) + x odd(x^2)`: two more operations, but a dependency chain half as
 /// long (a long polynomial in a vectorized loop is latency-bound: the core cannot keep enough
 /// iterations in flight).
-fn horner2(mb: &mut Mb, x: &Val, coefs: &[f32]) -> Val {
+fn horner2(mb: &mut MathBuilder, x: &Val, coefs: &[f32]) -> Val {
     let n = coefs.len();
     let of_parity = |p: usize| -> Vec<f32> { (0..n).filter(|i| (n - 1 - i) % 2 == p).map(|i| coefs[i]).collect() };
     let x2 = mb.bin("fmul", x, x);
@@ -217,14 +233,14 @@ fn horner2(mb: &mut Mb, x: &Val, coefs: &[f32]) -> Val {
 }
 
 /// `select (fcmp pred x, k), k, x` (NaN `x` stays: ordered predicates compare false).
-fn clamp(mb: &mut Mb, pred: &str, x: &Val, k: f32) -> Val {
+fn clamp(mb: &mut MathBuilder, pred: &str, x: &Val, k: f32) -> Val {
     let kk = mb.c(k);
     let b = mb.fcmp(pred, x, &kk);
     mb.select(&b, &kk, x)
 }
 
 /// `2^e` for an i32 `e` in `[-126, 127]` (exponent bits).
-fn pow2(mb: &mut Mb, e: &Val) -> Val {
+fn pow2(mb: &mut MathBuilder, e: &Val) -> Val {
     let b = mb.int("add", e, &mb.ci(127));
     let s = mb.int("shl", &b, &mb.ci(23));
     mb.float_of_bits(&s)
@@ -233,7 +249,7 @@ fn pow2(mb: &mut Mb, e: &Val) -> Val {
 /// `v 2^n` for an integer `n` in `[-252, 254]`, given as a float `n` and as an i32 `ni`, with
 /// one rounding when the result is subnormal: `vscalefps` when wide, otherwise two normal
 /// exponent-field factors `2^(n>>1)` and `2^(n - n>>1)`.
-fn scale(mb: &mut Mb, v: &Val, n: &Val, ni: &Val) -> Val {
+fn scale(mb: &mut MathBuilder, v: &Val, n: &Val, ni: &Val) -> Val {
     if mb.wide {
         return mb.avx512("scalef", &[v, n], None);
     }
@@ -246,7 +262,7 @@ fn scale(mb: &mut Mb, v: &Val, n: &Val, ni: &Val) -> Val {
 }
 
 /// `e^x` of a `float`.
-pub fn exp(mb: &mut Mb, x: &Val) -> Val {
+pub fn exp(mb: &mut MathBuilder, x: &Val) -> Val {
     let (r, n, ni) = exp_clamped(mb, x);
     let y = exp_of_reduced(mb, &r);
     scale(mb, &y, &n, &ni)
@@ -255,7 +271,7 @@ pub fn exp(mb: &mut Mb, x: &Val) -> Val {
 /// The reduction of `e^x` ([`exp_reduced`]) after clamping `x` to `[-110, 89]`: `e^x` is
 /// `e^r 2^n` for every `x` (`e^r` in `[sqrt(1/2), sqrt 2]`), to be applied with [`scale`], so
 /// a caller that multiplies `e^r` by more factors first rounds into the subnormals once.
-fn exp_clamped(mb: &mut Mb, x: &Val) -> (Val, Val, Val) {
+fn exp_clamped(mb: &mut MathBuilder, x: &Val) -> (Val, Val, Val) {
     let x1 = clamp(mb, "ogt", x, 89.0);
     let xc = clamp(mb, "olt", &x1, -110.0);
     exp_reduced(mb, &xc)
@@ -274,7 +290,7 @@ const ROUND_MAGIC: f32 = 12_582_912.0;
 /// The range reduction of `e^x` for `x` in `[-110, 89]` or NaN: `x = n ln2 + r` with
 /// `|r| <= ln2/2`, `n` as a float and as an `i32` (read from the bits of the rounding's sum, not
 /// converted: for NaN, `r` is NaN and `n` any integer).
-fn exp_reduced(mb: &mut Mb, xc: &Val) -> (Val, Val, Val) {
+fn exp_reduced(mb: &mut MathBuilder, xc: &Val) -> (Val, Val, Val) {
     // n = roundeven(x / ln2); exact while |x / ln2| < 2^22.
     let t = mb.bin("fmul", xc, &mb.c(std::f32::consts::LOG2_E));
     let magic = mb.c(ROUND_MAGIC);
@@ -293,7 +309,7 @@ fn exp_reduced(mb: &mut Mb, xc: &Val) -> (Val, Val, Val) {
 }
 
 /// `e^r - 1 = r + r^2 Q(r)` of a reduced `r` (relative accurate near 0).
-fn expm1_reduced(mb: &mut Mb, r: &Val) -> Val {
+fn expm1_reduced(mb: &mut MathBuilder, r: &Val) -> Val {
     let z = mb.bin("fmul", r, r);
     let p = horner(mb, r, &EXPM1_Q);
     mb.mul_add(&p, &z, r)
@@ -301,7 +317,7 @@ fn expm1_reduced(mb: &mut Mb, r: &Val) -> Val {
 
 /// `e^r` of a reduced `r`: the same polynomial as [`expm1_reduced`] plus one, in one Horner
 /// chain (`... r + 1) r + 1`: one operation less).
-fn exp_of_reduced(mb: &mut Mb, r: &Val) -> Val {
+fn exp_of_reduced(mb: &mut MathBuilder, r: &Val) -> Val {
     let mut coefs = EXPM1_Q.to_vec();
     coefs.extend([1.0, 1.0]);
     horner(mb, r, &coefs)
@@ -311,7 +327,7 @@ fn exp_of_reduced(mb: &mut Mb, r: &Val) -> Val {
 /// (`2^n em + (2^n - 1)` from [`exp_reduced`] and [`expm1_reduced`], relative accurate down to
 /// `x = 0`, so no separate small-argument branch), `2|x|` clamped to 20 (`tanh 10` is 1 in f32),
 /// then the sign of `x` (`-0.0` kept, NaN propagates).
-pub fn tanh(mb: &mut Mb, x: &Val) -> Val {
+pub fn tanh(mb: &mut MathBuilder, x: &Val) -> Val {
     let a = mb.intr("fabs", &[x]);
     let a2 = mb.bin("fadd", &a, &a);
     let a2 = clamp(mb, "ogt", &a2, 20.0);
@@ -329,7 +345,7 @@ pub fn tanh(mb: &mut Mb, x: &Val) -> Val {
 /// `[sqrt(1/2), sqrt 2)` and `e` a float, from the bits: subtracting the bits of `sqrt(1/2)`
 /// carries into the exponent field exactly when the mantissa is at least `sqrt 2`'s, so the
 /// shifted difference is `e` and `m` is `x` with `e` taken out of its exponent (no compare).
-fn split_exponent(mb: &mut Mb, x: &Val) -> (Val, Val) {
+fn split_exponent(mb: &mut MathBuilder, x: &Val) -> (Val, Val) {
     let sub = mb.fcmp("olt", x, &mb.c(f32::MIN_POSITIVE));
     let scaled = mb.bin("fmul", x, &mb.c(8388608.0));
     let xs = mb.select(&sub, &scaled, x);
@@ -347,7 +363,7 @@ fn split_exponent(mb: &mut Mb, x: &Val) -> (Val, Val) {
 /// `ln x` of a `float` (Cephes `logf`): `x = m 2^e` with `m` in `[sqrt(1/2), sqrt(2))` from the
 /// bits (subnormals scaled by 2^23 first), `ln m` by a degree-9 polynomial in `m - 1`, plus
 /// `e ln2` (split). `ln 0 = -inf` (also `-0.0`), `ln x = NaN` for `x < 0`, `ln inf = inf`.
-pub fn log(mb: &mut Mb, x: &Val) -> Val {
+pub fn log(mb: &mut MathBuilder, x: &Val) -> Val {
     let (m, e) = split_exponent(mb, x);
     let mm = mb.bin("fsub", &m, &mb.c(1.0));
     let z = mb.bin("fmul", &mm, &mm);
@@ -375,7 +391,7 @@ pub fn log(mb: &mut Mb, x: &Val) -> Val {
     let r = mb.bin("fadd", &mm, &y);
     let t = mb.bin("fmul", &e, &mb.c(0.693359375));
     let r = mb.bin("fadd", &r, &t);
-    let sel = |mb: &mut Mb, pred: &str, k: f32, v: f32, r: &Val| {
+    let sel = |mb: &mut MathBuilder, pred: &str, k: f32, v: f32, r: &Val| {
         let b = mb.fcmp(pred, x, &mb.c(k));
         mb.select(&b, &mb.c(v), r)
     };
@@ -387,7 +403,7 @@ pub fn log(mb: &mut Mb, x: &Val) -> Val {
 }
 
 /// `1 / (1 + e^-x)` of a `float`.
-pub fn sigmoid(mb: &mut Mb, x: &Val) -> Val {
+pub fn sigmoid(mb: &mut MathBuilder, x: &Val) -> Val {
     let n = mb.fneg(x);
     let e = exp(mb, &n);
     let d = mb.bin("fadd", &mb.c(1.0), &e);
@@ -395,7 +411,7 @@ pub fn sigmoid(mb: &mut Mb, x: &Val) -> Val {
 }
 
 /// GELU, tanh form, of a `float`: `x / (1 + e^(-2 t))`, `t = sqrt(2/pi) (x + 0.044715 x^3)`.
-pub fn gelu_tanh(mb: &mut Mb, x: &Val) -> Val {
+pub fn gelu_tanh(mb: &mut MathBuilder, x: &Val) -> Val {
     // The argument rounded op by op as the interpreter writes it (no FMA: exp amplifies it).
     let p1 = mb.exact("fmul", &mb.c(0.044715), x);
     let p2 = mb.exact("fmul", &p1, x);
@@ -409,7 +425,7 @@ pub fn gelu_tanh(mb: &mut Mb, x: &Val) -> Val {
 }
 
 /// `(p, e)` with `p + e = a * b` exactly (`p` the rounded product, `e` its error by an FMA).
-fn two_prod(mb: &mut Mb, a: &Val, b: &Val) -> (Val, Val) {
+fn two_prod(mb: &mut MathBuilder, a: &Val, b: &Val) -> (Val, Val) {
     let p = mb.exact("fmul", a, b);
     let np = mb.fneg(&p);
     let e = mb.fma(a, b, &np);
@@ -418,7 +434,7 @@ fn two_prod(mb: &mut Mb, a: &Val, b: &Val) -> (Val, Val) {
 
 /// `(hi, lo)` with `hi + lo = a + b` exactly, for `|a| >= |b|` or `a` of the larger exponent
 /// (Fast2Sum).
-fn fast_two_sum(mb: &mut Mb, a: &Val, b: &Val) -> (Val, Val) {
+fn fast_two_sum(mb: &mut MathBuilder, a: &Val, b: &Val) -> (Val, Val) {
     let hi = mb.exact("fadd", a, b);
     let d = mb.exact("fsub", &hi, a);
     let lo = mb.exact("fsub", b, &d);
@@ -437,7 +453,7 @@ const LN2_LO: f32 = 1.428_606_8e-6;
 /// 2^-36 relative), `m` in `[sqrt(1/2), sqrt 2)` (`z <= 0.0295`) from [`split_exponent`]. The
 /// roundings of the `s z R(z)` term are what is left; they are largest near `m = sqrt 2`. The
 /// scalar code; with AVX-512, [`ln_two_float_wide`].
-fn ln_two_float(mb: &mut Mb, x: &Val) -> (Val, Val) {
+fn ln_two_float(mb: &mut MathBuilder, x: &Val) -> (Val, Val) {
     let (mant, e) = split_exponent(mb, x);
     let u = mb.exact("fsub", &mant, &mb.c(1.0));
     let (v, vl) = fast_two_sum(mb, &mb.c(1.0), &mant);
@@ -526,7 +542,7 @@ const LOG1P_Q: [f32; 5] = [-1.0 / 6.0, 1.0 / 5.0, -1.0 / 4.0, 1.0 / 3.0, -1.0 / 
 /// `m` is near 1); against the series in `s = (m-1)/(m+1)` this saves the division and keeps
 /// `|r| < 2^-5`. For x = 0, inf, NaN: `m` = 0, 1, NaN and `e` = -inf, inf, NaN, so `hi` =
 /// -inf, inf, NaN (`lo` is then NaN; `pow` bounds it).
-fn ln_two_float_wide(mb: &mut Mb, x: &Val) -> (Val, Val) {
+fn ln_two_float_wide(mb: &mut MathBuilder, x: &Val) -> (Val, Val) {
     let table = ln_table();
     // imm 7: interval [3/4, 3/2), sign control 01 (the mantissa of |x|)
     let m = mb.avx512("getmant", &[x], Some(7));
@@ -554,7 +570,7 @@ fn ln_two_float_wide(mb: &mut Mb, x: &Val) -> (Val, Val) {
 }
 
 /// The vector iterations interleaved in a loop whose body is one of the long dependency chains
-/// of `pow` and GELU erf (see `ModB::interleave`). LLVM picks 1 for GELU erf's large body and 4
+/// of `pow` and GELU erf (see `ModuleBuilder::interleave`). LLVM picks 1 for GELU erf's large body and 4
 /// for a loop that calls `pow`'s vector function; 2 was measured best for both from memory (16M
 /// elements, one thread: pow 17.3 -> 14.9 ms, 4 -> 2; GELU erf at two threads 5.7 -> 5.1 ms,
 /// 1 -> 2), while 4 is faster in L2 for GELU erf but slower from memory.
@@ -563,12 +579,12 @@ const LONG_CHAIN_INTERLEAVE: u32 = 2;
 /// `x^y` of `float`s in the elementwise loop being built: on AVX-512 targets a call of the
 /// function pair of [`vector_pair`] (16 lanes, `vgetmantps`/`vgetexpps`/`vscalefps`),
 /// otherwise [`pow`] inline as scalar code.
-pub fn pow_call(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
+pub fn pow_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val, y: &Val) -> Val {
     m.interleave = Some(LONG_CHAIN_INTERLEAVE);
     if m.avx512 {
         vector_pair(m, f, "pow", &[x, y], |mb, a| pow(mb, &a[0], &a[1]))
     } else {
-        pow(&mut Mb::scalar(m, f), x, y)
+        pow(&mut MathBuilder::scalar(m, f), x, y)
     }
 }
 
@@ -578,18 +594,24 @@ pub fn pow_call(m: &mut ModB, f: &mut FnB, x: &Val, y: &Val) -> Val {
 /// vectorized loop; `llvm::compile` inlines it there after the optimization pipeline. The
 /// scalar function (a loop's remainder, a loop that does not vectorize) evaluates the vector
 /// one on a splat, so an element gets the same result whichever path computes it.
-fn vector_pair(m: &mut ModB, f: &mut FnB, name: &str, args: &[&Val], body: fn(&mut Mb, &[Val]) -> Val) -> Val {
+fn vector_pair(
+    m: &mut ModuleBuilder,
+    f: &mut FunctionBuilder,
+    name: &str,
+    args: &[&Val],
+    body: fn(&mut MathBuilder, &[Val]) -> Val,
+) -> Val {
     const V: &str = "<16 x float>";
     let scalar = format!("xcs.math.{name}.f32");
     let vector = format!("xcs.math.{name}.v16f32");
     let n = args.len();
     if m.define_once(&scalar) {
         let params: Vec<String> = (0..n).map(|i| format!("{V} %a{i}")).collect();
-        let mut vf = FnB::new(&vector, "internal", V, &params.join(", "));
+        let mut vf = FunctionBuilder::new(&vector, "internal", V, &params.join(", "));
         vf.attrs = "#2";
         let vargs: Vec<Val> = (0..n).map(|i| Val::new(V, format!("%a{i}"))).collect();
         let r = body(
-            &mut Mb {
+            &mut MathBuilder {
                 m,
                 f: &mut vf,
                 wide: true,
@@ -600,7 +622,7 @@ fn vector_pair(m: &mut ModB, f: &mut FnB, name: &str, args: &[&Val], body: fn(&m
         m.add_function(vf.finish(&BTreeMap::new()));
         m.keep(&vector);
         let params: Vec<String> = (0..n).map(|i| format!("float %a{i}")).collect();
-        let mut sf = FnB::new(&scalar, "internal", "float", &params.join(", "));
+        let mut sf = FunctionBuilder::new(&scalar, "internal", "float", &params.join(", "));
         sf.attrs = "#1";
         let splats: Vec<String> = (0..n)
             .map(|i| {
@@ -640,7 +662,7 @@ const TL_MAX: f32 = 1.0 / 1024.0;
 /// `y` is NaN; a negative `x` (`-0.0` and `-inf` too) with an odd integer `y` gives the negated
 /// result; zeros and infinities follow from `ln 0 = -inf`, `ln inf = inf` and the clamped
 /// exponential (overflow to inf, underflow to 0 and subnormals).
-pub fn pow(mb: &mut Mb, x: &Val, y: &Val) -> Val {
+pub fn pow(mb: &mut MathBuilder, x: &Val, y: &Val) -> Val {
     let (l, ll) = if mb.wide {
         ln_two_float_wide(mb, x)
     } else {
@@ -754,7 +776,7 @@ const ERFC_P: [f32; 10] = [
 /// on normal results over 4.4M points (results in the subnormals are rounded more than once).
 /// `E = 0` past `|x| > 14.85` (`erfc(10.5) ~ 1e-49`): `gelu(-inf)` is NaN (`-inf * 0`, as the formula and the
 /// interpreter give it), `gelu(inf)` inf, NaN stays NaN.
-pub fn gelu_erf(mb: &mut Mb, x: &Val) -> Val {
+pub fn gelu_erf(mb: &mut MathBuilder, x: &Val) -> Val {
     mb.m.interleave = Some(LONG_CHAIN_INTERLEAVE);
     let ax = mb.intr("fabs", &[x]);
     // 1 + a/2 with a = |x| / sqrt 2 clamped to 10.5 (|x| to 10.5 sqrt 2)

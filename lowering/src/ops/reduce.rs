@@ -6,14 +6,17 @@
 
 use xcs_dialects::interp::ElemType;
 
-use super::elementwise::{grain_rows, offset, unflatten};
-use super::{check_result_dims, OpCx};
-use crate::codegen::Kernel;
-use crate::codegen::{FnLower, Slot, TV};
-use crate::ir::{Val, R};
-use crate::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
+use super::math::{self, MathBuilder};
+use crate::codegen::llvm_ir::Val;
+use crate::codegen::loops::{grain_rows, offset, unflatten};
+use crate::codegen::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
+use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, Slot, TensorVal, R};
 
-fn declare_f64(k: &mut crate::codegen::Kernel, name: &str, nargs: usize) -> String {
+pub static REDUCE: LowerFn = LowerFn(reduce);
+pub static SOFTMAX: LowerFn = LowerFn(softmax);
+pub static LAYER_NORM: LowerFn = LowerFn(layer_norm);
+
+fn declare_f64(k: &mut Kernel, name: &str, nargs: usize) -> String {
     let full = format!("llvm.{name}.f64");
     let params = vec!["double"; nargs].join(", ");
     k.m.declare(&full, &format!("declare double @{full}({params})"));
@@ -21,7 +24,7 @@ fn declare_f64(k: &mut crate::codegen::Kernel, name: &str, nargs: usize) -> Stri
 }
 
 /// Stores accumulator `acc` (double for floats, i64 for integers) as element `idx` of `out`.
-fn store_acc(k: &mut crate::codegen::Kernel, out: &TV, idx: &Val, acc: &Val) {
+fn store_acc(k: &mut Kernel, out: &TensorVal, idx: &Val, acc: &Val) {
     let v = if out.elem.is_float() {
         f64_to_mem(&mut k.f, &mut k.m, out.elem, acc)
     } else if out.elem == ElemType::I64 {
@@ -51,7 +54,7 @@ fn reduce_init(int: bool, kind: &str) -> Val {
 
 /// `acc op v` for one loaded element `v` (compute type). `reassoc` marks float sums/products
 /// as reorderable so that LLVM vectorizes the loop (several partial accumulators).
-fn reduce_step(k: &mut crate::codegen::Kernel, kind: &str, elem: ElemType, a: &Val, v: &Val, reassoc: bool) -> Val {
+fn reduce_step(k: &mut Kernel, kind: &str, elem: ElemType, a: &Val, v: &Val, reassoc: bool) -> Val {
     let fl = if reassoc { "reassoc " } else { "" };
     if elem.is_float() {
         let d = comp_to_f64(&mut k.f, elem, v);
@@ -83,7 +86,7 @@ fn reduce_step(k: &mut crate::codegen::Kernel, kind: &str, elem: ElemType, a: &V
 }
 
 /// The final value of an accumulator (`mean` divides by the reduced count `krlen`).
-fn reduce_finish(k: &mut crate::codegen::Kernel, kind: &str, int: bool, a: &Val, krlen: &Val) -> Val {
+fn reduce_finish(k: &mut Kernel, kind: &str, int: bool, a: &Val, krlen: &Val) -> Val {
     if kind != "mean" {
         return a.clone();
     }
@@ -109,21 +112,25 @@ const REDUCE_BLOCK: i64 = 256;
 /// values at a flat row-major index (one-element leaves at index 0) to the element's value.
 #[derive(Clone, Copy)]
 pub struct Producer<'a> {
-    pub leaves: &'a [TV],
+    pub leaves: &'a [TensorVal],
     pub eval: &'a dyn Fn(&mut Kernel, &[Val]) -> R<Vec<Val>>,
 }
+
+/// A reduction-like op's lowering with its data operand `x` (the op's operand, or a
+/// producer's virtual contiguous tensor) read through an optional [`Producer`].
+pub type FromProducer = fn(&mut FunctionLowering, &OpSite, TensorVal, Option<Producer>) -> R<Vec<Slot>>;
 
 /// The data operand inside a kernel: a captured tensor, or a producer and its captured leaves.
 struct XIn<'a> {
     elem: ElemType,
-    t: TV,
-    prod: Option<(Producer<'a>, Vec<TV>)>,
+    t: TensorVal,
+    prod: Option<(Producer<'a>, Vec<TensorVal>)>,
 }
 
 impl<'a> XIn<'a> {
-    fn new(k: &mut Kernel, x: &TV, prod: Option<Producer<'a>>) -> XIn<'a> {
-        let prod = prod.map(|p| (p, p.leaves.iter().map(|l| k.tv(l)).collect()));
-        let t = if prod.is_some() { x.clone() } else { k.tv(x) };
+    fn new(k: &mut Kernel, x: &TensorVal, prod: Option<Producer<'a>>) -> XIn<'a> {
+        let prod = prod.map(|p| (p, p.leaves.iter().map(|l| k.tensor(l)).collect()));
+        let t = if prod.is_some() { x.clone() } else { k.tensor(x) };
         XIn { elem: x.elem, t, prod }
     }
     /// The element at flat offset `off` of the (contiguous, when a producer) operand, in memory
@@ -149,13 +156,13 @@ impl<'a> XIn<'a> {
     }
 }
 
-pub fn reduce(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn reduce(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     reduce_from(fl, o, x, None)
 }
 
 /// `tensor.reduce` of `x` (the op's operand, or a producer's virtual contiguous tensor).
-pub fn reduce_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -> R<Vec<Slot>> {
+pub fn reduce_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: Option<Producer>) -> R<Vec<Slot>> {
     let kind = o.str(fl, "kind")?;
     if !matches!(kind, "sum" | "max" | "min" | "mean" | "prod") {
         return Err(o.err(&format!("unknown reduction kind \"{kind}\"")));
@@ -212,61 +219,13 @@ pub fn reduce_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) ->
     // of output columns (sequential order per output element, vectorized across columns).
     let outer = x.contiguous && na > 0 && na < r && axes.iter().enumerate().all(|(i, &a)| a == i);
     if outer && !inner {
-        let nblk = {
-            let t = fl.f.add(&rows, &Val::i64(REDUCE_BLOCK - 1));
-            fl.f.div(&t, &Val::i64(REDUCE_BLOCK))
-        };
-        let work = fl.f.mul(&rlen, &Val::i64(REDUCE_BLOCK));
-        let grain = grain_rows(&mut fl.f, &work);
-        let mut k = fl.kernel("reduce_cols");
-        let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tv(&out));
-        let (kk, krlen) = (k.cap(&rows), k.cap(&rlen));
-        let (lo, hi) = (k.lo.clone(), k.hi.clone());
-        let init = reduce_init(int, kind);
-        let aty = init.ty;
-        let accp = k.f.alloca(aty, REDUCE_BLOCK as usize);
-        k.for_range(&lo, &hi, |k, blk| {
-            let c0 = k.f.mul(blk, &Val::i64(REDUCE_BLOCK));
-            let rest = k.f.sub(&kk, &c0);
-            let lt = k.f.icmp("slt", &rest, &Val::i64(REDUCE_BLOCK));
-            let w = k.f.select(&lt, &rest, &Val::i64(REDUCE_BLOCK));
-            k.for_range(&Val::i64(0), &w, |k, c| {
-                let p = k.f.gep(aty, &accp, c);
-                k.f.store(&init, &p);
-                Ok(())
-            })?;
-            k.for_range(&Val::i64(0), &krlen, |k, ri| {
-                let rb = k.f.mul(ri, &kk);
-                let rb = k.f.add(&rb, &c0);
-                k.for_range(&Val::i64(0), &w, |k, c| {
-                    let off = k.f.add(&rb, c);
-                    let v = kx.load(k, &off)?;
-                    let p = k.f.gep(aty, &accp, c);
-                    let a = k.f.load(aty, &p);
-                    let nx = reduce_step(k, kind, elem, &a, &v, false);
-                    k.f.store(&nx, &p);
-                    Ok(())
-                })
-            })?;
-            k.for_range(&Val::i64(0), &w, |k, c| {
-                let p = k.f.gep(aty, &accp, c);
-                let a = k.f.load(aty, &p);
-                let a = reduce_finish(k, kind, int, &a, &krlen);
-                let oi = k.f.add(&c0, c);
-                store_acc(k, &ko, &oi, &a);
-                Ok(())
-            })
-        })?;
-        k.m.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)");
-        k.m.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)");
-        k.m.declare("xcs_rt_div_i128", "declare i64 @xcs_rt_div_i128(i64, i64, i64)");
-        fl.launch(k, &nblk, &grain, &n)?;
-        return Ok(vec![Slot::T(out)]);
+        reduce_columns(fl, &x, prod, &out, kind, &rows, &rlen, &n)?;
+        return Ok(vec![Slot::Tensor(out)]);
     }
     let grain = grain_rows(&mut fl.f, &rlen);
     let mut k = fl.kernel("reduce");
     let kx = XIn::new(&mut k, &x, prod);
-    let ko = k.tv(&out);
+    let ko = k.tensor(&out);
     let (kkd, kks) = (k.cap_all(&kdims), k.cap_all(&kstr));
     let (krd, krs) = (k.cap_all(&rdims), k.cap_all(&rstr));
     let krlen = k.cap(&rlen);
@@ -299,16 +258,83 @@ pub fn reduce_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) ->
     k.m.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)");
     k.m.declare("xcs_rt_div_i128", "declare i64 @xcs_rt_div_i128(i64, i64, i64)");
     fl.launch(k, &rows, &grain, &n)?;
-    Ok(vec![Slot::T(out)])
+    Ok(vec![Slot::Tensor(out)])
 }
 
-pub fn softmax(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+/// `tensor.reduce` of a contiguous `x` over its leading axes (`rows` kept elements, each the
+/// reduction of `rlen` input rows) into `out`: the kept elements in blocks of REDUCE_BLOCK
+/// columns with their accumulators on the stack, each input row segment added into the block
+/// (sequential order per output element, vectorized across columns).
+#[allow(clippy::too_many_arguments)]
+fn reduce_columns(
+    fl: &mut FunctionLowering,
+    x: &TensorVal,
+    prod: Option<Producer>,
+    out: &TensorVal,
+    kind: &str,
+    rows: &Val,
+    rlen: &Val,
+    n: &Val,
+) -> R<()> {
+    let (elem, int) = (x.elem, !x.elem.is_float());
+    let nblk = {
+        let t = fl.f.add(rows, &Val::i64(REDUCE_BLOCK - 1));
+        fl.f.div(&t, &Val::i64(REDUCE_BLOCK))
+    };
+    let work = fl.f.mul(rlen, &Val::i64(REDUCE_BLOCK));
+    let grain = grain_rows(&mut fl.f, &work);
+    let mut k = fl.kernel("reduce_cols");
+    let (kx, ko) = (XIn::new(&mut k, x, prod), k.tensor(out));
+    let (kk, krlen) = (k.cap(rows), k.cap(rlen));
+    let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    let init = reduce_init(int, kind);
+    let aty = init.ty;
+    let accp = k.f.alloca(aty, REDUCE_BLOCK as usize);
+    k.for_range(&lo, &hi, |k, blk| {
+        let c0 = k.f.mul(blk, &Val::i64(REDUCE_BLOCK));
+        let rest = k.f.sub(&kk, &c0);
+        let lt = k.f.icmp("slt", &rest, &Val::i64(REDUCE_BLOCK));
+        let w = k.f.select(&lt, &rest, &Val::i64(REDUCE_BLOCK));
+        k.for_range(&Val::i64(0), &w, |k, c| {
+            let p = k.f.gep(aty, &accp, c);
+            k.f.store(&init, &p);
+            Ok(())
+        })?;
+        k.for_range(&Val::i64(0), &krlen, |k, ri| {
+            let rb = k.f.mul(ri, &kk);
+            let rb = k.f.add(&rb, &c0);
+            k.for_range(&Val::i64(0), &w, |k, c| {
+                let off = k.f.add(&rb, c);
+                let v = kx.load(k, &off)?;
+                let p = k.f.gep(aty, &accp, c);
+                let a = k.f.load(aty, &p);
+                let nx = reduce_step(k, kind, elem, &a, &v, false);
+                k.f.store(&nx, &p);
+                Ok(())
+            })
+        })?;
+        k.for_range(&Val::i64(0), &w, |k, c| {
+            let p = k.f.gep(aty, &accp, c);
+            let a = k.f.load(aty, &p);
+            let a = reduce_finish(k, kind, int, &a, &krlen);
+            let oi = k.f.add(&c0, c);
+            store_acc(k, &ko, &oi, &a);
+            Ok(())
+        })
+    })?;
+    k.m.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)");
+    k.m.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)");
+    k.m.declare("xcs_rt_div_i128", "declare i64 @xcs_rt_div_i128(i64, i64, i64)");
+    fl.launch(k, &nblk, &grain, n)
+}
+
+pub fn softmax(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     softmax_from(fl, o, x, None)
 }
 
 /// `tensor.softmax` of `x` (the op's operand, or a producer's virtual contiguous tensor).
-pub fn softmax_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -> R<Vec<Slot>> {
+pub fn softmax_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: Option<Producer>) -> R<Vec<Slot>> {
     if !x.elem.is_float() {
         return Err(o.err(&format!("element type {} is not supported by this op", x.elem)));
     }
@@ -328,7 +354,7 @@ pub fn softmax_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -
     let n = x.numel(&mut fl.f);
     let grain = grain_rows(&mut fl.f, &len);
     let mut k = fl.kernel("softmax");
-    let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tv(&out));
+    let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&out));
     let (kod, kxs, kos) = (k.cap_all(&odims), k.cap_all(&xs), k.cap_all(&os));
     let (klen, sx, so) = (k.cap(&len), k.cap(&x.strides[axis]), k.cap(&out.strides[axis]));
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
@@ -370,7 +396,7 @@ pub fn softmax_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -
         })
     })?;
     fl.launch(k, &rows, &grain, &n)?;
-    Ok(vec![Slot::T(out)])
+    Ok(vec![Slot::Tensor(out)])
 }
 
 /// Softmax over the innermost axis of an f16/bf16/f32 tensor (made contiguous), vectorized:
@@ -378,7 +404,13 @@ pub fn softmax_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -
 /// summing `exp(x - max)` (inline f32 `math::exp`) in f64 (reassociated, so in vector lanes),
 /// and a pass storing `exp(x - max) * (1 / sum)` computed in f64 and rounded once (f32 results
 /// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it).
-fn softmax_rows(fl: &mut FnLower, x: &TV, prod: Option<Producer>, relem: ElemType, dims: &[Val]) -> R<Vec<Slot>> {
+fn softmax_rows(
+    fl: &mut FunctionLowering,
+    x: &TensorVal,
+    prod: Option<Producer>,
+    relem: ElemType,
+    dims: &[Val],
+) -> R<Vec<Slot>> {
     let x = fl.contiguous(x)?;
     let out = fl.new_tensor(relem, dims)?;
     let r = x.rank();
@@ -387,7 +419,7 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, prod: Option<Producer>, relem: ElemTyp
     let n = x.numel(&mut fl.f);
     let grain = grain_rows(&mut fl.f, &len);
     let mut k = fl.kernel("softmax");
-    let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tv(&out));
+    let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&out));
     let klen = k.cap(&len);
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
     k.m.declare("llvm.maxnum.f32", "declare float @llvm.maxnum.f32(float, float)");
@@ -408,7 +440,7 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, prod: Option<Producer>, relem: ElemTyp
         let ex = |k: &mut Kernel, j: &Val| -> R<Val> {
             let v = load(k, j)?;
             let d = k.f.emit("float", format!("fsub float {v}, {m}"));
-            Ok(super::math::exp(&mut super::math::Mb::scalar(&mut k.m, &mut k.f), &d))
+            Ok(math::exp(&mut MathBuilder::scalar(&mut k.m, &mut k.f), &d))
         };
         // f32 results: the sum pass stores exp(x - max) and the last pass scales it in place.
         let keep = ko.elem == ElemType::F32;
@@ -440,16 +472,16 @@ fn softmax_rows(fl: &mut FnLower, x: &TV, prod: Option<Producer>, relem: ElemTyp
         })
     })?;
     fl.launch(k, &rows, &grain, &n)?;
-    Ok(vec![Slot::T(out)])
+    Ok(vec![Slot::Tensor(out)])
 }
 
-pub fn layer_norm(fl: &mut FnLower, o: &OpCx) -> R<Vec<Slot>> {
+pub fn layer_norm(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     layer_norm_from(fl, o, x, None)
 }
 
 /// `tensor.layer_norm` of `x` (the op's operand, or a producer's virtual contiguous tensor).
-pub fn layer_norm_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>) -> R<Vec<Slot>> {
+pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: Option<Producer>) -> R<Vec<Slot>> {
     let (g, b) = (o.tensor(fl, 1)?, o.tensor(fl, 2)?);
     if !x.elem.is_float() {
         return Err(o.err(&format!("element type {} is not supported by this op", x.elem)));
@@ -481,13 +513,13 @@ pub fn layer_norm_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>
     let n = x.numel(&mut fl.f);
     let grain = grain_rows(&mut fl.f, &len);
     let mut k = fl.kernel("layer_norm");
-    let (kx, kg, kb, ko) = (XIn::new(&mut k, &x, prod), k.tv(&g), k.tv(&b), k.tv(&out));
+    let (kx, kg, kb, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&g), k.tensor(&b), k.tensor(&out));
     let klen = k.cap(&len);
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
     let sqrt = declare_f64(&mut k, "sqrt", 1);
     k.for_range(&lo, &hi, |k, row| {
         let base = k.f.mul(row, &klen);
-        let load = |k: &mut Kernel, t: &TV, i: &Val| {
+        let load = |k: &mut Kernel, t: &TensorVal, i: &Val| {
             let v = load_elem(&mut k.f, t.elem, &t.ptr, i);
             comp_to_f64(&mut k.f, t.elem, &v)
         };
@@ -543,5 +575,5 @@ pub fn layer_norm_from(fl: &mut FnLower, o: &OpCx, x: TV, prod: Option<Producer>
         })
     })?;
     fl.launch(k, &rows, &grain, &n)?;
-    Ok(vec![Slot::T(out)])
+    Ok(vec![Slot::Tensor(out)])
 }

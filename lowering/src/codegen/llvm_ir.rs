@@ -1,16 +1,13 @@
 //! A small builder of LLVM IR text: typed values ([`Val`]), functions with blocks, loops with
-//! carried values and phi nodes ([`FnB`]), and a module with deduplicated declarations, string
-//! and data constants ([`ModB`]). Index arithmetic on `i64` constants folds here, so static
-//! shapes stay constants (buffer reuse and static checks rely on it). LLVM parses the text
-//! through inkwell (see `docs/lowering.md` for why the IR is written as text).
+//! carried values and phi nodes ([`FunctionBuilder`]), and a module with deduplicated
+//! declarations, string and data constants ([`ModuleBuilder`]). Index arithmetic on `i64`
+//! constants folds here, so static shapes stay constants (buffer reuse and static checks rely on
+//! it). LLVM parses the text through inkwell (see `docs/lowering.md` for why the IR is text).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::LowerError;
-
-/// Result of the lowering functions.
-pub type R<T> = Result<T, LowerError>;
+use super::{LowerError, R};
 
 /// An SSA value or constant: its LLVM type (`i64`, `float`, `ptr`, ...) and operand text
 /// (`%t3`, `42`, `0x3FF0000000000000`, `null`, `@g`).
@@ -90,7 +87,7 @@ impl std::fmt::Display for Val {
 }
 
 /// One function being built: a header, its blocks as text, allocas hoisted to the entry block.
-pub struct FnB {
+pub struct FunctionBuilder {
     pub name: String,
     linkage: String,
     ret: String,
@@ -103,14 +100,14 @@ pub struct FnB {
     pub cur: String,
     /// Phi placeholders to fill when the function is finished: marker -> lines.
     phis: BTreeMap<String, Vec<String>>,
-    /// The attribute group (`#0`: the module's target attributes; see [`ModB::finish`]).
+    /// The attribute group (`#0`: the module's target attributes; see [`ModuleBuilder::finish`]).
     pub attrs: &'static str,
 }
 
-impl FnB {
+impl FunctionBuilder {
     /// A function `define <linkage> i32 @name(params) #0`; `params` is the parameter list text.
-    pub fn new(name: &str, linkage: &str, ret: &str, params: &str) -> FnB {
-        let mut f = FnB {
+    pub fn new(name: &str, linkage: &str, ret: &str, params: &str) -> FunctionBuilder {
+        let mut f = FunctionBuilder {
             name: name.to_string(),
             linkage: linkage.to_string(),
             ret: ret.to_string(),
@@ -152,7 +149,11 @@ impl FnB {
     /// An `alloca` in the entry block (so loops do not grow the stack).
     pub fn alloca(&mut self, ty: &str, count: usize) -> Val {
         let t = self.tmp();
-        let _ = writeln!(self.entry_allocas, "  {t} = alloca {ty}, i64 {}, align 16", count.max(1));
+        let _ = writeln!(
+            self.entry_allocas,
+            "  {t} = alloca {ty}, i64 {}, align 16",
+            count.max(1)
+        );
         Val::new("ptr", t)
     }
 
@@ -175,7 +176,7 @@ impl FnB {
         self.raw(format!("ret {}", v.t()));
     }
 
-    /// A placeholder for phi nodes (placed with [`FnB::place_marker`] at a block start).
+    /// A placeholder for phi nodes (placed with [`FunctionBuilder::place_marker`] at a block start).
     pub fn new_marker(&mut self) -> String {
         self.next += 1;
         let m = format!(";PHI<{}>", self.next);
@@ -195,14 +196,20 @@ impl FnB {
     pub fn phi_at(&mut self, marker: &str, ty: &'static str, incoming: &[(String, String)]) -> Val {
         let t = self.tmp();
         let inc: Vec<String> = incoming.iter().map(|(v, b)| format!("[ {v}, %{b} ]")).collect();
-        self.phis.entry(marker.to_string()).or_default().push(format!("  {t} = phi {ty} {}", inc.join(", ")));
+        self.phis
+            .entry(marker.to_string())
+            .or_default()
+            .push(format!("  {t} = phi {ty} {}", inc.join(", ")));
         Val::new(ty, t)
     }
     /// A phi node whose incoming list is completed later (`;INC<name>` is replaced).
     pub fn phi_open(&mut self, marker: &str, ty: &'static str) -> (Val, String) {
         let t = self.tmp();
         let key = format!(";INC<{}>", &t[1..]);
-        self.phis.entry(marker.to_string()).or_default().push(format!("  {t} = phi {ty} {key}"));
+        self.phis
+            .entry(marker.to_string())
+            .or_default()
+            .push(format!("  {t} = phi {ty} {key}"));
         (Val::new(ty, t), key)
     }
 
@@ -217,7 +224,15 @@ impl FnB {
                     text = text.replace(key.as_str(), &s.join(", "));
                 }
             }
-            body = body.replacen(&format!("  {m}\n"), &if text.is_empty() { String::new() } else { format!("{text}\n") }, 1);
+            body = body.replacen(
+                &format!("  {m}\n"),
+                &if text.is_empty() {
+                    String::new()
+                } else {
+                    format!("{text}\n")
+                },
+                1,
+            );
         }
         body = body.replacen("  ;ALLOCAS\n", &self.entry_allocas, 1);
         format!(
@@ -351,8 +366,9 @@ impl FnB {
 
     /// `for i in lo..hi { body(i) }` (step 1); `body` may open blocks but must leave the builder
     /// in an unterminated block.
-    pub fn for_range(&mut self, lo: &Val, hi: &Val, body: impl FnOnce(&mut FnB, &Val) -> R<()>) -> R<()> {
-        self.for_acc(lo, hi, &[], |f, i, _| body(f, i).map(|_| Vec::new())).map(|_| ())
+    pub fn for_range(&mut self, lo: &Val, hi: &Val, body: impl FnOnce(&mut FunctionBuilder, &Val) -> R<()>) -> R<()> {
+        self.for_acc(lo, hi, &[], |f, i, _| body(f, i).map(|_| Vec::new()))
+            .map(|_| ())
     }
 
     /// A loop with carried values: `accs = init; for i in lo..hi { accs = body(i, accs) }`;
@@ -362,14 +378,14 @@ impl FnB {
         lo: &Val,
         hi: &Val,
         init: &[Val],
-        body: impl FnOnce(&mut FnB, &Val, &[Val]) -> R<Vec<Val>>,
+        body: impl FnOnce(&mut FunctionBuilder, &Val, &[Val]) -> R<Vec<Val>>,
     ) -> R<Vec<Val>> {
         let st = self.loop_begin(lo, hi, init);
         let next = body(self, &st.i, &st.accs)?;
         self.loop_end(st, &next)
     }
 
-    /// The first half of a loop (see [`FnB::for_acc`]): the header with the induction variable
+    /// The first half of a loop (see [`FunctionBuilder::for_acc`]): the header with the induction variable
     /// and carried values; the builder is left in the loop body.
     pub fn loop_begin(&mut self, lo: &Val, hi: &Val, init: &[Val]) -> LoopState {
         let pre = self.cur.clone();
@@ -385,13 +401,22 @@ impl FnB {
         let mut accs = Vec::new();
         for (k, a) in init.iter().enumerate() {
             let t = format!("{i}.acc{k}");
-            self.raw(format!("{t} = phi {} [ {a}, %{pre} ], [ <{t}.next>, {latch_key} ]", a.ty));
+            self.raw(format!(
+                "{t} = phi {} [ {a}, %{pre} ], [ <{t}.next>, {latch_key} ]",
+                a.ty
+            ));
             accs.push(Val::new(a.ty, t));
         }
         let c = self.emit("i1", format!("icmp slt i64 {i}, {hi}"));
         self.condbr(&c, &bb, &exit);
         self.start(&bb);
-        LoopState { hdr, exit, latch_key, i: Val::new("i64", i), accs }
+        LoopState {
+            hdr,
+            exit,
+            latch_key,
+            i: Val::new("i64", i),
+            accs,
+        }
     }
 
     /// The second half of a loop: `next` are the carried values at the end of the body.
@@ -399,11 +424,13 @@ impl FnB {
         self.loop_end_md(st, next, None)
     }
 
-    /// [`FnB::loop_end`] with loop metadata `md` (`!N`, see `ModB::loop_interleave_md`) on the
+    /// [`FunctionBuilder::loop_end`] with loop metadata `md` (`!N`, see `ModuleBuilder::loop_interleave_md`) on the
     /// back edge.
     pub fn loop_end_md(&mut self, st: LoopState, next: &[Val], md: Option<&str>) -> R<Vec<Val>> {
         if next.len() != st.accs.len() {
-            return Err(LowerError::internal("loop body returned the wrong number of carried values"));
+            return Err(LowerError::internal(
+                "loop body returned the wrong number of carried values",
+            ));
         }
         let inext = format!("{}.next", st.i.s);
         self.raw(format!("{inext} = add nsw i64 {}, 1", st.i.s));
@@ -424,7 +451,7 @@ impl FnB {
     }
 
     /// `if c { then() }`.
-    pub fn if_then(&mut self, c: &Val, then: impl FnOnce(&mut FnB) -> R<()>) -> R<()> {
+    pub fn if_then(&mut self, c: &Val, then: impl FnOnce(&mut FunctionBuilder) -> R<()>) -> R<()> {
         if c.as_bool() == Some(false) {
             return Ok(());
         }
@@ -439,7 +466,7 @@ impl FnB {
     }
 }
 
-/// An open loop (between [`FnB::loop_begin`] and [`FnB::loop_end`]).
+/// An open loop (between [`FunctionBuilder::loop_begin`] and [`FunctionBuilder::loop_end`]).
 pub struct LoopState {
     hdr: String,
     exit: String,
@@ -452,7 +479,7 @@ pub struct LoopState {
 
 /// The module being built: declarations (deduplicated by name), globals and function texts.
 #[derive(Default)]
-pub struct ModB {
+pub struct ModuleBuilder {
     decls: BTreeMap<String, String>,
     globals: Vec<String>,
     strings: BTreeMap<String, String>,
@@ -474,7 +501,7 @@ pub struct ModB {
     pub interleave: Option<u32>,
 }
 
-impl ModB {
+impl ModuleBuilder {
     /// Declares function `name` once (`decl` is the whole `declare ...` line).
     pub fn declare(&mut self, name: &str, decl: &str) {
         self.decls.entry(name.to_string()).or_insert_with(|| decl.to_string());
@@ -501,8 +528,14 @@ impl ModB {
         self.counter += 1;
         let g = format!("@.{hint}.{}", self.counter);
         let n = bytes.len().max(1);
-        let init = if bytes.is_empty() { "zeroinitializer".to_string() } else { format!("c\"{}\"", escape_bytes(bytes)) };
-        self.globals.push(format!("{g} = private unnamed_addr constant [{n} x i8] {init}, align 64"));
+        let init = if bytes.is_empty() {
+            "zeroinitializer".to_string()
+        } else {
+            format!("c\"{}\"", escape_bytes(bytes))
+        };
+        self.globals.push(format!(
+            "{g} = private unnamed_addr constant [{n} x i8] {init}, align 64"
+        ));
         Val::new("ptr", g)
     }
     /// A private constant array of i64; returns `@name`.
@@ -510,8 +543,15 @@ impl ModB {
         self.counter += 1;
         let g = format!("@.dims.{}", self.counter);
         let items: Vec<String> = vals.iter().map(|v| format!("i64 {v}")).collect();
-        let init = if vals.is_empty() { "[i64 0]".to_string() } else { format!("[{}]", items.join(", ")) };
-        self.globals.push(format!("{g} = private unnamed_addr constant [{} x i64] {init}, align 8", vals.len().max(1)));
+        let init = if vals.is_empty() {
+            "[i64 0]".to_string()
+        } else {
+            format!("[{}]", items.join(", "))
+        };
+        self.globals.push(format!(
+            "{g} = private unnamed_addr constant [{} x i64] {init}, align 8",
+            vals.len().max(1)
+        ));
         Val::new("ptr", g)
     }
     pub fn unique(&mut self, hint: &str) -> String {
@@ -535,7 +575,8 @@ impl ModB {
     pub fn loop_interleave_md(&mut self, n: u32) -> String {
         let id = self.metadata.len();
         self.metadata.push(format!("!{id} = distinct !{{!{id}, !{}}}", id + 1));
-        self.metadata.push(format!("!{} = !{{!\"llvm.loop.interleave.count\", i32 {n}}}", id + 1));
+        self.metadata
+            .push(format!("!{} = !{{!\"llvm.loop.interleave.count\", i32 {n}}}", id + 1));
         format!("!{id}")
     }
     /// The module text.
@@ -567,8 +608,16 @@ impl ModB {
         let _ = writeln!(s, "attributes #0 = {{ nounwind {} }}", self.fn_attrs);
         // #1: a pure function kept out of line (the scalar side of a vector function pair);
         // #2: a pure function inlined wherever it is called (the vector side).
-        let _ = writeln!(s, "attributes #1 = {{ nounwind noinline memory(none) willreturn {} }}", self.fn_attrs);
-        let _ = writeln!(s, "attributes #2 = {{ nounwind alwaysinline memory(none) willreturn {} }}", self.fn_attrs);
+        let _ = writeln!(
+            s,
+            "attributes #1 = {{ nounwind noinline memory(none) willreturn {} }}",
+            self.fn_attrs
+        );
+        let _ = writeln!(
+            s,
+            "attributes #2 = {{ nounwind alwaysinline memory(none) willreturn {} }}",
+            self.fn_attrs
+        );
         for md in &self.metadata {
             s.push_str(md);
             s.push('\n');

@@ -7,7 +7,7 @@
 
 use xcs_dialects::interp::ElemType;
 
-use crate::ir::{FnB, ModB, Val};
+use crate::codegen::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
 
 /// The C ABI code of an element type (`enum xcs_dtype` in `xcs_runtime.h`).
 pub fn dtype_code(e: ElemType) -> i32 {
@@ -74,7 +74,7 @@ pub fn int_bits(e: ElemType) -> u32 {
 }
 
 /// Memory form -> compute form.
-pub fn to_comp(f: &mut FnB, e: ElemType, v: &Val) -> Val {
+pub fn to_comp(f: &mut FunctionBuilder, e: ElemType, v: &Val) -> Val {
     match e {
         ElemType::F16 => f.emit("float", format!("fpext half {v} to float")),
         ElemType::BF16 => {
@@ -88,7 +88,7 @@ pub fn to_comp(f: &mut FnB, e: ElemType, v: &Val) -> Val {
 }
 
 /// f32 -> bf16 bits, round to nearest even (NaN stays a quiet NaN).
-pub fn f32_to_bf16(f: &mut FnB, v: &Val) -> Val {
+pub fn f32_to_bf16(f: &mut FunctionBuilder, v: &Val) -> Val {
     let b = f.emit("i32", format!("bitcast float {v} to i32"));
     let hi = f.emit("i32", format!("lshr i32 {b}, 16"));
     let lsb = f.emit("i32", format!("and i32 {hi}, 1"));
@@ -102,7 +102,7 @@ pub fn f32_to_bf16(f: &mut FnB, v: &Val) -> Val {
 }
 
 /// Compute form -> memory form (rounding f16/bf16 once from the f32 value).
-pub fn to_mem(f: &mut FnB, e: ElemType, v: &Val) -> Val {
+pub fn to_mem(f: &mut FunctionBuilder, e: ElemType, v: &Val) -> Val {
     match e {
         ElemType::F16 => f.emit("half", format!("fptrunc float {v} to half")),
         ElemType::BF16 => f32_to_bf16(f, v),
@@ -113,7 +113,7 @@ pub fn to_mem(f: &mut FnB, e: ElemType, v: &Val) -> Val {
 
 /// Rounds a compute value to its element type and back (f16/bf16 results of each op are rounded,
 /// as the interpreter stores them; a no-op for other types).
-pub fn round_trip(f: &mut FnB, e: ElemType, v: &Val) -> Val {
+pub fn round_trip(f: &mut FunctionBuilder, e: ElemType, v: &Val) -> Val {
     match e {
         ElemType::F16 | ElemType::BF16 => {
             let m = to_mem(f, e, v);
@@ -124,21 +124,21 @@ pub fn round_trip(f: &mut FnB, e: ElemType, v: &Val) -> Val {
 }
 
 /// Loads element `idx` (in elements) of a buffer and converts it to the compute form.
-pub fn load_elem(f: &mut FnB, e: ElemType, base: &Val, idx: &Val) -> Val {
+pub fn load_elem(f: &mut FunctionBuilder, e: ElemType, base: &Val, idx: &Val) -> Val {
     let p = f.gep(mem_ty(e), base, idx);
     let m = f.load(mem_ty(e), &p);
     to_comp(f, e, &m)
 }
 
 /// Stores compute value `v` as element `idx` of a buffer.
-pub fn store_elem(f: &mut FnB, e: ElemType, base: &Val, idx: &Val, v: &Val) {
+pub fn store_elem(f: &mut FunctionBuilder, e: ElemType, base: &Val, idx: &Val, v: &Val) {
     let m = to_mem(f, e, v);
     let p = f.gep(mem_ty(e), base, idx);
     f.store(&m, &p);
 }
 
 /// A `double` accumulator value rounded once to element type `e` (memory form).
-pub fn f64_to_mem(f: &mut FnB, m: &mut ModB, e: ElemType, v: &Val) -> Val {
+pub fn f64_to_mem(f: &mut FunctionBuilder, m: &mut ModuleBuilder, e: ElemType, v: &Val) -> Val {
     match e {
         ElemType::F64 => v.clone(),
         ElemType::F32 => f.emit("float", format!("fptrunc double {v} to float")),
@@ -152,7 +152,7 @@ pub fn f64_to_mem(f: &mut FnB, m: &mut ModB, e: ElemType, v: &Val) -> Val {
 }
 
 /// A compute value of float type `e` widened to `double` (exact).
-pub fn comp_to_f64(f: &mut FnB, e: ElemType, v: &Val) -> Val {
+pub fn comp_to_f64(f: &mut FunctionBuilder, e: ElemType, v: &Val) -> Val {
     if comp_ty(e) == "double" {
         v.clone()
     } else {
@@ -161,7 +161,7 @@ pub fn comp_to_f64(f: &mut FnB, e: ElemType, v: &Val) -> Val {
 }
 
 /// An integer compute value widened to i64 (signed; i1 as 0/1).
-pub fn int_to_i64(f: &mut FnB, e: ElemType, v: &Val) -> Val {
+pub fn int_to_i64(f: &mut FunctionBuilder, e: ElemType, v: &Val) -> Val {
     match e {
         ElemType::I64 => v.clone(),
         ElemType::I1 => f.emit("i64", format!("zext i1 {v} to i64")),
@@ -170,7 +170,7 @@ pub fn int_to_i64(f: &mut FnB, e: ElemType, v: &Val) -> Val {
 }
 
 /// `tensor.cast` of one element: compute value `v` of `from` to the memory form of `to`.
-pub fn cast(f: &mut FnB, m: &mut ModB, from: ElemType, to: ElemType, v: &Val) -> Val {
+pub fn cast(f: &mut FunctionBuilder, m: &mut ModuleBuilder, from: ElemType, to: ElemType, v: &Val) -> Val {
     use ElemType::*;
     if from == to {
         return to_mem(f, to, v);

@@ -1,0 +1,252 @@
+//! Outlined loop kernels: every op's loop nest is a function `i32 @name(captures..., i64 %lo,
+//! i64 %hi)` of its own ([`Kernel`]), called over its outer iteration space directly or, above
+//! a size threshold, through the runtime's thread pool ([`FunctionLowering::launch`]).
+
+use super::function::FunctionLowering;
+use super::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
+use super::values::TensorVal;
+use super::R;
+
+/// An outlined loop kernel being built: `i32 @name(captures..., i64 %lo, i64 %hi)` returning 0,
+/// or 1 after recording a run-time error. Registers of the calling function used inside are
+/// captured as parameters ([`Kernel::cap`]); constants are used as they are, so static sizes
+/// stay constants in the kernel. While a kernel is open it holds the module builder (`m`).
+pub struct Kernel {
+    pub f: FunctionBuilder,
+    pub m: ModuleBuilder,
+    caps: Vec<(Val, String)>,
+    pub lo: Val,
+    pub hi: Val,
+    fails: u32,
+}
+
+impl Kernel {
+    /// A captured value usable in the kernel.
+    pub fn cap(&mut self, v: &Val) -> Val {
+        if v.is_const() {
+            return v.clone();
+        }
+        if let Some((_, p)) = self.caps.iter().find(|(o, _)| o == v) {
+            return Val::new(v.ty, p.clone());
+        }
+        let p = format!("%c{}", self.caps.len());
+        self.caps.push((v.clone(), p.clone()));
+        Val::new(v.ty, p)
+    }
+    pub fn cap_all(&mut self, vs: &[Val]) -> Vec<Val> {
+        vs.iter().map(|v| self.cap(v)).collect()
+    }
+    /// A tensor usable in the kernel.
+    pub fn tensor(&mut self, t: &TensorVal) -> TensorVal {
+        TensorVal {
+            ptr: self.cap(&t.ptr),
+            dims: self.cap_all(&t.dims),
+            strides: self.cap_all(&t.strides),
+            elem: t.elem,
+            contiguous: t.contiguous,
+            buf: t.buf,
+        }
+    }
+    /// `for i in lo..hi { body(i) }` in the kernel.
+    pub fn for_range(&mut self, lo: &Val, hi: &Val, body: impl FnOnce(&mut Kernel, &Val) -> R<()>) -> R<()> {
+        self.for_acc(lo, hi, &[], |k, i, _| body(k, i).map(|_| Vec::new()))
+            .map(|_| ())
+    }
+    /// `lo..hi` in blocks of `block` iterations: `body(start, end)` for each block (the last one
+    /// may be short). The body usually opens an inner [`Kernel::for_range`] over `start..end`.
+    pub fn for_blocks(
+        &mut self,
+        lo: &Val,
+        hi: &Val,
+        block: i64,
+        body: impl FnOnce(&mut Kernel, &Val, &Val) -> R<()>,
+    ) -> R<()> {
+        let n = self.f.sub(hi, lo);
+        let n = self.f.add(&n, &Val::i64(block - 1));
+        let blocks = self.f.div(&n, &Val::i64(block));
+        self.for_range(&Val::i64(0), &blocks, |k, j| {
+            let off = k.f.mul(j, &Val::i64(block));
+            let start = k.f.add(lo, &off);
+            let end = k.f.add(&start, &Val::i64(block));
+            let short = k.f.icmp("slt", hi, &end);
+            let end = k.f.select(&short, hi, &end);
+            body(k, &start, &end)
+        })
+    }
+    /// A loop with carried values in the kernel (see [`FunctionBuilder::for_acc`]).
+    pub fn for_acc(
+        &mut self,
+        lo: &Val,
+        hi: &Val,
+        init: &[Val],
+        body: impl FnOnce(&mut Kernel, &Val, &[Val]) -> R<Vec<Val>>,
+    ) -> R<Vec<Val>> {
+        let st = self.f.loop_begin(lo, hi, init);
+        let (i, accs) = (st.i.clone(), st.accs.clone());
+        // an interleave request made by the body (and not taken by a loop inside it) is this
+        // loop's
+        self.m.interleave = None;
+        let next = body(self, &i, &accs)?;
+        let md = self.m.interleave.take().map(|n| self.m.loop_interleave_md(n));
+        self.f.loop_end_md(st, &next, md.as_deref())
+    }
+    /// Nested loops over `dims` (first dim outermost) with carried values; `body` gets the index
+    /// of every dim.
+    pub fn nest_acc(
+        &mut self,
+        dims: &[Val],
+        init: &[Val],
+        body: &mut dyn FnMut(&mut Kernel, &[Val], &[Val]) -> R<Vec<Val>>,
+    ) -> R<Vec<Val>> {
+        fn go(
+            k: &mut Kernel,
+            dims: &[Val],
+            idx: &mut Vec<Val>,
+            accs: &[Val],
+            body: &mut dyn FnMut(&mut Kernel, &[Val], &[Val]) -> R<Vec<Val>>,
+        ) -> R<Vec<Val>> {
+            if idx.len() == dims.len() {
+                return body(k, idx, accs);
+            }
+            let d = dims[idx.len()].clone();
+            k.for_acc(&Val::i64(0), &d, accs, |k, i, a| {
+                idx.push(i.clone());
+                let r = go(k, dims, idx, a, body);
+                idx.pop();
+                r
+            })
+        }
+        go(self, dims, &mut Vec::new(), init, body)
+    }
+
+    /// Fails with `msg` (a full message, see [`ModuleLowering::msg`](super::ModuleLowering::msg)) when `bad` holds.
+    pub fn fail_if(&mut self, bad: &Val, site: i32, msg: &str) {
+        if bad.as_bool() == Some(false) {
+            return;
+        }
+        self.fails += 1;
+        let (e, ok) = (self.f.label("kfail"), self.f.label("kok"));
+        self.f.condbr(bad, &e, &ok);
+        self.f.start(&e);
+        let s = self.m.cstr(msg);
+        self.f.raw(format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})"));
+        self.f.br("kerr");
+        self.f.start(&ok);
+    }
+    /// Fails with `fmt` (two `%lld`) formatted with `a` and `b` when `bad` holds.
+    pub fn fail2_if(&mut self, bad: &Val, site: i32, fmt: &str, a: &Val, b: &Val) {
+        if bad.as_bool() == Some(false) {
+            return;
+        }
+        self.fails += 1;
+        let (e, ok) = (self.f.label("kfail"), self.f.label("kok"));
+        self.f.condbr(bad, &e, &ok);
+        self.f.start(&e);
+        let s = self.m.cstr(fmt);
+        self.f
+            .raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
+        self.f.br("kerr");
+        self.f.start(&ok);
+    }
+}
+
+impl FunctionLowering<'_, '_> {
+    /// Opens a kernel (takes the module builder until [`FunctionLowering::launch`]).
+    pub fn kernel(&mut self, hint: &str) -> Kernel {
+        self.kernels += 1;
+        let name = format!("{}.k{}.{hint}", self.f.name, self.kernels);
+        let f = FunctionBuilder::new(&name, "internal", "i32", "");
+        let m = std::mem::take(&mut self.module.m);
+        Kernel {
+            f,
+            m,
+            caps: Vec::new(),
+            lo: Val::new("i64", "%lo"),
+            hi: Val::new("i64", "%hi"),
+            fails: 0,
+        }
+    }
+
+    /// Finishes kernel `k` and calls it over `0..n` in the current function: directly, or when
+    /// the options allow threads and `work` (elements touched) reaches the threshold, through
+    /// `xcs_rt_parallel_for` in chunks of at least `grain` iterations.
+    pub fn launch(&mut self, k: Kernel, n: &Val, grain: &Val, work: &Val) -> R<()> {
+        let Kernel { mut f, m, caps, .. } = k;
+        self.module.m = m;
+        f.ret(&Val::i32(0));
+        f.start("kerr");
+        f.ret(&Val::i32(1));
+        let mut params: Vec<String> = caps
+            .iter()
+            .map(|(v, p)| {
+                if v.ty == "ptr" {
+                    format!("ptr noalias {p}")
+                } else {
+                    format!("{} {p}", v.ty)
+                }
+            })
+            .collect();
+        params.push("i64 %lo".into());
+        params.push("i64 %hi".into());
+        f.params = params.join(", ");
+        let name = f.name.clone();
+        let text = f.finish(&Default::default());
+        self.module.m.add_function(text);
+        let args: Vec<String> = caps.iter().map(|(v, _)| v.t()).collect();
+        let call = |lo_hi: &str| {
+            format!(
+                "call i32 @\"{name}\"({}{}{lo_hi})",
+                args.join(", "),
+                if args.is_empty() { "" } else { ", " }
+            )
+        };
+        let parallel = self.module.opts.threads > 1
+            && work.as_i64().is_none_or(|w| w >= self.module.opts.parallel_threshold)
+            && n.as_i64().is_none_or(|v| v > 1);
+        if !parallel {
+            let st = self.f.emit("i32", call(&format!("i64 0, i64 {n}")));
+            self.check_status(&st);
+            return Ok(());
+        }
+        // The trampoline the pool calls: i32 (ptr ctx, i64 lo, i64 hi), captures in ctx slots.
+        let tname = format!("{name}.par");
+        let mut t = FunctionBuilder::new(&tname, "internal", "i32", "ptr %ctx, i64 %lo, i64 %hi");
+        let mut targs = Vec::new();
+        for (i, (v, _)) in caps.iter().enumerate() {
+            let p = t.gep("i64", &Val::new("ptr", "%ctx"), &Val::i64(i as i64));
+            let x = t.load(v.ty, &p);
+            targs.push(x.t());
+        }
+        targs.push("i64 %lo".into());
+        targs.push("i64 %hi".into());
+        let r = t.emit("i32", format!("call i32 @\"{name}\"({})", targs.join(", ")));
+        t.ret(&r);
+        self.module.m.add_function(t.finish(&Default::default()));
+
+        let big = self.f.icmp("sge", work, &Val::i64(self.module.opts.parallel_threshold));
+        let (par, ser, join) = (self.f.label("par"), self.f.label("ser"), self.f.label("join"));
+        self.f.condbr(&big, &par, &ser);
+        self.f.start(&par);
+        let ctxp = self.f.alloca("i64", caps.len());
+        for (i, (v, _)) in caps.iter().enumerate() {
+            let p = self.f.gep("i64", &ctxp, &Val::i64(i as i64));
+            self.f.store(v, &p);
+        }
+        let s1 = self.f.emit(
+            "i32",
+            format!("call i32 @xcs_rt_parallel_for(ptr @\"{tname}\", ptr {ctxp}, i64 {n}, i64 {grain})"),
+        );
+        let par_end = self.f.cur.clone();
+        self.f.br(&join);
+        self.f.start(&ser);
+        let s2 = self.f.emit("i32", call(&format!("i64 0, i64 {n}")));
+        let ser_end = self.f.cur.clone();
+        self.f.br(&join);
+        self.f.start(&join);
+        let st = self
+            .f
+            .emit("i32", format!("phi i32 [ {s1}, %{par_end} ], [ {s2}, %{ser_end} ]"));
+        self.check_status(&st);
+        Ok(())
+    }
+}
