@@ -1,13 +1,18 @@
 //! The `func` dialect, as MLIR defines it: `func.func` (a symbol with a function type and a
 //! body), `func.return` and `func.call`. Its custom syntax matches mlir-opt's output. The
 //! interpreter runs `func.call` through its `Semantics` ([`CallSemantics`]); `func.return` is
-//! `ReturnLike`, which the interpreter runs for every such terminator.
+//! `ReturnLike`, which the interpreter runs for every such terminator. `func.call` declares its
+//! `vmap-batch` batching rule here (a call of a batched clone).
 
+use smallvec::SmallVec;
 use xcs_ir::interfaces::DefaultDialect;
 use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{DialectDef, OpView, SymbolLookup, Syntax};
 use xcs_ir::{op, Body, Builder, Context, Diagnostic, Location, Module, Op, OperationState, Type, Value};
 
+use crate::interfaces::batching::{
+    BatchResult, BatchedResults, BatchedValue, Batcher, BatchingRule, RuleFn, Unbatchable,
+};
 use crate::interp::semantics::{Control, OpRun, Semantics};
 use crate::interp::InterpError;
 
@@ -61,7 +66,10 @@ op! {
         },
         traits: [CallLike],
         verify_symbol_uses: verify_call,
-        interfaces: [dyn Semantics => &CallSemantics],
+        interfaces: [
+            dyn Semantics => &CallSemantics,
+            dyn BatchingRule => &CALL_BATCHING,
+        ],
         syntax: Syntax::Custom { parse: crate::func_syntax::parse_call, print: crate::func_syntax::print_call },
     }
 }
@@ -94,6 +102,37 @@ external declaration; XCS uses private declarations for the LLM, API and library
     attrs: &[],
     materialize_constant: None,
 };
+
+/// The batching rule of `func.call` (`vmap-batch`): a call with batched arguments calls the
+/// batched clone of its callee that the pass makes for this pattern of batched arguments
+/// ([`Batcher::batched_call`]), with the same attributes.
+static CALL_BATCHING: RuleFn = RuleFn(batch_call);
+
+fn batch_call(b: &mut dyn Batcher<'_>, op: Op, ins: &[BatchedValue]) -> BatchResult<BatchedResults> {
+    let ctx = b.ctx();
+    let callee = b
+        .body()
+        .attr(ctx, op, "callee")
+        .and_then(|a| ctx.as_symbol(a))
+        .ok_or_else(|| Unbatchable::new("a call without a callee"))?;
+    let types: SmallVec<[Type; 4]> = ins.iter().map(|v| b.body().value_type(v.value)).collect();
+    let flags: SmallVec<[bool; 4]> = ins.iter().map(|v| v.batched).collect();
+    let target = b.batched_call(callee, &types, &flags)?;
+    let result_types: SmallVec<[Type; 2]> = target.results.iter().map(|r| r.0).collect();
+    let attrs = b.attrs_with(op, &[("callee", ctx.symbol_ref(&target.callee))]);
+    let operands: SmallVec<[Value; 4]> = ins.iter().map(|v| v.value).collect();
+    let call = b.build(CallOp::DEF, &operands, &result_types, &attrs)?;
+    let body = b.body();
+    Ok(target
+        .results
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, batched))| BatchedValue {
+            value: body.result(call, i),
+            batched,
+        })
+        .collect())
+}
 
 /// Builds `func.func @name` with arguments of types `inputs` at the end of `module`: `body`
 /// gets a [`Builder`] at the end of the entry block (its location `loc`) and the arguments, and

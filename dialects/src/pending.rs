@@ -5,7 +5,6 @@ use xcs_ir::interfaces::{LoopInfo, LoopStructure};
 use xcs_ir::opdef::OpView;
 
 pub struct Pending;
-impl crate::interfaces::batching::BatchingRule for Pending {}
 impl crate::interfaces::cost::CostRule for Pending {}
 impl LoopStructure for Pending {
     fn loops(&self, _: &OpView) -> Result<LoopInfo, String> {

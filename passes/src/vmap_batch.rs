@@ -1,22 +1,29 @@
 //! `vmap-batch` (seed 001): every `xcs.vmap` whose body is tensor-only becomes batched tensor
 //! ops with the batch dimension leading (prefix semantics; nested maps, done innermost first,
 //! stack their batch dims at the front); every other `xcs.vmap` becomes an `xcs.parallel_map`
-//! with the same region. Calls in a batched body go to batched clones of their callees. The
-//! per-op rules are in [`rules`]; `docs/vmap-batch.md` describes the whole transformation.
+//! with the same region. Calls in a batched body go to batched clones of their callees
+//! ([`clones`]). Each op is batched by its own rule, the `dyn BatchingRule` interface declared
+//! with the op (`xcs_dialects::interfaces::batching`); [`translate`] applies the rules to a
+//! block. `docs/vmap-batch.md` describes the whole transformation.
 
-pub mod rules;
+mod clones;
+mod translate;
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use xcs_dialects::func::{CallOp, FuncOp};
+use xcs_dialects::interfaces::batching::{move_dim_perm, BatchedValue, Batcher, Unbatchable};
 use xcs_dialects::shape::norm_axis;
+use xcs_dialects::xcs::{ParallelMapOp, VmapOp, YieldOp};
 use xcs_ir::opdef::Traits;
 use xcs_ir::pass::{IntKind, OptionKind, OptionSpec, Pass, PassInfo, PassResult};
 use xcs_ir::{Body, Context, DiagSink, Diagnostic, Op, OperationState, Type, TypeKind, Value, DYNAMIC};
 
 use crate::util;
-use rules::{move_dim_perm, BVal, CallBatcher, CallTarget, Translator, Unbatchable};
+use clones::{Env, State};
+use translate::{is_tensor_op, CallBatcher, Translator};
 
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -137,14 +144,13 @@ impl VmapBatch {
         }
         // Callees are processed before their callers (SCCs of the call graph, petgraph), so the
         // body a batched clone copies has its own maps done already.
-        let vmap = ctx.op_name("xcs.vmap");
         let mut g: DiGraph<usize, ()> = DiGraph::with_capacity(funcs.len(), funcs.len());
         let nodes: Vec<_> = (0..funcs.len()).map(|i| g.add_node(i)).collect();
         let mut has_vmap = vec![false; funcs.len()];
         for (i, &f) in funcs.iter().enumerate() {
             let Some(fb) = m.nested(f) else { continue };
             for op in fb.walk_ops() {
-                if fb.op_name(op) == vmap {
+                if VmapOp::matches(ctx, fb.op_name(op)) {
                     has_vmap[i] = true;
                 } else if let Some(&j) = fb
                     .attr(ctx, op, "callee")
@@ -183,7 +189,7 @@ impl VmapBatch {
         let block = m.region_blocks(region).last();
         for (_, fb) in state.pending.drain(..) {
             let loc = fb.loc();
-            let mut st = OperationState::new(ctx, "func.func", loc);
+            let mut st = OperationState::of(ctx, FuncOp::DEF, loc);
             st.attrs = fb.self_attrs();
             st.nested = Some(fb);
             let op = m.create_op(st);
@@ -204,13 +210,12 @@ impl VmapBatch {
         stats: &mut Stats,
         diags: &mut dyn DiagSink,
     ) -> Result<(), ()> {
-        let vmap = ctx.op_name("xcs.vmap");
         // Reverse pre-order: every inner map before the map holding it.
         let maps: Vec<Op> = fb
             .walk_ops()
             .into_iter()
             .rev()
-            .filter(|&op| fb.op_name(op) == vmap)
+            .filter(|&op| VmapOp::matches(ctx, fb.op_name(op)))
             .collect();
         for op in maps {
             let loc = fb.op_loc(op);
@@ -229,7 +234,7 @@ impl VmapBatch {
                 Ok(()) => {
                     stats.batched += 1;
                     if self.remarks {
-                        diags.emit(Diagnostic::remark(loc, "'xcs.vmap' op batched"));
+                        diags.emit(Diagnostic::remark(loc, format!("'{}' op batched", VmapOp::DEF.name)));
                     }
                 }
                 Err(reason) => {
@@ -238,7 +243,11 @@ impl VmapBatch {
                     if self.remarks {
                         diags.emit(Diagnostic::remark(
                             loc,
-                            format!("'xcs.vmap' op became 'xcs.parallel_map': {reason}"),
+                            format!(
+                                "'{}' op became '{}': {reason}",
+                                VmapOp::DEF.name,
+                                ParallelMapOp::DEF.name
+                            ),
                         ));
                     }
                 }
@@ -248,19 +257,18 @@ impl VmapBatch {
     }
 }
 
-/// `Ok` if every op of the map's body is a tensor op, `xcs.yield` or a call of a tensor function;
-/// otherwise the first op that is not.
+/// `Ok` if every op of the map's body is a tensor op, the map's `xcs.yield` or a call of a tensor
+/// function; otherwise the first op that is not.
 fn tensor_only(ctx: &Context, fb: &Body, op: Op, env: &mut Env<'_>) -> Result<(), String> {
     let mut ops = Vec::new();
     for &r in fb.regions(op) {
         fb.walk_region_into(r, &mut ops);
     }
     for o in ops {
-        let name = ctx.op_name_str(fb.op_name(o));
-        if name == "xcs.yield" || (name.starts_with("tensor.") && ctx.op_def(fb.op_name(o)).is_some()) {
+        if YieldOp::cast(ctx, fb, o).is_some() || is_tensor_op(ctx, fb, o) {
             continue;
         }
-        if name == "func.call" {
+        if CallOp::cast(ctx, fb, o).is_some() {
             let callee = fb.attr(ctx, o, "callee").and_then(|a| ctx.as_symbol(a)).unwrap_or("");
             match env.class_of(callee).as_deref() {
                 Some("tensor") => continue,
@@ -275,7 +283,7 @@ fn tensor_only(ctx: &Context, fb: &Body, op: Op, env: &mut Env<'_>) -> Result<()
                 }
             }
         }
-        return Err(format!("it contains '{name}'"));
+        return Err(format!("it contains '{}'", ctx.op_name_str(fb.op_name(o))));
     }
     Ok(())
 }
@@ -384,14 +392,22 @@ fn translate_vmap(
     let first = fb.first_op(block).unwrap_or(term);
     for ((&v, &a), k) in operands.iter().zip(args).zip(norm_in) {
         let Some(k) = *k else {
-            tx.bind(a, BVal { v, batched: false });
+            tx.bind(
+                a,
+                BatchedValue {
+                    value: v,
+                    batched: false,
+                },
+            );
             continue;
         };
         let rank = rank_of(ctx, fb.value_type(v)).unwrap_or(0);
-        let moved = tx.transpose(fb, first, v, &move_dim_perm(rank, k, 0))?;
-        let want = tx.batched_type(fb.value_type(a))?;
-        let cast = tx.cast(fb, first, moved, want)?;
-        tx.bind(a, BVal { v: cast, batched: true });
+        let arg_type = fb.value_type(a);
+        let mut at_first = tx.at(fb, env, first);
+        let moved = at_first.transpose(v, &move_dim_perm(rank, k, 0))?;
+        let want = at_first.batched_type(arg_type)?;
+        let cast = at_first.cast(moved, want)?;
+        tx.bind(a, BatchedValue::batched(cast));
     }
     for op in fb.block_op_vec(block) {
         if op != term {
@@ -414,23 +430,19 @@ fn translate_vmap(
                     ),
                 )));
             }
-            bv.v
+            bv.value
         } else {
+            let mut at_term = tx.at(fb, env, term);
             let v = if bv.batched {
-                bv.v
+                bv.value
             } else {
-                tx.broadcast_batch(fb, term, bv.v)?
+                at_term.broadcast_batch(bv.value)?
             };
-            let rank = rank_of(ctx, fb.value_type(v)).unwrap_or(1);
+            let rank = rank_of(ctx, at_term.body().value_type(v)).unwrap_or(1);
             let k = norm_axis(ax, rank).map_err(|e| Fail::Unbatchable(format!("out_axes: {e}")))?;
-            tx.transpose(fb, term, v, &move_dim_perm(rank, 0, k))?
+            at_term.transpose(v, &move_dim_perm(rank, 0, k))?
         };
-        let v = if fb.value_type(v) != rt {
-            tx.cast(fb, term, v, rt)?
-        } else {
-            v
-        };
-        finals.push(v);
+        finals.push(tx.at(fb, env, term).cast(v, rt)?);
     }
     Ok(finals)
 }
@@ -446,7 +458,7 @@ fn to_parallel_map(ctx: &Context, fb: &mut Body, vmap: Op, max_concurrency: u32)
             Some(ctx.i64_attr(max_concurrency as i64)),
         );
     }
-    let mut st = OperationState::new(ctx, "xcs.parallel_map", fb.op_loc(vmap))
+    let mut st = OperationState::of(ctx, ParallelMapOp::DEF, fb.op_loc(vmap))
         .operands(&fb.operand_vec(vmap))
         .results(&fb.result_types(vmap));
     st.attrs = attrs;
@@ -464,205 +476,4 @@ fn to_parallel_map(ctx: &Context, fb: &mut Body, vmap: Op, max_concurrency: u32)
         fb.replace_all_uses(a, b);
     }
     fb.erase_op(vmap);
-}
-
-// ---------------------------------------------------------------------------- calls
-
-/// What the pass keeps across functions: batched clones (made and pending insertion) and the
-/// purity of functions.
-#[derive(Default)]
-struct State {
-    /// (callee, argument types of the batched call) -> the clone, or why there is none.
-    clones: FxHashMap<(String, Vec<Type>), Result<CallTarget, Unbatchable>>,
-    in_progress: FxHashSet<(String, Vec<Type>)>,
-    /// `None` while being computed (recursion: not pure).
-    pure: FxHashMap<String, Option<bool>>,
-    /// Clones to add to the module, in creation order.
-    pending: Vec<(String, Box<Body>)>,
-    pending_index: FxHashMap<String, usize>,
-}
-
-/// The module as seen while one function (taken out of it) is rewritten.
-struct Env<'a> {
-    ctx: &'a Context,
-    module: &'a Body,
-    funcs: &'a [Op],
-    index: &'a FxHashMap<String, usize>,
-    st: &'a mut State,
-}
-
-impl Env<'_> {
-    /// The body of function `name` (a clone made by this pass, or a function of the module that
-    /// is not being rewritten right now).
-    fn body_of(&self, name: &str) -> Option<&Body> {
-        if let Some(&i) = self.st.pending_index.get(name) {
-            return Some(&self.st.pending[i].1);
-        }
-        let &i = self.index.get(name)?;
-        self.module.nested(self.funcs[i])
-    }
-
-    fn class_of(&self, name: &str) -> Option<String> {
-        let ctx = self.ctx;
-        let attrs = match self.st.pending_index.get(name) {
-            Some(&i) => self.st.pending[i].1.self_attrs(),
-            None => self.module.attrs(self.funcs[*self.index.get(name)?]),
-        };
-        ctx.dict_get(attrs, "xcs.class")
-            .and_then(|a| ctx.as_str(a))
-            .map(String::from)
-    }
-
-    fn name_taken(&self, name: &str) -> bool {
-        self.index.contains_key(name) || self.st.pending_index.contains_key(name)
-    }
-
-    fn make_clone(
-        &mut self,
-        callee: &str,
-        arg_types: &[Type],
-        batched: &[bool],
-        batch: i64,
-    ) -> Result<CallTarget, Unbatchable> {
-        let ctx = self.ctx;
-        if let Some(c @ ("orchestration" | "hybrid")) = self.class_of(callee).as_deref() {
-            return Err(Unbatchable(format!("it calls @{callee}, classified \"{c}\"")));
-        }
-        let src = self.body_of(callee).ok_or_else(|| {
-            Unbatchable(format!(
-                "it calls @{callee}, which is not a function of the module outside the current call cycle"
-            ))
-        })?;
-        let Some(&region) = src.root_regions().first() else {
-            return Err(Unbatchable(format!("@{callee} has no body")));
-        };
-        let blocks: SmallVec<[xcs_ir::Block; 2]> = src.region_blocks(region).collect();
-        let [entry] = blocks[..] else {
-            return Err(Unbatchable(format!(
-                "@{callee} is an external declaration or has more than one block"
-            )));
-        };
-        if src.block_args(entry).len() != arg_types.len() {
-            return Err(Unbatchable(format!(
-                "the call of @{callee} has the wrong number of arguments"
-            )));
-        }
-        let mut fb = Box::new(src.clone());
-        let args: SmallVec<[Value; 4]> = fb.block_args(entry).into();
-        let mut tx = Translator::new(ctx, batch);
-        for ((&a, &t), &b) in args.iter().zip(arg_types).zip(batched) {
-            fb.set_value_type(a, t);
-            tx.bind(a, BVal { v: a, batched: b });
-        }
-        let term = fb
-            .last_op(entry)
-            .filter(|&t| ctx.op_name_str(fb.op_name(t)) == "func.return");
-        let Some(term) = term else {
-            return Err(Unbatchable(format!("@{callee} does not end in 'func.return'")));
-        };
-        for op in fb.block_op_vec(entry) {
-            if op != term {
-                tx.translate(&mut fb, op, self)
-                    .map_err(|u| Unbatchable(format!("in @{callee}: {}", u.0)))?;
-            }
-        }
-        let rets: Vec<BVal> = fb.operands(term).map(|v| tx.get(v)).collect();
-        let ret_vals: Vec<Value> = rets.iter().map(|b| b.v).collect();
-        fb.set_operands(term, &ret_vals);
-        for &op in tx.replaced().iter().rev() {
-            fb.erase_op(op);
-        }
-        let results: Vec<(Type, bool)> = rets.iter().map(|b| (fb.value_type(b.v), b.batched)).collect();
-        let result_types: Vec<Type> = results.iter().map(|r| r.0).collect();
-        // @f_batched_8_bu: batch size (or dyn) and which arguments are batched
-        let mask: String = batched.iter().map(|&b| if b { 'b' } else { 'u' }).collect();
-        let size = if batch == DYNAMIC {
-            "dyn".to_string()
-        } else {
-            batch.to_string()
-        };
-        let base = format!("{callee}_batched_{size}_{mask}");
-        let mut name = base.clone();
-        let mut k = 1;
-        while self.name_taken(&name) {
-            name = format!("{base}_{k}");
-            k += 1;
-        }
-        fb.set_self_attr(ctx, "sym_name", Some(ctx.str_attr(&name)));
-        fb.set_self_attr(
-            ctx,
-            "function_type",
-            Some(ctx.type_attr(ctx.function_type(arg_types, &result_types))),
-        );
-        fb.set_self_attr(ctx, "sym_visibility", Some(ctx.str_attr("private")));
-        self.st.pending_index.insert(name.clone(), self.st.pending.len());
-        self.st.pending.push((name.clone(), fb));
-        Ok(CallTarget { callee: name, results })
-    }
-
-    fn compute_pure(&mut self, name: &str) -> bool {
-        let ctx = self.ctx;
-        if matches!(self.class_of(name).as_deref(), Some("orchestration" | "hybrid")) {
-            return false;
-        }
-        let Some(body) = self.body_of(name) else { return false };
-        let Some(&region) = body.root_regions().first() else {
-            return false;
-        };
-        if body.region_is_empty(region) {
-            return false; // a declaration: its effects are unknown
-        }
-        let mut callees = Vec::new();
-        let mut ok = true;
-        for op in body.walk_ops() {
-            let n = ctx.op_name_str(body.op_name(op));
-            if n == "func.call" {
-                callees.push(
-                    body.attr(ctx, op, "callee")
-                        .and_then(|a| ctx.as_symbol(a))
-                        .unwrap_or("")
-                        .to_string(),
-                );
-            } else if !(n == "func.return" || (n.starts_with("tensor.") && util::is_memory_effect_free(ctx, body, op)))
-            {
-                ok = false;
-                break;
-            }
-        }
-        ok && callees.iter().all(|c| self.is_pure_tensor(c))
-    }
-}
-
-impl CallBatcher for Env<'_> {
-    fn batched_call(
-        &mut self,
-        callee: &str,
-        arg_types: &[Type],
-        batched: &[bool],
-        batch: i64,
-    ) -> Result<CallTarget, Unbatchable> {
-        let key = (callee.to_string(), arg_types.to_vec());
-        if let Some(r) = self.st.clones.get(&key) {
-            return r.clone();
-        }
-        if !self.st.in_progress.insert(key.clone()) {
-            return Err(Unbatchable(format!("@{callee} calls itself with batched arguments")));
-        }
-        let r = self.make_clone(callee, arg_types, batched, batch);
-        self.st.in_progress.remove(&key);
-        self.st.clones.insert(key, r.clone());
-        r
-    }
-
-    fn is_pure_tensor(&mut self, callee: &str) -> bool {
-        match self.st.pure.get(callee) {
-            Some(Some(p)) => return *p,
-            Some(None) => return false,
-            None => {}
-        }
-        self.st.pure.insert(callee.to_string(), None);
-        let p = self.compute_pure(callee);
-        self.st.pure.insert(callee.to_string(), Some(p));
-        p
-    }
 }

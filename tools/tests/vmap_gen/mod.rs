@@ -33,6 +33,15 @@ struct V {
     dep: bool,
 }
 
+/// The pool value an op is built around, with its shape, element type and whether it is a
+/// float.
+struct Anchor {
+    v: V,
+    shape: Vec<i64>,
+    elem: Type,
+    float: bool,
+}
+
 struct Gen<'a> {
     ctx: &'a Context,
     rng: SplitMix64,
@@ -340,381 +349,32 @@ impl<'a> Gen<'a> {
 
     /// Builds one random tensor op (or a call) from the pool; false if it did not fit.
     fn op(&mut self, body: &mut Body, block: Block, pool: &mut Vec<V>) -> bool {
-        let ctx = self.ctx;
         let Some(a) = self.pick(pool) else { return false };
-        let sa = self.shape(a.ty);
-        let ea = self.elem(a.ty);
-        let fl = self.is_float(a.ty);
+        let x = Anchor {
+            v: a,
+            shape: self.shape(a.ty),
+            elem: self.elem(a.ty),
+            float: self.is_float(a.ty),
+        };
         let kind = self.below(20);
         let mut deps = a.dep;
-        let built: Option<(Value, &'static str)> = (|| {
-            Some(match kind {
-                0 | 1 => {
-                    let names: &[&'static str] = if fl {
-                        &[
-                            "neg", "abs", "relu", "exp", "log", "tanh", "sigmoid", "silu", "sqrt", "rsqrt", "gelu",
-                        ]
-                    } else {
-                        &["neg", "abs", "relu"]
-                    };
-                    let n = self.pick(names)?;
-                    let mut b = Builder::at_end(ctx, body, block);
-                    let v = match n {
-                        "neg" => tensor::neg(&mut b, a.v),
-                        "abs" => tensor::abs(&mut b, a.v),
-                        "relu" => tensor::relu(&mut b, a.v),
-                        "exp" => tensor::exp(&mut b, a.v),
-                        "log" => tensor::log(&mut b, a.v),
-                        "tanh" => tensor::tanh(&mut b, a.v),
-                        "sigmoid" => tensor::sigmoid(&mut b, a.v),
-                        "silu" => tensor::silu(&mut b, a.v),
-                        "sqrt" => tensor::sqrt(&mut b, a.v),
-                        "rsqrt" => tensor::rsqrt(&mut b, a.v),
-                        _ => tensor::gelu(&mut b, a.v, if self.chance(50) { "tanh" } else { "none" }),
-                    };
-                    (v.ok()?, "unary")
-                }
-                2..=4 => {
-                    let c = self.partner(body, block, pool, a)?;
-                    deps |= c.dep;
-                    let names: &[&'static str] = if fl {
-                        &["add", "sub", "mul", "div", "max", "min", "pow"]
-                    } else {
-                        &["add", "sub", "mul", "max", "min"]
-                    };
-                    let n = self.pick(names)?;
-                    let (x, y) = if self.chance(50) { (a.v, c.v) } else { (c.v, a.v) };
-                    let mut b = Builder::at_end(ctx, body, block);
-                    let v = match n {
-                        "add" => tensor::add(&mut b, x, y),
-                        "sub" => tensor::sub(&mut b, x, y),
-                        "mul" => tensor::mul(&mut b, x, y),
-                        "div" => tensor::div(&mut b, x, y),
-                        "max" => tensor::max(&mut b, x, y),
-                        "min" => tensor::min(&mut b, x, y),
-                        _ => tensor::pow(&mut b, x, y),
-                    };
-                    (v.ok()?, "binary")
-                }
-                5 => {
-                    let c = self.partner(body, block, pool, a)?;
-                    deps |= c.dep;
-                    let pred = self.pick(&["eq", "ne", "lt", "le", "gt", "ge"])?;
-                    let mut b = Builder::at_end(ctx, body, block);
-                    let cond = tensor::cmp(&mut b, a.v, c.v, pred).ok()?;
-                    let v = if self.chance(50) {
-                        tensor::select(&mut b, cond, a.v, c.v)
-                    } else {
-                        tensor::select(&mut b, cond, c.v, a.v)
-                    };
-                    (v.ok()?, "cmp+select")
-                }
-                6 => {
-                    let to = if fl {
-                        self.pick(&[ctx.f64_type(), ctx.f32_type(), ctx.i32_type(), ctx.f16_type()])?
-                    } else {
-                        ctx.f32_type()
-                    };
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::cast(&mut b, a.v, to).ok()?, "tensor.cast")
-                }
-                7 => {
-                    // matmul with a transposed self, a constant, or a pool value
-                    if sa.len() < 2 || ea == ctx.i1_type() {
-                        return None;
-                    }
-                    let r = sa.len();
-                    let (m, k) = (sa[r - 2], sa[r - 1]);
-                    let rhs = match self.below(3) {
-                        0 => {
-                            let mut perm: Vec<i64> = (0..r as i64).collect();
-                            perm.swap(r - 2, r - 1);
-                            let mut b = Builder::at_end(ctx, body, block);
-                            tensor::transpose(&mut b, a.v, &perm).ok()?
-                        }
-                        1 => {
-                            let mut s = if self.chance(30) {
-                                vec![1 + self.below(2) as i64]
-                            } else {
-                                Vec::new()
-                            };
-                            s.extend([k, 1 + self.below(3) as i64]);
-                            self.constant(body, block, &s, ea)?.v
-                        }
-                        _ => {
-                            let cands: Vec<V> = pool
-                                .iter()
-                                .copied()
-                                .filter(|v| {
-                                    let s = self.shape(v.ty);
-                                    s.len() >= 2 && s[s.len() - 2] == k && self.elem(v.ty) == ea
-                                })
-                                .collect();
-                            let c = self.pick(&cands)?;
-                            deps |= c.dep;
-                            c.v
-                        }
-                    };
-                    let _ = m;
-                    let mut b = Builder::at_end(ctx, body, block);
-                    let v = if self.chance(20) {
-                        tensor::matmul(&mut b, rhs, a.v)
-                    } else {
-                        tensor::matmul(&mut b, a.v, rhs)
-                    };
-                    (v.ok()?, "tensor.matmul")
-                }
-                8 => {
-                    if ea == ctx.i1_type() {
-                        return None;
-                    }
-                    let labels: Vec<char> = "ijkl".chars().take(sa.len()).collect();
-                    let l: String = labels.iter().collect();
-                    let (eq, others): (String, Vec<Value>) = match self.below(4) {
-                        0 => {
-                            // permute / reduce some labels
-                            let mut out: Vec<char> = labels.iter().copied().filter(|_| self.chance(70)).collect();
-                            if out.len() > 1 && self.chance(50) {
-                                out.reverse();
-                            }
-                            (format!("{l}->{}", out.iter().collect::<String>()), vec![])
-                        }
-                        1 => (format!("{l},{l}"), vec![a.v]),
-                        2 => {
-                            // contract the last label with a constant
-                            let k = *sa.last()?;
-                            let n = 1 + self.below(3) as i64;
-                            let c = self.constant(body, block, &[k, n], ea)?;
-                            let last = *labels.last()?;
-                            let keep: String = labels[..labels.len() - 1].iter().collect();
-                            (format!("{l},{last}z->{keep}z"), vec![c.v])
-                        }
-                        _ => {
-                            // outer product with a pool vector
-                            let cands: Vec<V> = pool
-                                .iter()
-                                .copied()
-                                .filter(|v| self.shape(v.ty).len() == 1 && self.elem(v.ty) == ea)
-                                .collect();
-                            let c = self.pick(&cands)?;
-                            deps |= c.dep;
-                            (format!("{l},z->{l}z"), vec![c.v])
-                        }
-                    };
-                    let mut ops = vec![a.v];
-                    ops.extend(others);
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::einsum(&mut b, &ops, &eq).ok()?, "tensor.einsum")
-                }
-                9 => {
-                    if sa.is_empty() || ea == ctx.i1_type() {
-                        return None;
-                    }
-                    let mut axes: Vec<i64> = (0..sa.len() as i64).filter(|_| self.chance(50)).collect();
-                    if axes.is_empty() {
-                        axes.push(self.below(sa.len()) as i64);
-                    }
-                    if self.chance(30) {
-                        for x in axes.iter_mut() {
-                            *x -= sa.len() as i64;
-                        }
-                    }
-                    let kind = self.pick(&["sum", "max", "min", "mean", "prod"])?;
-                    let keep = self.chance(40);
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::reduce(&mut b, a.v, kind, &axes, keep).ok()?, "tensor.reduce")
-                }
-                10 => {
-                    if sa.is_empty() || !fl {
-                        return None;
-                    }
-                    let ax = self.below(sa.len()) as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::softmax(&mut b, a.v, ax).ok()?, "tensor.softmax")
-                }
-                11 => {
-                    if sa.is_empty() || !fl {
-                        return None;
-                    }
-                    let axis = self.below(sa.len());
-                    let norm = sa[axis..].to_vec();
-                    let mut params = Vec::new();
-                    for _ in 0..2 {
-                        let cands: Vec<V> = pool
-                            .iter()
-                            .copied()
-                            .filter(|v| self.shape(v.ty) == norm && self.elem(v.ty) == ea)
-                            .collect();
-                        let p = match self.pick(&cands) {
-                            Some(p) if self.chance(60) => p,
-                            _ => self.constant(body, block, &norm, ea)?,
-                        };
-                        deps |= p.dep;
-                        params.push(p.v);
-                    }
-                    let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (
-                        tensor::layer_norm(&mut b, a.v, params[0], params[1], ax, 1e-5).ok()?,
-                        "tensor.layer_norm",
-                    )
-                }
-                12 => {
-                    if sa.len() < 2 {
-                        return None;
-                    }
-                    let mut perm: Vec<i64> = (0..sa.len() as i64).collect();
-                    for i in (1..perm.len()).rev() {
-                        let j = self.below(i + 1);
-                        perm.swap(i, j);
-                    }
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::transpose(&mut b, a.v, &perm).ok()?, "tensor.transpose")
-                }
-                13 => {
-                    let n: i64 = sa.iter().product();
-                    let shape: Vec<i64> = match self.below(3) {
-                        0 => vec![n],
-                        1 => vec![1, n],
-                        _ => {
-                            let d = (1..=n).filter(|d| n % d == 0).collect::<Vec<_>>();
-                            let f = self.pick(&d)?;
-                            vec![f, n / f]
-                        }
-                    };
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::reshape(&mut b, a.v, &shape).ok()?, "tensor.reshape")
-                }
-                14 => {
-                    let mut shape = sa.clone();
-                    for d in shape.iter_mut() {
-                        if *d == 1 && self.chance(50) {
-                            *d = 2;
-                        }
-                    }
-                    if self.chance(60) {
-                        shape.insert(0, 1 + self.below(3) as i64);
-                    }
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::broadcast_to(&mut b, a.v, &shape).ok()?, "tensor.broadcast_to")
-                }
-                15 => {
-                    if sa.is_empty() {
-                        return None;
-                    }
-                    let (mut start, mut limit, mut stride) = (vec![], vec![], vec![]);
-                    for &d in &sa {
-                        let lo = self.below(d as usize) as i64;
-                        let hi = lo + 1 + self.below((d - lo) as usize) as i64;
-                        start.push(lo);
-                        limit.push(hi);
-                        stride.push(1 + self.below(2) as i64);
-                    }
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (
-                        tensor::slice(&mut b, a.v, &start, &limit, &stride).ok()?,
-                        "tensor.slice",
-                    )
-                }
-                16 => {
-                    if sa.is_empty() {
-                        return None;
-                    }
-                    let axis = self.below(sa.len());
-                    let cands: Vec<V> = pool
-                        .iter()
-                        .copied()
-                        .filter(|v| {
-                            let s = self.shape(v.ty);
-                            self.elem(v.ty) == ea
-                                && s.len() == sa.len()
-                                && (0..s.len()).all(|d| d == axis || s[d] == sa[d])
-                        })
-                        .collect();
-                    let c = match self.pick(&cands) {
-                        Some(c) if self.chance(70) => c,
-                        _ => {
-                            let mut s = sa.clone();
-                            s[axis] = 1 + self.below(2) as i64;
-                            self.constant(body, block, &s, ea)?
-                        }
-                    };
-                    deps |= c.dep;
-                    let ops = if self.chance(50) {
-                        vec![a.v, c.v]
-                    } else {
-                        vec![c.v, a.v, a.v]
-                    };
-                    let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::concat(&mut b, &ops, ax).ok()?, "tensor.concat")
-                }
-                17 => {
-                    // gather with constant indices, or indices computed from a pool value
-                    if sa.is_empty() {
-                        return None;
-                    }
-                    let axis = self.below(sa.len());
-                    let size = sa[axis];
-                    let idx = if self.chance(40) {
-                        let ishape = self.rand_shape(2);
-                        let n: usize = ishape.iter().product::<i64>() as usize;
-                        // now and then an index out of range: a run-time error before and after
-                        let wild = self.chance(15);
-                        let vals: Vec<f64> = (0..n)
-                            .map(|_| {
-                                if wild {
-                                    self.below(size as usize + 2) as f64 - 1.0
-                                } else {
-                                    self.below(size as usize) as f64
-                                }
-                            })
-                            .collect();
-                        let dims: Vec<usize> = ishape.iter().map(|&d| d as usize).collect();
-                        let t = xcs_dialects::interp::Tensor::from_f64s(ElemType::I32, &dims, &vals).ok()?;
-                        let attr = tensor_to_attr(ctx, &t);
-                        let mut b = Builder::at_end(ctx, body, block);
-                        tensor::constant(&mut b, attr).ok()?
-                    } else {
-                        // min(cast_i32(abs(v * (size + 0.5))), size - 1): in range
-                        let cands: Vec<V> = pool
-                            .iter()
-                            .copied()
-                            .filter(|v| self.is_float(v.ty) && self.shape(v.ty).len() <= 2)
-                            .collect();
-                        let src = self.pick(&cands)?;
-                        deps |= src.dep;
-                        let hi = self.constant_i32(body, block, size - 1)?;
-                        let scale_ty = ctx.tensor_type(&[], self.elem(src.ty));
-                        let mut b = Builder::at_end(ctx, body, block);
-                        let scale = tensor::splat_float(&mut b, scale_ty, size as f64 + 0.5).ok()?;
-                        let scaled = tensor::mul(&mut b, src.v, scale).ok()?;
-                        let ab = tensor::abs(&mut b, scaled).ok()?;
-                        let ci = tensor::cast(&mut b, ab, ctx.i32_type()).ok()?;
-                        if self.chance(10) {
-                            ci // unclamped: sometimes out of range
-                        } else {
-                            tensor::min(&mut b, ci, hi).ok()?
-                        }
-                    };
-                    let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
-                    let mut b = Builder::at_end(ctx, body, block);
-                    (tensor::gather(&mut b, a.v, idx, ax).ok()?, "tensor.gather")
-                }
-                18 => {
-                    let s = self.rand_shape(2);
-                    let e = self.rand_elem();
-                    let c = self.constant(body, block, &s, e)?;
-                    deps = false;
-                    (c.v, "tensor.constant")
-                }
-                _ => {
-                    let (v, d) = self.call(body, block, pool, a)?;
-                    deps = d;
-                    (v, "func.call")
-                }
-            })
-        })();
+        let built = match kind {
+            0..=6 => self.elementwise(kind, body, block, pool, x, &mut deps),
+            7 | 8 => self.contraction(kind, body, block, pool, x, &mut deps),
+            9..=11 => self.reduction(kind, body, block, pool, x, &mut deps),
+            12..=16 => self.shape_op(kind, body, block, pool, x, &mut deps),
+            17 => self.gather(body, block, pool, x, &mut deps),
+            18 => {
+                let s = self.rand_shape(2);
+                let e = self.rand_elem();
+                deps = false;
+                self.constant(body, block, &s, e).map(|c| (c.v, "tensor.constant"))
+            }
+            _ => self.call(body, block, pool, a).map(|(v, d)| {
+                deps = d;
+                (v, "func.call")
+            }),
+        };
         let Some((v, name)) = built else { return false };
         self.count(name);
         pool.push(V {
@@ -723,6 +383,447 @@ impl<'a> Gen<'a> {
             dep: deps,
         });
         true
+    }
+
+    /// An elementwise op of `x`: unary, binary with a partner it broadcasts with, cmp + select,
+    /// or a cast (kinds 0 to 6 of [`Gen::op`]).
+    fn elementwise(
+        &mut self,
+        kind: usize,
+        body: &mut Body,
+        block: Block,
+        pool: &[V],
+        x: Anchor,
+        deps: &mut bool,
+    ) -> Option<(Value, &'static str)> {
+        let ctx = self.ctx;
+        let Anchor { v: a, float: fl, .. } = x;
+        Some(match kind {
+            0 | 1 => {
+                let names: &[&'static str] = if fl {
+                    &[
+                        "neg", "abs", "relu", "exp", "log", "tanh", "sigmoid", "silu", "sqrt", "rsqrt", "gelu",
+                    ]
+                } else {
+                    &["neg", "abs", "relu"]
+                };
+                let n = self.pick(names)?;
+                let mut b = Builder::at_end(ctx, body, block);
+                let v = match n {
+                    "neg" => tensor::neg(&mut b, a.v),
+                    "abs" => tensor::abs(&mut b, a.v),
+                    "relu" => tensor::relu(&mut b, a.v),
+                    "exp" => tensor::exp(&mut b, a.v),
+                    "log" => tensor::log(&mut b, a.v),
+                    "tanh" => tensor::tanh(&mut b, a.v),
+                    "sigmoid" => tensor::sigmoid(&mut b, a.v),
+                    "silu" => tensor::silu(&mut b, a.v),
+                    "sqrt" => tensor::sqrt(&mut b, a.v),
+                    "rsqrt" => tensor::rsqrt(&mut b, a.v),
+                    _ => tensor::gelu(&mut b, a.v, if self.chance(50) { "tanh" } else { "none" }),
+                };
+                (v.ok()?, "unary")
+            }
+            2..=4 => {
+                let c = self.partner(body, block, pool, a)?;
+                *deps |= c.dep;
+                let names: &[&'static str] = if fl {
+                    &["add", "sub", "mul", "div", "max", "min", "pow"]
+                } else {
+                    &["add", "sub", "mul", "max", "min"]
+                };
+                let n = self.pick(names)?;
+                let (x, y) = if self.chance(50) { (a.v, c.v) } else { (c.v, a.v) };
+                let mut b = Builder::at_end(ctx, body, block);
+                let v = match n {
+                    "add" => tensor::add(&mut b, x, y),
+                    "sub" => tensor::sub(&mut b, x, y),
+                    "mul" => tensor::mul(&mut b, x, y),
+                    "div" => tensor::div(&mut b, x, y),
+                    "max" => tensor::max(&mut b, x, y),
+                    "min" => tensor::min(&mut b, x, y),
+                    _ => tensor::pow(&mut b, x, y),
+                };
+                (v.ok()?, "binary")
+            }
+            5 => {
+                let c = self.partner(body, block, pool, a)?;
+                *deps |= c.dep;
+                let pred = self.pick(&["eq", "ne", "lt", "le", "gt", "ge"])?;
+                let mut b = Builder::at_end(ctx, body, block);
+                let cond = tensor::cmp(&mut b, a.v, c.v, pred).ok()?;
+                let v = if self.chance(50) {
+                    tensor::select(&mut b, cond, a.v, c.v)
+                } else {
+                    tensor::select(&mut b, cond, c.v, a.v)
+                };
+                (v.ok()?, "cmp+select")
+            }
+            _ => {
+                let to = if fl {
+                    self.pick(&[ctx.f64_type(), ctx.f32_type(), ctx.i32_type(), ctx.f16_type()])?
+                } else {
+                    ctx.f32_type()
+                };
+                let mut b = Builder::at_end(ctx, body, block);
+                (tensor::cast(&mut b, a.v, to).ok()?, "tensor.cast")
+            }
+        })
+    }
+
+    /// A matmul of `x` (with its transpose, a constant or a pool value) or an einsum (kinds 7,
+    /// 8).
+    fn contraction(
+        &mut self,
+        kind: usize,
+        body: &mut Body,
+        block: Block,
+        pool: &[V],
+        x: Anchor,
+        deps: &mut bool,
+    ) -> Option<(Value, &'static str)> {
+        let ctx = self.ctx;
+        let Anchor {
+            v: a,
+            shape: sa,
+            elem: ea,
+            ..
+        } = x;
+        Some(match kind {
+            7 => {
+                // matmul with a transposed self, a constant, or a pool value
+                if sa.len() < 2 || ea == ctx.i1_type() {
+                    return None;
+                }
+                let r = sa.len();
+                let k = sa[r - 1];
+                let rhs = match self.below(3) {
+                    0 => {
+                        let mut perm: Vec<i64> = (0..r as i64).collect();
+                        perm.swap(r - 2, r - 1);
+                        let mut b = Builder::at_end(ctx, body, block);
+                        tensor::transpose(&mut b, a.v, &perm).ok()?
+                    }
+                    1 => {
+                        let mut s = if self.chance(30) {
+                            vec![1 + self.below(2) as i64]
+                        } else {
+                            Vec::new()
+                        };
+                        s.extend([k, 1 + self.below(3) as i64]);
+                        self.constant(body, block, &s, ea)?.v
+                    }
+                    _ => {
+                        let cands: Vec<V> = pool
+                            .iter()
+                            .copied()
+                            .filter(|v| {
+                                let s = self.shape(v.ty);
+                                s.len() >= 2 && s[s.len() - 2] == k && self.elem(v.ty) == ea
+                            })
+                            .collect();
+                        let c = self.pick(&cands)?;
+                        *deps |= c.dep;
+                        c.v
+                    }
+                };
+                let mut b = Builder::at_end(ctx, body, block);
+                let v = if self.chance(20) {
+                    tensor::matmul(&mut b, rhs, a.v)
+                } else {
+                    tensor::matmul(&mut b, a.v, rhs)
+                };
+                (v.ok()?, "tensor.matmul")
+            }
+            _ => {
+                if ea == ctx.i1_type() {
+                    return None;
+                }
+                let labels: Vec<char> = "ijkl".chars().take(sa.len()).collect();
+                let l: String = labels.iter().collect();
+                let (eq, others): (String, Vec<Value>) = match self.below(4) {
+                    0 => {
+                        // permute / reduce some labels
+                        let mut out: Vec<char> = labels.iter().copied().filter(|_| self.chance(70)).collect();
+                        if out.len() > 1 && self.chance(50) {
+                            out.reverse();
+                        }
+                        (format!("{l}->{}", out.iter().collect::<String>()), vec![])
+                    }
+                    1 => (format!("{l},{l}"), vec![a.v]),
+                    2 => {
+                        // contract the last label with a constant
+                        let k = *sa.last()?;
+                        let n = 1 + self.below(3) as i64;
+                        let c = self.constant(body, block, &[k, n], ea)?;
+                        let last = *labels.last()?;
+                        let keep: String = labels[..labels.len() - 1].iter().collect();
+                        (format!("{l},{last}z->{keep}z"), vec![c.v])
+                    }
+                    _ => {
+                        // outer product with a pool vector
+                        let cands: Vec<V> = pool
+                            .iter()
+                            .copied()
+                            .filter(|v| self.shape(v.ty).len() == 1 && self.elem(v.ty) == ea)
+                            .collect();
+                        let c = self.pick(&cands)?;
+                        *deps |= c.dep;
+                        (format!("{l},z->{l}z"), vec![c.v])
+                    }
+                };
+                let mut ops = vec![a.v];
+                ops.extend(others);
+                let mut b = Builder::at_end(ctx, body, block);
+                (tensor::einsum(&mut b, &ops, &eq).ok()?, "tensor.einsum")
+            }
+        })
+    }
+
+    /// A reduce, softmax or layer_norm of `x` (kinds 9 to 11).
+    fn reduction(
+        &mut self,
+        kind: usize,
+        body: &mut Body,
+        block: Block,
+        pool: &[V],
+        x: Anchor,
+        deps: &mut bool,
+    ) -> Option<(Value, &'static str)> {
+        let ctx = self.ctx;
+        let Anchor {
+            v: a,
+            shape: sa,
+            elem: ea,
+            float: fl,
+        } = x;
+        Some(match kind {
+            9 => {
+                if sa.is_empty() || ea == ctx.i1_type() {
+                    return None;
+                }
+                let mut axes: Vec<i64> = (0..sa.len() as i64).filter(|_| self.chance(50)).collect();
+                if axes.is_empty() {
+                    axes.push(self.below(sa.len()) as i64);
+                }
+                if self.chance(30) {
+                    for x in axes.iter_mut() {
+                        *x -= sa.len() as i64;
+                    }
+                }
+                let kind = self.pick(&["sum", "max", "min", "mean", "prod"])?;
+                let keep = self.chance(40);
+                let mut b = Builder::at_end(ctx, body, block);
+                (tensor::reduce(&mut b, a.v, kind, &axes, keep).ok()?, "tensor.reduce")
+            }
+            10 => {
+                if sa.is_empty() || !fl {
+                    return None;
+                }
+                let ax = self.below(sa.len()) as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
+                let mut b = Builder::at_end(ctx, body, block);
+                (tensor::softmax(&mut b, a.v, ax).ok()?, "tensor.softmax")
+            }
+            _ => {
+                if sa.is_empty() || !fl {
+                    return None;
+                }
+                let axis = self.below(sa.len());
+                let norm = sa[axis..].to_vec();
+                let mut params = Vec::new();
+                for _ in 0..2 {
+                    let cands: Vec<V> = pool
+                        .iter()
+                        .copied()
+                        .filter(|v| self.shape(v.ty) == norm && self.elem(v.ty) == ea)
+                        .collect();
+                    let p = match self.pick(&cands) {
+                        Some(p) if self.chance(60) => p,
+                        _ => self.constant(body, block, &norm, ea)?,
+                    };
+                    *deps |= p.dep;
+                    params.push(p.v);
+                }
+                let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
+                let mut b = Builder::at_end(ctx, body, block);
+                (
+                    tensor::layer_norm(&mut b, a.v, params[0], params[1], ax, 1e-5).ok()?,
+                    "tensor.layer_norm",
+                )
+            }
+        })
+    }
+
+    /// A transpose, reshape, broadcast_to, slice or concat of `x` (kinds 12 to 16).
+    fn shape_op(
+        &mut self,
+        kind: usize,
+        body: &mut Body,
+        block: Block,
+        pool: &[V],
+        x: Anchor,
+        deps: &mut bool,
+    ) -> Option<(Value, &'static str)> {
+        let ctx = self.ctx;
+        let Anchor {
+            v: a,
+            shape: sa,
+            elem: ea,
+            ..
+        } = x;
+        Some(match kind {
+            12 => {
+                if sa.len() < 2 {
+                    return None;
+                }
+                let mut perm: Vec<i64> = (0..sa.len() as i64).collect();
+                for i in (1..perm.len()).rev() {
+                    let j = self.below(i + 1);
+                    perm.swap(i, j);
+                }
+                let mut b = Builder::at_end(ctx, body, block);
+                (tensor::transpose(&mut b, a.v, &perm).ok()?, "tensor.transpose")
+            }
+            13 => {
+                let n: i64 = sa.iter().product();
+                let shape: Vec<i64> = match self.below(3) {
+                    0 => vec![n],
+                    1 => vec![1, n],
+                    _ => {
+                        let d = (1..=n).filter(|d| n % d == 0).collect::<Vec<_>>();
+                        let f = self.pick(&d)?;
+                        vec![f, n / f]
+                    }
+                };
+                let mut b = Builder::at_end(ctx, body, block);
+                (tensor::reshape(&mut b, a.v, &shape).ok()?, "tensor.reshape")
+            }
+            14 => {
+                let mut shape = sa.clone();
+                for d in shape.iter_mut() {
+                    if *d == 1 && self.chance(50) {
+                        *d = 2;
+                    }
+                }
+                if self.chance(60) {
+                    shape.insert(0, 1 + self.below(3) as i64);
+                }
+                let mut b = Builder::at_end(ctx, body, block);
+                (tensor::broadcast_to(&mut b, a.v, &shape).ok()?, "tensor.broadcast_to")
+            }
+            15 => {
+                if sa.is_empty() {
+                    return None;
+                }
+                let (mut start, mut limit, mut stride) = (vec![], vec![], vec![]);
+                for &d in &sa {
+                    let lo = self.below(d as usize) as i64;
+                    let hi = lo + 1 + self.below((d - lo) as usize) as i64;
+                    start.push(lo);
+                    limit.push(hi);
+                    stride.push(1 + self.below(2) as i64);
+                }
+                let mut b = Builder::at_end(ctx, body, block);
+                (
+                    tensor::slice(&mut b, a.v, &start, &limit, &stride).ok()?,
+                    "tensor.slice",
+                )
+            }
+            _ => {
+                if sa.is_empty() {
+                    return None;
+                }
+                let axis = self.below(sa.len());
+                let cands: Vec<V> = pool
+                    .iter()
+                    .copied()
+                    .filter(|v| {
+                        let s = self.shape(v.ty);
+                        self.elem(v.ty) == ea && s.len() == sa.len() && (0..s.len()).all(|d| d == axis || s[d] == sa[d])
+                    })
+                    .collect();
+                let c = match self.pick(&cands) {
+                    Some(c) if self.chance(70) => c,
+                    _ => {
+                        let mut s = sa.clone();
+                        s[axis] = 1 + self.below(2) as i64;
+                        self.constant(body, block, &s, ea)?
+                    }
+                };
+                *deps |= c.dep;
+                let ops = if self.chance(50) {
+                    vec![a.v, c.v]
+                } else {
+                    vec![c.v, a.v, a.v]
+                };
+                let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
+                let mut b = Builder::at_end(ctx, body, block);
+                (tensor::concat(&mut b, &ops, ax).ok()?, "tensor.concat")
+            }
+        })
+    }
+
+    /// A gather from `x` at constant indices, or at indices computed from a pool value (kind 17).
+    fn gather(
+        &mut self,
+        body: &mut Body,
+        block: Block,
+        pool: &[V],
+        x: Anchor,
+        deps: &mut bool,
+    ) -> Option<(Value, &'static str)> {
+        let ctx = self.ctx;
+        let Anchor { v: a, shape: sa, .. } = x;
+        // gather with constant indices, or indices computed from a pool value
+        if sa.is_empty() {
+            return None;
+        }
+        let axis = self.below(sa.len());
+        let size = sa[axis];
+        let idx = if self.chance(40) {
+            let ishape = self.rand_shape(2);
+            let n: usize = ishape.iter().product::<i64>() as usize;
+            // now and then an index out of range: a run-time error before and after
+            let wild = self.chance(15);
+            let vals: Vec<f64> = (0..n)
+                .map(|_| {
+                    if wild {
+                        self.below(size as usize + 2) as f64 - 1.0
+                    } else {
+                        self.below(size as usize) as f64
+                    }
+                })
+                .collect();
+            let dims: Vec<usize> = ishape.iter().map(|&d| d as usize).collect();
+            let t = xcs_dialects::interp::Tensor::from_f64s(ElemType::I32, &dims, &vals).ok()?;
+            let attr = tensor_to_attr(ctx, &t);
+            let mut b = Builder::at_end(ctx, body, block);
+            tensor::constant(&mut b, attr).ok()?
+        } else {
+            // min(cast_i32(abs(v * (size + 0.5))), size - 1): in range
+            let cands: Vec<V> = pool
+                .iter()
+                .copied()
+                .filter(|v| self.is_float(v.ty) && self.shape(v.ty).len() <= 2)
+                .collect();
+            let src = self.pick(&cands)?;
+            *deps |= src.dep;
+            let hi = self.constant_i32(body, block, size - 1)?;
+            let scale_ty = ctx.tensor_type(&[], self.elem(src.ty));
+            let mut b = Builder::at_end(ctx, body, block);
+            let scale = tensor::splat_float(&mut b, scale_ty, size as f64 + 0.5).ok()?;
+            let scaled = tensor::mul(&mut b, src.v, scale).ok()?;
+            let ab = tensor::abs(&mut b, scaled).ok()?;
+            let ci = tensor::cast(&mut b, ab, ctx.i32_type()).ok()?;
+            if self.chance(10) {
+                ci // unclamped: sometimes out of range
+            } else {
+                tensor::min(&mut b, ci, hi).ok()?
+            }
+        };
+        let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
+        let mut b = Builder::at_end(ctx, body, block);
+        Some((tensor::gather(&mut b, a.v, idx, ax).ok()?, "tensor.gather"))
     }
 
     fn constant_i32(&mut self, body: &mut Body, block: Block, value: i64) -> Option<Value> {
