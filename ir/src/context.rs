@@ -285,7 +285,7 @@ impl Context {
     pub fn attach_interface<I: crate::op_interface::OpInterface + ?Sized>(&mut self, def: &'static OpDef, imp: &'static I) {
         let name = self.op_name(def.name);
         assert!(
-            self.op_def(name).is_some_and(|d| std::ptr::eq(d, def) || (d.handle)() == (def.handle)()),
+            self.op_def(name).is_some_and(|d| std::ptr::eq(d, def) || d.handle == def.handle),
             "attach_interface: op {} is not registered in this context",
             def.name
         );

@@ -257,15 +257,15 @@ pub struct OpDef {
     pub interfaces: &'static [crate::op_interface::InterfaceImpl],
     pub syntax: Syntax,
     /// The type id of the op's typed handle (e.g. `AddOp`): what [`OpDef::is`] and the typed
-    /// views' `cast` compare, so that no op is recognised by comparing names.
-    pub handle: fn() -> std::any::TypeId,
+    /// views' `cast` compare (two integers), so that no op is recognised by comparing names.
+    pub handle: std::any::TypeId,
 }
 
 impl OpDef {
     /// True if this is the declaration of the typed handle `T` (e.g. `def.is::<AddOp>()`).
     #[inline]
     pub fn is<T: 'static>(&self) -> bool {
-        (self.handle)() == std::any::TypeId::of::<T>()
+        self.handle == std::any::TypeId::of::<T>()
     }
     pub fn has(&self, t: Traits) -> bool {
         self.traits.contains(t)
@@ -860,7 +860,7 @@ macro_rules! op {
                     &IMP
                 }) ),*)?],
                 syntax: $crate::op!(@or $($syntax)? ; $crate::opdef::Syntax::Pretty),
-                handle: ::std::any::TypeId::of::<$Name>,
+                handle: ::std::any::TypeId::of::<$Name>(),
             };
 
             /// The typed view of `op` if it is this op (compares declarations, not names).
