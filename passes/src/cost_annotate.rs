@@ -451,8 +451,9 @@ impl<'a> Annotator<'a> {
         }
     }
 
-    /// Annotates the ops of one block. Returns the operands of its return-like terminator. Calls, fused regions and maps are composites built here; every other
-    /// op costs what its declared [`CostRule`] says.
+    /// Annotates the ops of one block. Returns the operands of its return-like terminator.
+    /// Calls, fused regions and maps are composites built here; every other op costs what its
+    /// declared [`CostRule`] says.
     #[allow(clippy::too_many_arguments)]
     fn block(
         &mut self,
@@ -469,15 +470,16 @@ impl<'a> Annotator<'a> {
         let mut terminal = None;
         for op in ops {
             let name = body.op_name(op);
-            let traits = ctx.op_def(name).map_or(Traits::empty(), |d| d.traits);
+            let def = ctx.op_def(name);
+            let traits = def.map_or(Traits::empty(), |d| d.traits);
             let child = if traits.contains(Traits::ReturnLike) {
                 terminal = Some(body.operand_vec(op).to_vec());
                 continue;
             } else if traits.contains(Traits::CallLike) {
                 self.call(body, op, env, labels)?
-            } else if FusedOp::matches(ctx, name) {
+            } else if def.is_some_and(|d| d.is::<FusedOp>()) {
                 self.fused(body, op, env, labels, in_fused, prefix)?
-            } else if VmapOp::matches(ctx, name) || ParallelMapOp::matches(ctx, name) {
+            } else if def.is_some_and(|d| d.is::<VmapOp>() || d.is::<ParallelMapOp>()) {
                 self.map(body, op, env, labels, in_fused, prefix)?
             } else if let Some(rule) = ctx.interface::<dyn CostRule>(name) {
                 Some(self.leaf(body, op, rule, env, labels, in_fused)?)
