@@ -149,6 +149,8 @@ pub struct Analysis<'c, 'm> {
     type_cache: FxHashMap<Type, Option<u32>>,
     /// Unregistered op name -> how its name matched.
     op_cache: FxHashMap<OpName, (Bits, f64)>,
+    /// The name of `xcs.llm` in this context (from its declaration), compared per op.
+    llm: OpName,
     /// Callee symbol not in the table -> how it matched.
     sym_cache: FxHashMap<Ident, (Bits, f64)>,
     /// The string attribute of each name (made once; interning costs a hash and a lock).
@@ -227,7 +229,9 @@ fn call_graph_sccs(nodes: &mut [Node<'_>]) -> (Vec<Vec<NodeIndex>>, Vec<usize>) 
 #[allow(clippy::needless_range_loop)]
 fn sweep<'c>(nodes: &[Node<'c>], sccs: &[Vec<NodeIndex>], scc_of: &[usize]) -> Signals<'c> {
     let n = nodes.len();
-    let mut sig = Signals { bits: vec![0 as Bits; n], conf: vec![[0.0f64; 2]; n], wit: vec![[None, None]; n] };
+    let mut bits = vec![0 as Bits; n];
+    let mut conf = vec![[0.0f64; 2]; n];
+    let mut wit: Vec<[Option<Witness<'c>>; 2]> = vec![[None, None]; n];
     // callers of each function within its SCC (for the witnesses of SCC members)
     let mut scc_callers: FxHashMap<usize, SmallVec<[usize; 2]>> = FxHashMap::default();
     for (k, scc) in sccs.iter().enumerate() {
@@ -240,7 +244,7 @@ fn sweep<'c>(nodes: &[Node<'c>], sccs: &[Vec<NodeIndex>], scc_of: &[usize]) -> S
                 b |= fb;
                 c = node.local_conf;
                 for s in 0..2 {
-                    sig.wit[m][s] = node.local_wit[s].map(Witness::Local);
+                    wit[m][s] = node.local_wit[s].map(Witness::Local);
                 }
                 continue;
             }
@@ -248,7 +252,7 @@ fn sweep<'c>(nodes: &[Node<'c>], sccs: &[Vec<NodeIndex>], scc_of: &[usize]) -> S
                 if node.local_conf[s] > 0.0 {
                     b |= side(s);
                     c[s] = c[s].max(node.local_conf[s]);
-                    sig.wit[m][s] = node.local_wit[s].map(Witness::Local);
+                    wit[m][s] = node.local_wit[s].map(Witness::Local);
                 }
             }
             for &callee in &node.callees {
@@ -259,30 +263,30 @@ fn sweep<'c>(nodes: &[Node<'c>], sccs: &[Vec<NodeIndex>], scc_of: &[usize]) -> S
                     continue;
                 }
                 for s in 0..2 {
-                    if sig.bits[callee] & side(s) != 0 {
+                    if bits[callee] & side(s) != 0 {
                         b |= side(s);
-                        c[s] = c[s].max(sig.conf[callee][s]);
-                        let better = match sig.wit[m][s] {
+                        c[s] = c[s].max(conf[callee][s]);
+                        let better = match wit[m][s] {
                             None => true,
-                            Some(Witness::Local(_)) => sig.conf[callee][s] > nodes[m].local_conf[s],
-                            Some(Witness::Callee(o)) => sig.conf[callee][s] > sig.conf[o][s],
+                            Some(Witness::Local(_)) => conf[callee][s] > nodes[m].local_conf[s],
+                            Some(Witness::Callee(o)) => conf[callee][s] > conf[o][s],
                         };
                         if better {
-                            sig.wit[m][s] = Some(Witness::Callee(callee));
+                            wit[m][s] = Some(Witness::Callee(callee));
                         }
                     }
                 }
             }
         }
         for &m in &members {
-            sig.bits[m] = b;
-            sig.conf[m] = c;
+            bits[m] = b;
+            conf[m] = c;
         }
         if members.len() > 1 {
-            scc_witnesses(&members, b, &mut scc_callers, &mut sig.wit);
+            scc_witnesses(&members, b, &mut scc_callers, &mut wit);
         }
     }
-    sig
+    Signals { bits, conf, wit }
 }
 
 /// Members of a cyclic SCC without direct evidence of a side get it from an SCC callee
@@ -324,6 +328,7 @@ impl<'c, 'm> Analysis<'c, 'm> {
             texts: Vec::new(),
             type_cache: FxHashMap::default(),
             op_cache: FxHashMap::default(),
+            llm: ctx.op_name(LlmOp::DEF.name),
             sym_cache: FxHashMap::default(),
             str_attrs: FxHashMap::default(),
             sym_attrs: FxHashMap::default(),
@@ -492,7 +497,7 @@ impl<'c, 'm> Analysis<'c, 'm> {
                         let name = ctx.op_name_str(on);
                         if def.dialect() == TENSOR_DIALECT.name {
                             Self::add_local(node, TENSOR, Name::Str(name), CONF_OP);
-                        } else if def.is::<LlmOp>() {
+                        } else if on == self.llm {
                             Self::add_local(node, ORCHESTRATION, Name::Str(name), CONF_OP);
                         } else if def.has(Traits::CallLike) {
                             let Some(callee) = b.attr(ctx, op, "callee") else {
