@@ -9,7 +9,6 @@ pub mod func;
 mod func_syntax;
 pub mod interfaces;
 pub mod interp;
-mod pending;
 pub mod shape;
 mod symbol_syntax;
 pub mod symbolic;

@@ -1,12 +1,12 @@
 //! `cost-annotate` (seed 004, issue 6): symbolic FLOPs / bytes of every op and function.
 //! Shapes are inferred symbolically (dynamic argument dims are named by a `cost.dims` argument
-//! attribute), every tensor op gets `cost = #cost.cost<...>` from its leaf kernel of `kernels/`
-//! with bindings from the shapes, every function gets its total, and a call is a child whose
-//! kernel is the callee (its total with the call site's shapes substituted). `bind=` substitutes
+//! attribute), every op with a cost rule (the `dyn CostRule` interface its declaration names,
+//! `xcs_dialects::interfaces::cost`) gets `cost = #cost.cost<...>` from its leaf kernel of
+//! `kernels/` with the rule's bindings, every function gets its total, and a call is a child
+//! whose kernel is the callee (its total with the call site's shapes substituted). Calls
+//! (`CallLike`), fused regions and maps are composites built here. `bind=` substitutes
 //! numbers; `report=FILE` writes the resolved cost tree of the public functions. The counting
 //! convention and the formats are in `docs/cost.md`.
-
-mod ops;
 
 use std::collections::BTreeMap;
 
@@ -14,11 +14,16 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use xcs_dialects::cost::library;
 use xcs_dialects::cost::resolve::{Child, Kernel, KernelBody, KernelSet, ResolvedNode};
 use xcs_dialects::cost::Cost;
+use xcs_dialects::interfaces::cost::{elem_bytes, product, type_dims, CostOp, CostRule, Dims, Rule, ValInfo};
 use xcs_dialects::symbolic::{parse_numeric_bindings, Expr};
+use xcs_dialects::tensor::FusedOp;
+use xcs_dialects::xcs::{ParallelMapOp, VmapOp};
+use xcs_ir::builtin::ModuleOp;
+use xcs_ir::opdef::{OpView, Traits};
 use xcs_ir::pass::{OptionKind, OptionSpec, Pass, PassInfo, PassOptions, PassRegistry, PassResult};
 use xcs_ir::{Attr, Block, Body, Context, DiagSink, Diagnostic, Location, Op, Value};
 
-pub use ops::{broadcast, reshape_dims, Dims, ValInfo};
+use crate::util;
 
 /// The pass.
 pub struct CostAnnotate {
@@ -47,8 +52,9 @@ pub const INFO: PassInfo = PassInfo {
     description: "Infers symbolic shapes (dynamic dims of function arguments are named by the \
 argument attribute `cost.dims`, e.g. `{cost.dims = [\"batch_size\", \"seq_len\", 768]}`) and \
 attaches `cost = #cost.cost<flops = \"...\", read = \"...\", write = \"...\">` (with \
-`transcendentals` when not zero) to every tensor op from its leaf kernel of `kernels/` \
-(chosen through `kernels/kernel_name_map.json`), and to every function its total. A \
+`transcendentals` when not zero) to every op from its leaf kernel of `kernels/`, chosen \
+through `kernels/kernel_name_map.json` and bound by the cost rule the op declares (the \
+`CostRule` interface), and to every function its total. A \
 `func.call` costs the callee's total with the call site's dims substituted for the callee's dim \
 names; a `tensor.fused` reads its inputs and writes its outputs once (its body ops count FLOPs \
 only); an `xcs.vmap`/`xcs.parallel_map` costs its body times the batch size. Formulas are \
@@ -72,7 +78,7 @@ impl Pass for CostAnnotate {
         "CostAnnotate"
     }
     fn anchor(&self) -> Option<&'static str> {
-        Some("builtin.module")
+        Some(ModuleOp::DEF.name)
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         let lib = library::library();
@@ -171,7 +177,7 @@ impl<'a> Annotator<'a> {
         let funcs: Vec<(Op, String)> = module
             .top_ops()
             .into_iter()
-            .filter(|&op| ctx.op_name_str(module.op_name(op)) == "func.func")
+            .filter(|&op| util::has_trait(ctx, module, op, Traits::FunctionLike))
             .filter_map(|op| {
                 let name = module.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a))?;
                 Some((op, name.to_string()))
@@ -180,7 +186,7 @@ impl<'a> Annotator<'a> {
         let order = self.call_order(module, &funcs)?;
         for i in order {
             let (op, name) = &funcs[i];
-            let public = xcs_passes_util_is_public(ctx, module, *op);
+            let public = util::is_public(ctx, module, *op);
             let f = module.nested_mut(*op).ok_or(())?;
             let summary = self.function(f, name, public);
             match summary {
@@ -216,7 +222,7 @@ impl<'a> Annotator<'a> {
             let Some(f) = module.nested(*op) else { continue };
             f.for_each_body(&mut |b| {
                 for o in b.walk_ops() {
-                    if ctx.op_name_str(b.op_name(o)) == "func.call" {
+                    if util::has_trait(ctx, b, o, Traits::CallLike) {
                         if let Some(c) = b.attr(ctx, o, "callee").and_then(|a| ctx.as_symbol(a)).and_then(|c| index.get(c)) {
                             callees[i].push((*c, b.op_loc(o)));
                         }
@@ -368,7 +374,7 @@ impl<'a> Annotator<'a> {
         for (i, d) in arg_dims.iter().enumerate() {
             let v = f.block_arg(entry, i);
             if let Some(d) = d {
-                let es = xcs_dialects::shape::ranked(ctx, f.value_type(v)).map_or(0, |(_, e)| ops::elem_bytes(ctx, e));
+                let es = xcs_dialects::shape::ranked(ctx, f.value_type(v)).map_or(0, |(_, e)| elem_bytes(ctx, e));
                 env.insert(v, ValInfo { dims: d.clone(), esize: es, imm: false });
             }
         }
@@ -380,11 +386,9 @@ impl<'a> Annotator<'a> {
             if b != entry {
                 self.block_args_from_types(f, b, &mut env);
             }
-            let terminal = self.block(f, b, &mut env, &mut labels, &mut children, false, name)?;
-            if let Some((op, vals)) = terminal {
-                if ret_dims.is_none() && ctx.op_name_str(f.op_name(op)) == "func.return" {
-                    ret_dims = Some(vals.iter().map(|v| env.get(v).map(|x| x.dims.clone())).collect());
-                }
+            let returned = self.block(f, b, &mut env, &mut labels, &mut children, false, name)?;
+            if let (Some(vals), None) = (returned, &ret_dims) {
+                ret_dims = Some(vals.iter().map(|v| env.get(v).map(|x| x.dims.clone())).collect());
             }
         }
         let mut total = Cost::default();
@@ -414,13 +418,13 @@ impl<'a> Annotator<'a> {
         let Some(ft) = f.self_attr(ctx, "function_type").and_then(|a| ctx.as_type(a)) else { return Vec::new() };
         let Some((_, results)) = ctx.function_signature(ft) else { return Vec::new() };
         let results = results.to_vec();
-        results.iter().map(|&t| ops::type_dims(ctx, t, &mut || self.fresh_name()).map(|(d, _)| d)).collect()
+        results.iter().map(|&t| type_dims(ctx, t, &mut || self.fresh_name()).map(|(d, _)| d)).collect()
     }
 
     fn block_args_from_types(&mut self, body: &Body, b: Block, env: &mut Env) {
         for &v in body.block_args(b) {
             let t = body.value_type(v);
-            if let Some((dims, es)) = ops::type_dims(self.ctx, t, &mut || self.fresh_name()) {
+            if let Some((dims, es)) = type_dims(self.ctx, t, &mut || self.fresh_name()) {
                 env.insert(v, ValInfo { dims, esize: es, imm: false });
             }
         }
@@ -433,7 +437,7 @@ impl<'a> Annotator<'a> {
         for (i, v) in body.results(op).enumerate() {
             let t = body.value_type(v);
             let Some((shape, e)) = xcs_dialects::shape::ranked(ctx, t) else { continue };
-            let es = ops::elem_bytes(ctx, e);
+            let es = elem_bytes(ctx, e);
             let inferred = dims.get(i).cloned().flatten().filter(|d| d.len() == shape.len());
             let d: Dims = match inferred {
                 Some(d) => shape
@@ -447,8 +451,9 @@ impl<'a> Annotator<'a> {
         }
     }
 
-    /// Annotates the ops of one block. Returns its terminator (if it is a return-like op
-    /// without regions) and its operands.
+    /// Annotates the ops of one block. Returns the operands of its return-like terminator.
+    /// Calls, fused regions and maps are composites built here; every other op costs what its
+    /// declared [`CostRule`] says.
     #[allow(clippy::too_many_arguments)]
     fn block(
         &mut self,
@@ -459,109 +464,111 @@ impl<'a> Annotator<'a> {
         children: &mut Vec<ChildRec>,
         in_fused: bool,
         prefix: &str,
-    ) -> Result<Option<(Op, Vec<Value>)>, ()> {
+    ) -> Result<Option<Vec<Value>>, ()> {
         let ctx = self.ctx;
         let ops: Vec<Op> = body.block_ops(b).collect();
         let mut terminal = None;
         for op in ops {
-            let name = ctx.op_name_str(body.op_name(op)).to_string();
-            match name.as_str() {
-                "func.return" | "tensor.yield" | "xcs.yield" => {
-                    terminal = Some((op, body.operand_vec(op).to_vec()));
-                    continue;
-                }
-                "func.call" => {
-                    if let Some(c) = self.call(body, op, env, labels)? {
-                        children.push(c);
-                    }
-                    continue;
-                }
-                "tensor.fused" => {
-                    if let Some(c) = self.fused(body, op, env, labels, in_fused, prefix)? {
-                        children.push(c);
-                    }
-                    continue;
-                }
-                "xcs.vmap" | "xcs.parallel_map" => {
-                    if let Some(c) = self.map(body, op, env, labels, in_fused, prefix)? {
-                        children.push(c);
-                    }
-                    continue;
-                }
-                _ => {}
-            }
-            let rule = {
-                let env_ref: &Env = env;
-                let lookup = |v: Value| env_ref.get(&v);
-                let mut fresh_count = self.fresh;
-                let mut fresh = || {
-                    let e = Expr::var(&format!("_d{fresh_count}"));
-                    fresh_count += 1;
-                    e
-                };
-                let r = ops::op_rule(ctx, body, op, &lookup, &mut fresh);
-                self.fresh = fresh_count;
-                r
+            let name = body.op_name(op);
+            let def = ctx.op_def(name);
+            let traits = def.map_or(Traits::empty(), |d| d.traits);
+            let child = if traits.contains(Traits::ReturnLike) {
+                terminal = Some(body.operand_vec(op).to_vec());
+                continue;
+            } else if traits.contains(Traits::CallLike) {
+                self.call(body, op, env, labels)?
+            } else if def.is_some_and(|d| d.is::<FusedOp>()) {
+                self.fused(body, op, env, labels, in_fused, prefix)?
+            } else if def.is_some_and(|d| d.is::<VmapOp>() || d.is::<ParallelMapOp>()) {
+                self.map(body, op, env, labels, in_fused, prefix)?
+            } else if let Some(rule) = ctx.interface::<dyn CostRule>(name) {
+                Some(self.leaf(body, op, rule, env, labels, in_fused)?)
+            } else {
+                self.uncosted(body, op, traits, env);
+                None
             };
-            let rule = match rule {
-                Ok(Some(r)) => r,
-                Ok(None) => {
-                    // Not a tensor op: no cost. Warn when it touches tensors and is not a
-                    // known non-tensor op.
-                    let touches = body
-                        .operand_types(op)
-                        .iter()
-                        .chain(body.result_types(op).iter())
-                        .any(|&t| xcs_dialects::shape::ranked(ctx, t).is_some());
-                    if touches && !name.starts_with("cf.") {
-                        self.diags.emit(Diagnostic::warning(
-                            body.op_loc(op),
-                            format!("cost-annotate: '{name}' has no cost kernel; it is counted as 0"),
-                        ));
-                    }
-                    self.set_results(body, op, Vec::new(), false, env);
-                    continue;
-                }
-                Err(m) => {
-                    self.error(Diagnostic::op_error(ctx, body, op, format!("cost-annotate: {m}")));
-                    return Err(());
-                }
-            };
-            if rule.guessed {
-                self.diags.emit(Diagnostic::warning(
-                    body.op_loc(op),
-                    format!("cost-annotate: some result dims of '{name}' cannot be inferred from its operands; they are named _dN"),
-                ));
-            }
-            let imm = (rule.view && body.num_operands(op) > 0 && env.get(&body.operand(op, 0)).is_some_and(|x| x.imm))
-                || ops::is_immediate_constant(ctx, body, op);
-            let Some(leaf_name) = library::map_name(&rule.key) else {
-                self.error(Diagnostic::op_error(ctx, body, op, format!("cost-annotate: no kernel for '{}' in kernel_name_map.json", rule.key)));
-                return Err(());
-            };
-            let Some(leaf) = library::leaf(leaf_name) else {
-                self.error(Diagnostic::op_error(ctx, body, op, format!("cost-annotate: kernel '{leaf_name}' is not in kernels/")));
-                return Err(());
-            };
-            let mut bindings: Vec<(String, Expr)> = rule.bindings.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-            bindings.push(("bytes".to_string(), Expr::constant(rule.bytes)));
-            if in_fused {
-                zero_bytes(&mut bindings);
-            }
-            let KernelBody::Leaf(template) = &leaf.body else { return Err(()) };
-            let cost = match xcs_dialects::cost::resolve::substitute(template, &bindings) {
-                Ok(c) => c,
-                Err(e) => {
-                    self.error(Diagnostic::op_error(ctx, body, op, format!("cost-annotate: {}", e.message)));
-                    return Err(());
-                }
-            };
-            body.set_attr(ctx, op, "cost", self.bound(&cost).to_attr(ctx));
-            self.set_results(body, op, rule.dims, imm, env);
-            let label = labels.make(ctx, &name, body.op_loc(op));
-            children.push(ChildRec { label, kernel: leaf_name.to_string(), bindings, count: Expr::one(), cost });
+            children.extend(child);
         }
         Ok(terminal)
+    }
+
+    /// An op without a cost rule: no cost, results from their types. Warns when it touches
+    /// tensors and is not a branch.
+    fn uncosted(&mut self, body: &Body, op: Op, traits: Traits, env: &mut Env) {
+        let ctx = self.ctx;
+        let touches = body
+            .operand_types(op)
+            .iter()
+            .chain(body.result_types(op).iter())
+            .any(|&t| xcs_dialects::shape::ranked(ctx, t).is_some());
+        if touches && !traits.contains(Traits::BranchLike) {
+            let name = ctx.op_name_str(body.op_name(op));
+            self.diags.emit(Diagnostic::warning(
+                body.op_loc(op),
+                format!("cost-annotate: '{name}' has no cost kernel; it is counted as 0"),
+            ));
+        }
+        self.set_results(body, op, Vec::new(), false, env);
+    }
+
+    /// Runs `rule` on `op` with the shapes of `env`.
+    fn apply_rule(&mut self, body: &Body, op: Op, rule: &dyn CostRule, env: &Env) -> Result<Rule, String> {
+        let lookup = |v: Value| env.get(&v);
+        let mut fresh_count = self.fresh;
+        let mut fresh = || {
+            let e = Expr::var(&format!("_d{fresh_count}"));
+            fresh_count += 1;
+            e
+        };
+        let r = rule.rule(&mut CostOp::new(OpView::new(self.ctx, body, op), &lookup, &mut fresh));
+        self.fresh = fresh_count;
+        r
+    }
+
+    /// An op with a cost rule: its leaf kernel, bound and substituted, becomes its `cost`.
+    fn leaf(
+        &mut self,
+        body: &mut Body,
+        op: Op,
+        rule: &dyn CostRule,
+        env: &mut Env,
+        labels: &mut Labels,
+        in_fused: bool,
+    ) -> Result<ChildRec, ()> {
+        let ctx = self.ctx;
+        let name = ctx.op_name_str(body.op_name(op));
+        let rule = match self.apply_rule(body, op, rule, env) {
+            Ok(r) => r,
+            Err(m) => return self.op_fail(body, op, m),
+        };
+        if rule.guessed {
+            self.diags.emit(Diagnostic::warning(
+                body.op_loc(op),
+                format!("cost-annotate: some result dims of '{name}' cannot be inferred from its operands; they are named _dN"),
+            ));
+        }
+        let imm = rule.immediate
+            || (rule.view && body.num_operands(op) > 0 && env.get(&body.operand(op, 0)).is_some_and(|x| x.imm));
+        let Some(leaf_name) = library::map_name(&rule.key) else {
+            return self.op_fail(body, op, format!("no kernel for '{}' in kernel_name_map.json", rule.key));
+        };
+        let Some(leaf) = library::leaf(leaf_name) else {
+            return self.op_fail(body, op, format!("kernel '{leaf_name}' is not in kernels/"));
+        };
+        let mut bindings: Vec<(String, Expr)> = rule.bindings.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        bindings.push(("bytes".to_string(), Expr::constant(rule.bytes)));
+        if in_fused {
+            zero_bytes(&mut bindings);
+        }
+        let KernelBody::Leaf(template) = &leaf.body else { return Err(()) };
+        let cost = match xcs_dialects::cost::resolve::substitute(template, &bindings) {
+            Ok(c) => c,
+            Err(e) => return self.op_fail(body, op, e.message),
+        };
+        body.set_attr(ctx, op, "cost", self.bound(&cost).to_attr(ctx));
+        self.set_results(body, op, rule.dims, imm, env);
+        let label = labels.make(ctx, name, body.op_loc(op));
+        Ok(ChildRec { label, kernel: leaf_name.to_string(), bindings, count: Expr::one(), cost })
     }
 
     fn call(&mut self, body: &mut Body, op: Op, env: &mut Env, labels: &mut Labels) -> Result<Option<ChildRec>, ()> {
@@ -617,7 +624,7 @@ impl<'a> Annotator<'a> {
         }
         body.set_attr(ctx, op, "cost", self.bound(&cost).to_attr(ctx));
         self.set_results(body, op, rets, false, env);
-        let label = labels.make(ctx, "func.call", body.op_loc(op));
+        let label = labels.make(ctx, ctx.op_name_str(body.op_name(op)), body.op_loc(op));
         Ok(Some(ChildRec { label, kernel: callee, bindings, count: Expr::one(), cost }))
     }
 
@@ -631,7 +638,7 @@ impl<'a> Annotator<'a> {
         prefix: &str,
     ) -> Result<Option<ChildRec>, ()> {
         let ctx = self.ctx;
-        let label = labels.make(ctx, "tensor.fused", body.op_loc(op));
+        let label = labels.make(ctx, FusedOp::DEF.name, body.op_loc(op));
         let kname = format!("{prefix}/{label}");
         let operands = body.operand_vec(op).to_vec();
         let infos: Vec<Option<ValInfo>> = operands.iter().map(|v| env.get(v).cloned()).collect();
@@ -646,13 +653,13 @@ impl<'a> Annotator<'a> {
         let mut ilabels = Labels::default();
         let mut ichildren = Vec::new();
         let term = self.block(inner, entry, &mut ienv, &mut ilabels, &mut ichildren, true, &kname)?;
-        let ret: Vec<Option<Dims>> = term.map(|(_, vals)| vals.iter().map(|v| ienv.get(v).map(|x| x.dims.clone())).collect()).unwrap_or_default();
+        let ret: Vec<Option<Dims>> = term.map(|vals| vals.iter().map(|v| ienv.get(v).map(|x| x.dims.clone())).collect()).unwrap_or_default();
         self.set_results(body, op, ret, false, env);
         // The memory traffic: each input once (immediates free), each output once.
         let mut input_bytes = Expr::zero();
         for info in infos.iter().flatten() {
             if !info.imm {
-                let n = ops::product(&info.dims).and_then(|n| n.scale(info.esize).map_err(err));
+                let n = product(&info.dims).and_then(|n| n.scale(info.esize).map_err(err));
                 input_bytes = match n.and_then(|n| input_bytes.add(&n).map_err(err)) {
                     Ok(x) => x,
                     Err(m) => return self.op_fail(body, op, m),
@@ -662,7 +669,7 @@ impl<'a> Annotator<'a> {
         let mut output_bytes = Expr::zero();
         for v in body.results(op).collect::<Vec<_>>() {
             if let Some(info) = env.get(&v) {
-                let n = ops::product(&info.dims).and_then(|n| n.scale(info.esize).map_err(err));
+                let n = product(&info.dims).and_then(|n| n.scale(info.esize).map_err(err));
                 output_bytes = match n.and_then(|n| output_bytes.add(&n).map_err(err)) {
                     Ok(x) => x,
                     Err(m) => return self.op_fail(body, op, m),
@@ -673,11 +680,11 @@ impl<'a> Annotator<'a> {
         if in_fused {
             zero_bytes(&mut io_bindings);
         }
-        let io_leaf = library::leaf("tensor.fused").ok_or(())?;
+        let io_leaf = library::leaf(FusedOp::DEF.name).ok_or(())?;
         let KernelBody::Leaf(io_t) = &io_leaf.body else { return Err(()) };
         let io_cost = xcs_dialects::cost::resolve::substitute(io_t, &io_bindings).map_err(|_| ())?;
         let io_label = ilabels.make(ctx, "io", Location::UNKNOWN);
-        ichildren.push(ChildRec { label: io_label, kernel: "tensor.fused".into(), bindings: io_bindings, count: Expr::one(), cost: io_cost });
+        ichildren.push(ChildRec { label: io_label, kernel: FusedOp::DEF.name.into(), bindings: io_bindings, count: Expr::one(), cost: io_cost });
         let mut total = Cost::default();
         for c in &ichildren {
             total = match c.cost.times(&c.count).and_then(|x| total.add(&x)) {
@@ -733,7 +740,7 @@ impl<'a> Annotator<'a> {
         let mut ichildren = Vec::new();
         let term = self.block(body, entry, env, &mut ilabels, &mut ichildren, in_fused, &kname)?;
         let rets: Vec<Option<Dims>> = term
-            .map(|(_, vals)| {
+            .map(|vals| {
                 vals.iter()
                     .enumerate()
                     .map(|(j, v)| {
@@ -847,10 +854,6 @@ fn zero_bytes(b: &mut [(String, Expr)]) {
             *v = Expr::zero();
         }
     }
-}
-
-fn xcs_passes_util_is_public(ctx: &Context, body: &Body, op: Op) -> bool {
-    crate::util::is_public(ctx, body, op)
 }
 
 #[cfg(test)]

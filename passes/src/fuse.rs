@@ -1,16 +1,20 @@
 //! `fuse`: groups producer-consumer chains of `tensor` ops into `tensor.fused` regions, one
 //! per future loop nest: elementwise chains (with broadcasts, casts, `cmp`, `select`),
 //! elementwise producers of a reduction (`reduce`, `softmax`, `layer_norm`), and elementwise
-//! consumers of a `matmul` (its epilogue). Cheap multi-user values are recomputed inside a
-//! region; expensive ones stay region outputs. Nothing moves across a non-`tensor` op.
-//! The rules are written down in `docs/fuse.md`.
+//! consumers of a `matmul` (its epilogue). What an op may be is its [`FusionRole`], declared
+//! with the op (`interfaces: [FusionRole => ...]` in `tensor/mod.rs`). Cheap multi-user values
+//! are recomputed inside a region; expensive ones stay region outputs. Nothing moves across a
+//! non-`tensor` op. The rules are written down in `docs/fuse.md`.
 
 use std::collections::BinaryHeap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 use xcs_dialects::shape::{broadcastable_to, num_elements, ranked};
+use xcs_dialects::tensor::{FusedOp, YieldOp};
 use xcs_ir::clone::Cloner;
+use xcs_ir::interfaces::{fusion_role, FusionRole};
+use xcs_ir::opdef::Traits;
 use xcs_ir::pass::{for_each_body_mut, IntKind, OptionKind, OptionSpec, Pass, PassInfo, PassOptions, PassResult};
 use xcs_ir::{AttrKind, Block, Body, Context, DiagSink, LocKind, Location, Op, OperationState, Region, Value};
 
@@ -51,18 +55,20 @@ pub const INFO: PassInfo = PassInfo {
     argument: "fuse",
     summary: "Fuse tensor ops into tensor.fused regions",
     description: "Groups `tensor` ops into `tensor.fused` regions, each of which the lowering \
-turns into one loop nest. Three kinds of region, each with at most one anchor: (1) \
+turns into one loop nest. What each op may be comes from its declaration: the fusion role \
+(`FusionRole`) the op declares, elementwise (cheap or not), reduction, matmul epilogue or \
+opaque (the default). Three kinds of region, each with at most one anchor: (1) \
 **elementwise**: a producer-consumer chain of elementwise ops (`add` ... `gelu`, `cmp`, \
 `select`, `cast`, `broadcast_to`) whose results all have one shape, the iteration space; \
-(2) **reduction**: a `reduce`, `softmax` or `layer_norm` (the anchor, the only result) with \
-its elementwise producers; (3) **matmul epilogue**: a `matmul` followed by the elementwise ops \
-that consume its result (bias add, activation, residual add), when they have the matmul's \
-result shape. Operands of the region become its inputs; splat constants and constants of at \
+(2) **reduction**: a reduction (`reduce`, `softmax` or `layer_norm`; the anchor, the only \
+result) with its elementwise producers; (3) **matmul epilogue**: a `matmul` (role matmul \
+epilogue) followed by the elementwise ops that consume its result (bias add, activation, \
+residual add), when they have the matmul's result shape. Operands of the region become its inputs; splat constants and constants of at \
 most 64 elements are copied in.\n\n\
 Recompute rule: a value with users outside the region is copied into the region (and the \
-original kept for the other users) only if its op is cheap (`add`, `sub`, `mul`, `max`, `min`, \
-`neg`, `abs`, `relu`, `cmp`, `select`, `cast`, `broadcast_to`: no division, `pow` or \
-transcendental), the region has recomputed fewer than `max-recompute` ops, and every other \
+original kept for the other users) only if its op is declared cheap (`add`, `sub`, `mul`, \
+`max`, `min`, `neg`, `abs`, `relu`, `cmp`, `select`, `cast`, `broadcast_to`: no division, `pow` \
+or transcendental), the region has recomputed fewer than `max-recompute` ops, and every other \
 user is an elementwise op or reduction of the same segment (so the original may vanish; a \
 value needed materialized anyway is read, not recomputed). An internal producer of a smaller \
 shape, which the region broadcasts, is recomputed once per element of the iteration space and \
@@ -71,8 +77,8 @@ elementwise or epilogue region, when all its other users come after the region) 
 fused (the region reads it as an input).\n\n\
 Never fused: ops in different blocks; ops separated by any op outside the `tensor` dialect \
 (`xcs.*` orchestration ops, `func.call`, `cf.*`, unregistered ops: each splits a block into \
-segments and a region lies in one segment); layout ops (`transpose`, `reshape`, `slice`, \
-`concat`, `gather`) and `einsum`; producers of a `matmul` (no prologue); two anchors in one \
+segments and a region lies in one segment); opaque ops (`transpose`, `reshape`, `slice`, \
+`concat`, `gather`, `einsum`, large constants); producers of a `matmul` (no prologue); two anchors in one \
 region; a producer whose shape does not broadcast to the region's iteration space. The \
 contents of existing `tensor.fused` ops are left alone. Regions of fewer than two ops are not \
 made. Options: `max-ops` (ops per region), `recompute` and `max-recompute` (the recompute \
@@ -135,9 +141,8 @@ impl Pass for Fuse {
     }
     fn run(&self, ctx: &Context, body: &mut Body, _diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         let mut changed = false;
-        let fused = ctx.op_name("tensor.fused");
         for_each_body_mut(body, &mut |b| {
-            if b.name() != fused {
+            if !FusedOp::matches(ctx, b.name()) {
                 changed |= fuse_body(ctx, b, &self.config);
             }
         });
@@ -175,47 +180,49 @@ fn collect_blocks(body: &Body, r: Region, out: &mut Vec<Block>) {
     }
 }
 
-/// What the pass makes of an op.
+/// What the pass makes of an op (from its [`FusionRole`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Class {
-    /// An elementwise op (or `broadcast_to`); `cheap` ones may be recomputed.
+    /// Role `Elementwise` (e.g. `add`, `broadcast_to`); `cheap` ones may be recomputed.
     Elementwise { cheap: bool },
-    /// A `tensor.constant` small enough to copy into regions.
+    /// A `ConstantLike` op small enough to copy into regions.
     SmallConstant,
-    /// `reduce`, `softmax`, `layer_norm`: anchors that take elementwise producers.
+    /// Role `Reduction` (`reduce`, `softmax`, `layer_norm`): anchors that take elementwise
+    /// producers.
     Reduction,
-    /// `matmul`: an anchor that takes elementwise consumers.
+    /// Role `MatmulEpilogue` (`matmul`): an anchor that takes elementwise consumers.
     Matmul,
-    /// Another `tensor` op: not fused, but ops may be fused around it.
+    /// Another `tensor` op (role `Opaque`, or not one tensor result): not fused, but ops may be
+    /// fused around it.
     Other,
     /// Not a `tensor` op (orchestration, calls, control flow, unregistered): splits segments.
     Barrier,
 }
 
+/// An op's class: ops outside the dialect of `tensor.fused` are barriers; the others have the
+/// [`FusionRole`] their declaration gives (small `ConstantLike` ops are copied in).
 fn classify(ctx: &Context, body: &Body, op: Op) -> Class {
     let name = body.op_name(op);
-    let Some(rest) = ctx.op_name_str(name).strip_prefix("tensor.") else {
+    let Some(def) = ctx.op_def(name).filter(|d| d.dialect() == FusedOp::DEF.dialect()) else {
         return Class::Barrier;
     };
-    if ctx.op_def(name).is_none() {
-        return Class::Barrier;
-    }
     // Every candidate has one ranked tensor result (the verifier holds registered ops to it).
     let one_tensor = body.num_results(op) == 1 && ranked(ctx, body.value_type(body.result(op, 0))).is_some();
     if !one_tensor || body.num_regions(op) != 0 {
         return Class::Other;
     }
-    match rest {
-        "add" | "sub" | "mul" | "max" | "min" | "neg" | "abs" | "relu" | "cmp" | "select" | "cast" | "broadcast_to" => {
-            Class::Elementwise { cheap: true }
-        }
-        "div" | "pow" | "exp" | "log" | "tanh" | "sigmoid" | "silu" | "sqrt" | "rsqrt" | "gelu" => {
-            Class::Elementwise { cheap: false }
-        }
-        "constant" if small_constant(ctx, body, op) => Class::SmallConstant,
-        "reduce" | "softmax" | "layer_norm" => Class::Reduction,
-        "matmul" => Class::Matmul,
-        _ => Class::Other,
+    if def.has(Traits::ConstantLike) {
+        return if small_constant(ctx, body, op) {
+            Class::SmallConstant
+        } else {
+            Class::Other
+        };
+    }
+    match fusion_role(ctx, name) {
+        FusionRole::Elementwise { cheap } => Class::Elementwise { cheap },
+        FusionRole::Reduction => Class::Reduction,
+        FusionRole::MatmulEpilogue => Class::Matmul,
+        FusionRole::Opaque => Class::Other,
     }
 }
 
@@ -637,8 +644,7 @@ impl BlockFuser<'_> {
             ctx,
             live_ops.iter().filter(|o| members.contains(o)).map(|&o| body.op_loc(o)),
         );
-        let fused_name = ctx.op_name("tensor.fused");
-        let mut nb = Body::new(ctx, fused_name, loc);
+        let mut nb = Body::new(ctx, ctx.op_name(FusedOp::DEF.name), loc);
         let region = nb.add_root_region();
         let input_types: Vec<_> = inputs.iter().map(|&v| body.value_type(v)).collect();
         let entry = nb.create_block(&input_types);
@@ -655,10 +661,10 @@ impl BlockFuser<'_> {
         let Some(yielded) = outputs.iter().map(|&v| map.value(v)).collect::<Option<Vec<Value>>>() else {
             return false;
         };
-        let y = nb.create_op(OperationState::new(ctx, "tensor.yield", loc).operands(&yielded));
+        let y = nb.create_op(OperationState::of(ctx, YieldOp::DEF, loc).operands(&yielded));
         nb.append_op(entry, y);
         let out_types: Vec<_> = outputs.iter().map(|&v| body.value_type(v)).collect();
-        let mut st = OperationState::new(ctx, "tensor.fused", loc)
+        let mut st = OperationState::of(ctx, FusedOp::DEF, loc)
             .operands(&inputs)
             .results(&out_types);
         st.nested = Some(Box::new(nb));
@@ -693,5 +699,63 @@ fn fused_loc(ctx: &Context, locs: impl Iterator<Item = Location>) -> Location {
             metadata: None,
             locs: distinct.into(),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use xcs_ir::parser::{parse_module, ParseOptions};
+
+    use super::{classify, Class};
+
+    /// The class of every op of the tensor dialect, from the fusion roles their declarations
+    /// give (the table of `docs/fuse.md`), and the barriers around them.
+    #[test]
+    fn ops_are_classified_by_their_declared_fusion_roles() {
+        let ctx = crate::testing::ctx();
+        let src = r#"
+func.func private @g(tensor<4xf32>) -> tensor<4xf32>
+func.func @f(%x: tensor<4xf32>, %i: tensor<4xi64>, %m: tensor<4x4xf32>, %p: !xcs.str) -> tensor<4xf32> {
+  %0 = tensor.add %x, %x : tensor<4xf32>
+  %1 = tensor.max %x, %x : tensor<4xf32>
+  %2 = tensor.relu %x : tensor<4xf32>
+  %3 = tensor.cmp %x, %x {predicate = "lt"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %4 = tensor.select %3, %x, %x : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %5 = tensor.cast %x : (tensor<4xf32>) -> tensor<4xf64>
+  %6 = tensor.broadcast_to %x : (tensor<4xf32>) -> tensor<2x4xf32>
+  %7 = tensor.div %x, %x : tensor<4xf32>
+  %8 = tensor.pow %x, %x : tensor<4xf32>
+  %9 = tensor.exp %x : tensor<4xf32>
+  %10 = tensor.gelu %x {approximate = "tanh"} : tensor<4xf32>
+  %11 = tensor.reduce %x {axes = array<i64: 0>, keepdims = false, kind = "sum"} : (tensor<4xf32>) -> tensor<f32>
+  %12 = tensor.softmax %x {axis = 0} : tensor<4xf32>
+  %13 = tensor.matmul %m, %m : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %14 = tensor.transpose %m {perm = array<i64: 1, 0>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %15 = tensor.einsum %m {equation = "ij->j"} : (tensor<4x4xf32>) -> tensor<4xf32>
+  %16 = tensor.gather %x, %i {axis = 0} : (tensor<4xf32>, tensor<4xi64>) -> tensor<4xf32>
+  %17 = tensor.constant {value = dense<1.0> : tensor<128xf32>} : tensor<128xf32>
+  %18 = tensor.constant {value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>} : tensor<4xf32>
+  %19 = call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %20 = xcs.llm %p {model = "m", provider = "echo"} : !xcs.str
+  return %x : tensor<4xf32>
+}
+"#;
+        let m = parse_module(&ctx, src, "t.mlir", &ParseOptions::default()).unwrap_or_else(|d| panic!("{}", d.message));
+        let f = m.body.top_ops()[1];
+        let body = m.body.nested(f).unwrap();
+        let classes: Vec<Class> = body.walk_ops().into_iter().map(|op| classify(&ctx, body, op)).collect();
+        let cheap = Class::Elementwise { cheap: true };
+        let expensive = Class::Elementwise { cheap: false };
+        let expected = [
+            [cheap; 7].as_slice(),
+            &[expensive; 4],
+            &[Class::Reduction, Class::Reduction, Class::Matmul],
+            &[Class::Other, Class::Other, Class::Other],
+            // a splat of any size, a small dense constant
+            &[Class::SmallConstant, Class::SmallConstant],
+            &[Class::Barrier, Class::Barrier, Class::Barrier],
+        ]
+        .concat();
+        assert_eq!(classes, expected);
     }
 }

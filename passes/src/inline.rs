@@ -14,6 +14,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
+use xcs_dialects::cf::BranchOp;
 use xcs_ir::clone::Cloner;
 use xcs_ir::opdef::Traits;
 use xcs_ir::pass::{IntKind, OpPassManager, OptionKind, OptionSpec, Pass, PassInfo, PassResult};
@@ -426,7 +427,7 @@ fn legal_to_inline(ctx: &Context, caller: &Body, call: Op, callee: &Body) -> boo
             None => caller.name(),
         };
         let ok = parent == callee.name() || ctx.op_def(parent).is_some_and(|d| !d.has(Traits::SingleBlock));
-        if !ok || ctx.op_def(ctx.op_name("cf.br")).is_none() {
+        if !ok || ctx.op_def(ctx.op_name(BranchOp::DEF.name)).is_none() {
             return false;
         }
     } else if !callee
@@ -519,7 +520,7 @@ pub fn inline_call(ctx: &Context, caller: &mut Body, call: Op, callee: &Body) ->
         let top_level = callee.op_block(s).and_then(|b| callee.block_region(b)) == Some(region);
         if top_level && util::has_trait(ctx, callee, s, Traits::ReturnLike) {
             let vals = caller.operand_vec(d);
-            let mut st = OperationState::new(ctx, "cf.br", caller.op_loc(d)).operands(&vals);
+            let mut st = OperationState::of(ctx, BranchOp::DEF, caller.op_loc(d)).operands(&vals);
             st.successors.push(cont);
             let br = caller.create_op(st);
             caller.insert_op_before(d, br);

@@ -7,6 +7,8 @@ use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use xcs_dialects::tensor::TENSOR_DIALECT;
+use xcs_dialects::xcs::LlmOp;
 use xcs_ir::opdef::Traits;
 use xcs_ir::{Attr, AttrKind, Body, Context, Diagnostic, Ident, Op, OpName, Type, TypeKind};
 
@@ -147,6 +149,8 @@ pub struct Analysis<'c, 'm> {
     type_cache: FxHashMap<Type, Option<u32>>,
     /// Unregistered op name -> how its name matched.
     op_cache: FxHashMap<OpName, (Bits, f64)>,
+    /// The name of `xcs.llm` in this context (from its declaration), compared per op.
+    llm: OpName,
     /// Callee symbol not in the table -> how it matched.
     sym_cache: FxHashMap<Ident, (Bits, f64)>,
     /// The string attribute of each name (made once; interning costs a hash and a lock).
@@ -180,6 +184,142 @@ fn at_name_attr(ctx: &Context, name: &str) -> Attr {
     ctx.attr(AttrKind::String { value: b.into(), ty: None })
 }
 
+/// The signals of every function after the sweep: its class bits, its confidence per side
+/// and why it has each side (for the report's paths).
+struct Signals<'c> {
+    bits: Vec<Bits>,
+    conf: Vec<[f64; 2]>,
+    wit: Vec<[Option<Witness<'c>>; 2]>,
+}
+
+/// Deduplicates each function's callees (keeping first-call order) and returns the SCCs of
+/// the call graph, callees first (petgraph's Kosaraju gives sinks first), and each
+/// function's SCC.
+fn call_graph_sccs(nodes: &mut [Node<'_>]) -> (Vec<Vec<NodeIndex>>, Vec<usize>) {
+    let n = nodes.len();
+    // stamp: the last caller seen
+    let mut stamp = vec![usize::MAX; n];
+    for (i, node) in nodes.iter_mut().enumerate() {
+        node.callees.retain(|&c| std::mem::replace(&mut stamp[c], i) != i);
+    }
+    drop(stamp);
+    let mut g: DiGraph<(), (), u32> = DiGraph::with_capacity(n, 0);
+    for _ in 0..n {
+        g.add_node(());
+    }
+    for (i, node) in nodes.iter().enumerate() {
+        for &c in &node.callees {
+            g.add_edge(NodeIndex::new(i), NodeIndex::new(c), ());
+        }
+    }
+    let sccs = kosaraju_scc(&g);
+    let mut scc_of = vec![0usize; n];
+    for (k, scc) in sccs.iter().enumerate() {
+        for v in scc {
+            scc_of[v.index()] = k;
+        }
+    }
+    (sccs, scc_of)
+}
+
+/// The sweep over the SCCs, callees first. Every function of an SCC reaches every other, so
+/// at the fixed point they all have the same signals: the union of their own and of their
+/// callees' outside the SCC.
+// `s` indexes the two sides of several per-function arrays at once
+#[allow(clippy::needless_range_loop)]
+fn sweep<'c>(nodes: &[Node<'c>], sccs: &[Vec<NodeIndex>], scc_of: &[usize]) -> Signals<'c> {
+    let n = nodes.len();
+    let mut bits = vec![0 as Bits; n];
+    let mut conf = vec![[0.0f64; 2]; n];
+    let mut wit: Vec<[Option<Witness<'c>>; 2]> = vec![[None, None]; n];
+    // callers of each function within its SCC (for the witnesses of SCC members)
+    let mut scc_callers: FxHashMap<usize, SmallVec<[usize; 2]>> = FxHashMap::default();
+    for (k, scc) in sccs.iter().enumerate() {
+        let members: SmallVec<[usize; 4]> = scc.iter().map(|v| v.index()).collect();
+        let mut b: Bits = 0;
+        let mut c = [0.0f64; 2];
+        for &m in &members {
+            let node = &nodes[m];
+            if let Some((fb, _)) = node.fixed {
+                b |= fb;
+                c = node.local_conf;
+                for s in 0..2 {
+                    wit[m][s] = node.local_wit[s].map(Witness::Local);
+                }
+                continue;
+            }
+            for s in 0..2 {
+                if node.local_conf[s] > 0.0 {
+                    b |= side(s);
+                    c[s] = c[s].max(node.local_conf[s]);
+                    wit[m][s] = node.local_wit[s].map(Witness::Local);
+                }
+            }
+            for &callee in &node.callees {
+                if scc_of[callee] == k {
+                    if members.len() > 1 {
+                        scc_callers.entry(callee).or_default().push(m);
+                    }
+                    continue;
+                }
+                for s in 0..2 {
+                    if bits[callee] & side(s) != 0 {
+                        b |= side(s);
+                        c[s] = c[s].max(conf[callee][s]);
+                        let better = match wit[m][s] {
+                            None => true,
+                            Some(Witness::Local(_)) => conf[callee][s] > nodes[m].local_conf[s],
+                            Some(Witness::Callee(o)) => conf[callee][s] > conf[o][s],
+                        };
+                        if better {
+                            wit[m][s] = Some(Witness::Callee(callee));
+                        }
+                    }
+                }
+            }
+        }
+        for &m in &members {
+            bits[m] = b;
+            conf[m] = c;
+        }
+        if members.len() > 1 {
+            scc_witnesses(&members, b, &mut scc_callers, &mut wit);
+        }
+    }
+    Signals { bits, conf, wit }
+}
+
+/// Members of a cyclic SCC without direct evidence of a side get it from an SCC callee
+/// closer to a member that has it (breadth-first over reversed SCC edges: no cycles).
+// `s` indexes the two sides of the witnesses
+#[allow(clippy::needless_range_loop)]
+fn scc_witnesses<'c>(
+    members: &[usize],
+    bits: Bits,
+    scc_callers: &mut FxHashMap<usize, SmallVec<[usize; 2]>>,
+    wit: &mut [[Option<Witness<'c>>; 2]],
+) {
+    for s in 0..2 {
+        if bits & side(s) == 0 {
+            continue;
+        }
+        let mut queue: std::collections::VecDeque<usize> = members.iter().copied().filter(|&m| wit[m][s].is_some()).collect();
+        while let Some(x) = queue.pop_front() {
+            if let Some(callers) = scc_callers.get(&x) {
+                for &p in callers {
+                    if wit[p][s].is_none() {
+                        wit[p][s] = Some(Witness::Callee(x));
+                        queue.push_back(p);
+                    }
+                }
+            }
+        }
+    }
+    for m in members {
+        scc_callers.remove(m);
+    }
+}
+
 impl<'c, 'm> Analysis<'c, 'm> {
     pub fn new(ctx: &'c Context, matcher: &'m Matcher) -> Self {
         Analysis {
@@ -188,6 +328,7 @@ impl<'c, 'm> Analysis<'c, 'm> {
             texts: Vec::new(),
             type_cache: FxHashMap::default(),
             op_cache: FxHashMap::default(),
+            llm: ctx.op_name(LlmOp::DEF.name),
             sym_cache: FxHashMap::default(),
             str_attrs: FxHashMap::default(),
             sym_attrs: FxHashMap::default(),
@@ -354,9 +495,9 @@ impl<'c, 'm> Analysis<'c, 'm> {
                 match ctx.op_def(on) {
                     Some(def) => {
                         let name = ctx.op_name_str(on);
-                        if def.dialect() == "tensor" {
+                        if def.dialect() == TENSOR_DIALECT.name {
                             Self::add_local(node, TENSOR, Name::Str(name), CONF_OP);
-                        } else if name == "xcs.llm" {
+                        } else if on == self.llm {
                             Self::add_local(node, ORCHESTRATION, Name::Str(name), CONF_OP);
                         } else if def.has(Traits::CallLike) {
                             let Some(callee) = b.attr(ctx, op, "callee") else {
@@ -426,117 +567,20 @@ impl<'c, 'm> Analysis<'c, 'm> {
     }
 
     /// The bottom-up sweep: SCCs of the call graph (edges from analyzed functions only: a
-    /// fixed function does not depend on its callees), callees first. Every function of an
-    /// SCC reaches every other, so at the fixed point they all have the same signals: the
-    /// union of their own and of their callees' outside the SCC.
+    /// fixed function does not depend on its callees), callees first, then the results.
+    fn propagate(&mut self, mut nodes: Vec<Node<'c>>, want_paths: bool) -> Vec<FuncResult<'c>> {
+        let (sccs, scc_of) = call_graph_sccs(&mut nodes);
+        let signals = sweep(&nodes, &sccs, &scc_of);
+        self.results(&nodes, &signals, want_paths)
+    }
+
+    /// Materializes the results: names become string attributes, made once each (a
+    /// function's `@name` once for all its callers).
     // `s` indexes the two sides of several per-function arrays at once
     #[allow(clippy::needless_range_loop)]
-    fn propagate(&mut self, mut nodes: Vec<Node<'c>>, want_paths: bool) -> Vec<FuncResult<'c>> {
+    fn results(&mut self, nodes: &[Node<'c>], signals: &Signals<'c>, want_paths: bool) -> Vec<FuncResult<'c>> {
         let n = nodes.len();
-        // deduplicate callees, keeping first-call order (stamp: the last caller seen)
-        let mut stamp = vec![usize::MAX; n];
-        for (i, node) in nodes.iter_mut().enumerate() {
-            node.callees.retain(|&c| std::mem::replace(&mut stamp[c], i) != i);
-        }
-        drop(stamp);
-        let mut g: DiGraph<(), (), u32> = DiGraph::with_capacity(n, 0);
-        for _ in 0..n {
-            g.add_node(());
-        }
-        for (i, node) in nodes.iter().enumerate() {
-            for &c in &node.callees {
-                g.add_edge(NodeIndex::new(i), NodeIndex::new(c), ());
-            }
-        }
-        let sccs = kosaraju_scc(&g); // sinks (callees) first
-        drop(g);
-        let mut scc_of = vec![0usize; n];
-        for (k, scc) in sccs.iter().enumerate() {
-            for v in scc {
-                scc_of[v.index()] = k;
-            }
-        }
-        let mut bits = vec![0 as Bits; n];
-        let mut conf = vec![[0.0f64; 2]; n];
-        let mut wit: Vec<[Option<Witness<'c>>; 2]> = vec![[None, None]; n];
-        // callers of each function within its SCC (for the witnesses of SCC members)
-        let mut scc_callers: FxHashMap<usize, SmallVec<[usize; 2]>> = FxHashMap::default();
-        for (k, scc) in sccs.iter().enumerate() {
-            let members: SmallVec<[usize; 4]> = scc.iter().map(|v| v.index()).collect();
-            let mut b: Bits = 0;
-            let mut c = [0.0f64; 2];
-            for &m in &members {
-                let node = &nodes[m];
-                if let Some((fb, _)) = node.fixed {
-                    b |= fb;
-                    c = node.local_conf;
-                    for s in 0..2 {
-                        wit[m][s] = node.local_wit[s].map(Witness::Local);
-                    }
-                    continue;
-                }
-                for s in 0..2 {
-                    if node.local_conf[s] > 0.0 {
-                        b |= side(s);
-                        c[s] = c[s].max(node.local_conf[s]);
-                        wit[m][s] = node.local_wit[s].map(Witness::Local);
-                    }
-                }
-                for &callee in &node.callees {
-                    if scc_of[callee] == k {
-                        if members.len() > 1 {
-                            scc_callers.entry(callee).or_default().push(m);
-                        }
-                        continue;
-                    }
-                    for s in 0..2 {
-                        if bits[callee] & side(s) != 0 {
-                            b |= side(s);
-                            c[s] = c[s].max(conf[callee][s]);
-                            let better = match wit[m][s] {
-                                None => true,
-                                Some(Witness::Local(_)) => conf[callee][s] > nodes[m].local_conf[s],
-                                Some(Witness::Callee(o)) => conf[callee][s] > conf[o][s],
-                            };
-                            if better {
-                                wit[m][s] = Some(Witness::Callee(callee));
-                            }
-                        }
-                    }
-                }
-            }
-            for &m in &members {
-                bits[m] = b;
-                conf[m] = c;
-            }
-            // members without direct evidence of a side get it from an SCC callee closer to
-            // a member that has it (breadth-first over reversed SCC edges: no cycles)
-            if members.len() > 1 {
-                for s in 0..2 {
-                    if b & side(s) == 0 {
-                        continue;
-                    }
-                    let mut queue: std::collections::VecDeque<usize> =
-                        members.iter().copied().filter(|&m| wit[m][s].is_some()).collect();
-                    while let Some(x) = queue.pop_front() {
-                        if let Some(callers) = scc_callers.get(&x) {
-                            for &p in callers {
-                                if wit[p][s].is_none() {
-                                    wit[p][s] = Some(Witness::Callee(x));
-                                    queue.push_back(p);
-                                }
-                            }
-                        }
-                    }
-                }
-                for &m in &members {
-                    scc_callers.remove(&m);
-                }
-            }
-        }
-
-        // materialize: names become string attributes, made once each (a function's `@name`
-        // once for all its callers)
+        let (bits, conf) = (&signals.bits, &signals.conf);
         let mut func_attrs: Vec<Option<Attr>> = vec![None; n];
         let mut out = Vec::with_capacity(n);
         let mut set: Vec<(Name<'c>, Attr)> = Vec::new();
@@ -551,18 +595,18 @@ impl<'c, 'm> Analysis<'c, 'm> {
                         Name::Func(usize::MAX) => Name::Func(i),
                         x => x,
                     };
-                    set.push((nm, self.name_attr(&nodes, &mut func_attrs, nm)));
+                    set.push((nm, self.name_attr(nodes, &mut func_attrs, nm)));
                 }
                 if node.fixed.is_none() {
                     for &c in &node.callees {
                         if bits[c] & side(s) != 0 {
-                            set.push((Name::Func(c), self.name_attr(&nodes, &mut func_attrs, Name::Func(c))));
+                            set.push((Name::Func(c), self.name_attr(nodes, &mut func_attrs, Name::Func(c))));
                         }
                     }
                 }
                 if set.len() > 1 {
                     // by the names' text, not through their attributes (fewer memory reads)
-                    set.sort_unstable_by(|a, b| self.text_of(&nodes, a.0).cmp(&self.text_of(&nodes, b.0)));
+                    set.sort_unstable_by(|a, b| self.text_of(nodes, a.0).cmp(&self.text_of(nodes, b.0)));
                     set.dedup_by_key(|x| x.1);
                 }
                 if !set.is_empty() {
@@ -582,7 +626,7 @@ impl<'c, 'm> Analysis<'c, 'm> {
                     },
                 ),
             };
-            let paths = (want_paths && b == HYBRID).then(|| [0, 1].map(|s| self.path(&nodes, &wit, i, s)));
+            let paths = (want_paths && b == HYBRID).then(|| [0, 1].map(|s| self.path(nodes, &signals.wit, i, s)));
             out.push(FuncResult {
                 op: node.op,
                 name: node.name,

@@ -1,4 +1,4 @@
-//! Unit tests of cost-annotate: the symbolic shape helpers, the report of every lit input
+//! Unit tests of cost-annotate: the report of every lit input
 //! (valid against `schemas/resolved_cost_schema.json` with the `jsonschema` crate, every node the
 //! sum of its children, every public function's node equal to its `cost` attribute), and
 //! `bind=` agreeing with evaluating the symbolic formulas.
@@ -12,55 +12,10 @@ use xcs_dialects::symbolic::Expr;
 use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::{Context, Module};
 
-use super::{broadcast, reshape_dims};
 use crate::testing::{ctx, run};
 
 fn e(s: &str) -> Expr {
     s.parse().unwrap()
-}
-
-fn dims(v: &[&str]) -> Vec<Expr> {
-    v.iter().map(|s| e(s)).collect()
-}
-
-#[test]
-fn broadcast_of_symbolic_shapes() {
-    assert_eq!(
-        broadcast(&dims(&["b", "s", "768"]), &dims(&["768"])),
-        dims(&["b", "s", "768"])
-    );
-    assert_eq!(broadcast(&dims(&["1", "s"]), &dims(&["b", "1"])), dims(&["b", "s"]));
-    assert_eq!(broadcast(&dims(&[]), &dims(&["n"])), dims(&["n"]));
-}
-
-#[test]
-fn reshape_infers_symbolic_dims() {
-    let mut n = 0;
-    let mut fresh = || {
-        n += 1;
-        Expr::var(&format!("_d{n}"))
-    };
-    const DYN: i64 = xcs_ir::DYNAMIC;
-    // One unknown dim: the quotient.
-    let (d, guessed) = reshape_dims(&dims(&["b", "s", "768"]), &[DYN, 768], &mut fresh).unwrap();
-    assert_eq!(d, dims(&["b*s", "768"]));
-    assert!(!guessed);
-    // Several: matched with the input's leading and trailing dims.
-    let (d, guessed) = reshape_dims(&dims(&["b", "s", "768"]), &[DYN, DYN, 12, 64], &mut fresh).unwrap();
-    assert_eq!(d, dims(&["b", "s", "12", "64"]));
-    assert!(!guessed);
-    let (d, _) = reshape_dims(&dims(&["b", "s", "12", "64"]), &[DYN, DYN, 768], &mut fresh).unwrap();
-    assert_eq!(d, dims(&["b", "s", "768"]));
-    // The leading dim lines up, the rest is the quotient.
-    let (d, guessed) = reshape_dims(&dims(&["a*b"]), &[DYN, DYN], &mut fresh).unwrap();
-    assert_eq!(d, dims(&["a*b", "1"]));
-    assert!(!guessed);
-    // Nothing consistent lines up: a fresh name, the last unknown the quotient.
-    let (d, guessed) = reshape_dims(&dims(&["n"]), &[DYN, DYN, 4], &mut fresh).unwrap();
-    assert!(guessed);
-    assert_eq!(d[0], e("_d1"));
-    assert_eq!(d[1], e("n//(4*_d1)"));
-    assert_eq!(d[2], e("4"));
 }
 
 fn repo() -> PathBuf {
