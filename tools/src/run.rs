@@ -91,7 +91,7 @@ impl EntrySignature {
     pub fn of(ctx: &Context, module: &Module, name: &str) -> Result<EntrySignature, String> {
         let mut names = Vec::new();
         for op in module.ops() {
-            if ctx.op_name_str(module.body.op_name(op)) != "func.func" {
+            if !xcs_dialects::func::FuncOp::matches(ctx, module.body.op_name(op)) {
                 continue;
             }
             let Some(sym) = module.body.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) else {
