@@ -15,7 +15,8 @@ Numerics (the interpreter's documented semantics, see dialects/src/interp/mod.rs
 - reductions, softmax, layer_norm, matmul and einsum accumulate in float64 and round once.
 - integers wrap (two's complement); `tensor.div` truncates toward zero.
 Tolerances: "exact" ops (IEEE basic arithmetic, comparisons, casts, data movement) must match
-exactly (NaN matches NaN, -0.0 matches 0.0); the others within `TOL[elem]`.
+exactly (NaN matches NaN, -0.0 matches 0.0; with `exact="signed"` the sign of a zero must match
+too, for ops whose numpy definition fixes it); the others within `TOL[elem]`.
 """
 
 import os
@@ -234,7 +235,9 @@ def mismatch(got, exp, elem, exact, tol=None):
     g, e = got.astype(np.float64), exp.astype(np.float64)
     both_nan = np.isnan(g) & np.isnan(e)
     with np.errstate(all="ignore"):
-        if exact:
+        if exact == "signed":
+            ok = both_nan | ((g == e) & (np.signbit(g) == np.signbit(e)))
+        elif exact:
             ok = both_nan | (g == e)
         else:
             rtol, atol = tol or TOL[elem]

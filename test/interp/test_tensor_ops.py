@@ -50,17 +50,23 @@ def trunc_div(a, b):
     return q if (a < 0) == (b < 0) else -q
 
 
+def python_rem(a, b):
+    """Python's (and numpy's) integer remainder: the divisor's sign."""
+    return a % b
+
+
 def binary_ref(op, a, b, elem):
     if elem in FLOATS:
         # f16: numpy's own float16 ufuncs; bf16: in float32, rounded once (what numpy's float16 does)
         x, y = (a, b) if elem == "f16" else (compute(a, elem), compute(b, elem))
         f = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
-             "max": np.maximum, "min": np.minimum, "pow": np.power}[op]
+             "max": np.maximum, "min": np.minimum, "pow": np.power, "rem": np.remainder}[op]
         with np.errstate(all="ignore"):
             return to_elem(f(x, y), elem)
     x, y = as_object(a), as_object(b)
     f = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum, "min": np.minimum,
-         "div": np.frompyfunc(trunc_div, 2, 1), "pow": np.frompyfunc(lambda p, q: p ** q, 2, 1)}[op]
+         "div": np.frompyfunc(trunc_div, 2, 1), "pow": np.frompyfunc(lambda p, q: p ** q, 2, 1),
+         "rem": np.frompyfunc(python_rem, 2, 1)}[op]
     return wrap(f(x, y), elem)
 
 
@@ -76,12 +82,12 @@ def binary_cases(op):
                     a, b = g.ints(sa, elem, -5, 5), g.ints(sb, elem, 0, 6)
                 else:
                     a = g.floats(sa, elem, 0.0, 3.0)
-            if op == "div" and elem in INTS:
+            if op in ("div", "rem") and elem in INTS:
                 b = np.where(b == 0, 1, b).astype(NP[elem])
             out = np.broadcast_shapes(sa, sb)
             ta, tb = ttype(sa, elem, da), ttype(sb, elem, db)
             rt = ttype(out, elem, True if (da or db) else ())
-            exact = op not in ("pow",)
+            exact = "signed" if op == "rem" else op not in ("pow",)
             cases.append(simple(f"{op} {elem} {ta} {tb}", f"tensor.{op}", [Arg(a, elem, ta), Arg(b, elem, tb)],
                                 rt, binary_ref(op, a, b, elem), elem, exact=exact))
         if elem in FLOATS:  # IEEE special values against each other
@@ -89,12 +95,12 @@ def binary_cases(op):
             a, b = np.repeat(s, len(s)), np.tile(s, len(s))
             t = ttype(a.shape, elem)
             cases.append(simple(f"{op} {elem} specials", f"tensor.{op}", [Arg(a, elem, t), Arg(b, elem, t)], t,
-                                binary_ref(op, a, b, elem), elem, exact=op != "pow"))
+                                binary_ref(op, a, b, elem), elem, exact="signed" if op == "rem" else op != "pow"))
         else:  # the extremes: wrapping, INT_MIN / -1
             info = np.iinfo(NP[elem])
             edge = np.array([info.min, info.min + 1, -1, 0, 1, info.max - 1, info.max], dtype=NP[elem])
             a, b = np.repeat(edge, len(edge)), np.tile(edge, len(edge))
-            if op == "div":
+            if op in ("div", "rem"):
                 a, b = a[b != 0], b[b != 0]
             if op == "pow":
                 b = np.abs(b % 7).astype(NP[elem])
@@ -104,7 +110,7 @@ def binary_cases(op):
     return cases
 
 
-@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "max", "min", "pow"])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "max", "min", "pow", "rem"])
 def test_binary(op, stats):
     stats(op, check(binary_cases(op), op))
 
@@ -126,7 +132,8 @@ def erf(x):
 def unary_ref(op, a, elem):
     if elem not in FLOATS:
         x = as_object(a)
-        f = {"neg": lambda v: -v, "abs": np.abs, "relu": lambda v: np.maximum(v, 0)}[op]
+        f = {"neg": lambda v: -v, "abs": np.abs, "relu": lambda v: np.maximum(v, 0), "floor": lambda v: v,
+             "ceil": lambda v: v, "round": lambda v: v, "sign": np.sign}[op]
         return wrap(f(x), elem)
     # f16 ops that are one numpy ufunc use numpy's float16 ufunc; the others compute in float32
     # and round once (numpy's float16 semantics)
@@ -146,11 +153,24 @@ def unary_ref(op, a, elem):
             "rsqrt": lambda: c(1) / np.sqrt(x),
             "gelu_none": lambda: c(0.5) * x * (c(1) + erf(x / c(math.sqrt(2)))),
             "gelu_tanh": lambda: c(0.5) * x * (c(1) + np.tanh(c(math.sqrt(2 / math.pi)) * (x + c(0.044715) * x * x * x))),
+            "sin": lambda: np.sin(x),
+            "cos": lambda: np.cos(x),
+            "erf": lambda: erf(x),
+            "floor": lambda: np.floor(x),
+            "ceil": lambda: np.ceil(x),
+            "round": lambda: np.round(x),
+            "sign": lambda: np.sign(x),
         }[op]()
     return to_elem(r, elem)
 
 
-EXACT_UNARY = {"neg", "abs", "relu", "sqrt", "rsqrt"}
+EXACT_UNARY = {"neg", "abs", "relu", "sqrt", "rsqrt", "floor", "ceil", "round", "sign"}
+# exact with numpy's signs of zero (np.sign(-0.0) is +0.0, np.round(-0.4) is -0.0)
+SIGNED_ZERO_UNARY = {"floor", "ceil", "round", "sign"}
+
+
+def unary_exact(op):
+    return "signed" if op in SIGNED_ZERO_UNARY else op in EXACT_UNARY
 
 
 def every_value(elem):
@@ -171,16 +191,17 @@ def gelu_tol(op, a, elem):
     return (TOL[elem][0], TOL[elem][1] + np.abs(a.astype(np.float64)) * ulp)
 
 
-NATIVE_UNARY = {"neg", "abs", "exp", "log", "tanh", "sqrt"}
+NATIVE_UNARY = {"neg", "abs", "exp", "log", "tanh", "sqrt", "sin", "cos", "floor", "ceil", "round", "sign"}
 # wide ranges for the transcendental functions: (lo, hi)
 WIDE = {"exp": (-80.0, 80.0), "log": (1e-3, 1e3), "tanh": (-20.0, 20.0), "sigmoid": (-30.0, 30.0),
         "silu": (-30.0, 30.0), "gelu_none": (-10.0, 10.0), "gelu_tanh": (-10.0, 10.0), "sqrt": (0.0, 1e4),
-        "rsqrt": (1e-4, 1e4)}
+        "rsqrt": (1e-4, 1e4), "sin": (-1e4, 1e4), "cos": (-1e4, 1e4), "erf": (-5.0, 5.0),
+        "floor": (-1e4, 1e4), "ceil": (-1e4, 1e4), "round": (-1e4, 1e4), "sign": (-1.0, 1.0)}
 
 
 def unary_cases(op):
     g = Gen(zlib.crc32(op.encode()))
-    elems = NUMERIC if op in ("neg", "abs", "relu") else FLOATS
+    elems = NUMERIC if op in ("neg", "abs", "relu", "floor", "ceil", "round", "sign") else FLOATS
     name, attrs = ("gelu", {"approximate": f'"{op[5:]}"'}) if op.startswith("gelu") else (op, None)
     cases = []
     for elem in elems:
@@ -192,29 +213,29 @@ def unary_cases(op):
                 a = g.floats(shape, elem, -6.0, 6.0)
             t = ttype(shape, elem, dyn)
             cases.append(simple(f"{op} {elem} {t}", f"tensor.{name}", [Arg(a, elem, t)], t, unary_ref(op, a, elem),
-                                elem, attrs, exact=op in EXACT_UNARY, tol=gelu_tol(op, a, elem)))
+                                elem, attrs, exact=unary_exact(op), tol=gelu_tol(op, a, elem)))
         if op in WIDE and elem in FLOATS:
             a = g.floats((512,), elem, *WIDE[op])
             if elem == "f16" and op == "exp":
                 a = g.floats((512,), elem, -16.0, 11.0)
             t = ttype(a.shape, elem)
             cases.append(simple(f"{op} {elem} wide range", f"tensor.{name}", [Arg(a, elem, t)], t,
-                                unary_ref(op, a, elem), elem, attrs, exact=op in EXACT_UNARY, tol=gelu_tol(op, a, elem)))
+                                unary_ref(op, a, elem), elem, attrs, exact=unary_exact(op), tol=gelu_tol(op, a, elem)))
         if elem in ("f16", "bf16"):  # every value of the type
             a = every_value(elem)
             t = ttype(a.shape, elem)
             cases.append(simple(f"{op} {elem} every value", f"tensor.{name}", [Arg(a, elem, t)], t,
-                                unary_ref(op, a, elem), elem, attrs, exact=op in EXACT_UNARY))
+                                unary_ref(op, a, elem), elem, attrs, exact=unary_exact(op)))
         a = specials(elem) if elem in FLOATS else np.array(
             [np.iinfo(NP[elem]).min, -1, 0, 1, np.iinfo(NP[elem]).max], dtype=NP[elem])
         t = ttype(a.shape, elem)
         cases.append(simple(f"{op} {elem} specials", f"tensor.{name}", [Arg(a, elem, t)], t, unary_ref(op, a, elem),
-                            elem, attrs, exact=op in EXACT_UNARY))
+                            elem, attrs, exact=unary_exact(op)))
     return cases
 
 
 @pytest.mark.parametrize("op", ["neg", "abs", "relu", "exp", "log", "tanh", "sigmoid", "silu", "sqrt", "rsqrt",
-                                "gelu_none", "gelu_tanh"])
+                                "gelu_none", "gelu_tanh", "sin", "cos", "erf", "floor", "ceil", "round", "sign"])
 def test_unary(op, stats):
     stats(op, check(unary_cases(op), op))
 
@@ -262,6 +283,43 @@ def test_select(stats):
             cases.append(simple(f"select {elem} {tc} {ta} {tb}", "tensor.select",
                                 [Arg(c, "i1", tc), Arg(a, elem, ta), Arg(b, elem, tb)], rt, np.where(c, a, b), elem))
     stats("select", check(cases, "select"))
+
+
+def test_clamp(stats):
+    """np.clip with broadcasting bounds, NaN and signed zeros, and lo > hi. The reference is
+    `minimum(maximum(x, lo), hi)` (numpy's maximum and minimum keep the second of equal operands,
+    the bound), which np.clip computes with array bounds; numpy's loop for scalar bounds, and its
+    float16 maximum, keep x instead when a zero ties with a zero of the other sign (f16 is
+    checked in float32, as bf16)."""
+
+    def ref(x, lo, hi, elem):
+        if elem in FLOATS:
+            x, lo, hi = compute(x, elem), compute(lo, elem), compute(hi, elem)
+        with np.errstate(all="ignore"):
+            r = np.minimum(np.maximum(x, lo), hi)
+        return to_elem(r, elem) if elem in FLOATS else r
+
+    g = Gen(11)
+    cases = []
+    shapes = [((2, 3), (), (), ()), ((2, 3), (3,), (2, 1), ()), ((4,), (4,), (4,), (0,)), ((0, 2), (), (2,), ())]
+    for elem in NUMERIC:
+        for sx, sl, sh, dyn in shapes:
+            x, lo, hi = g.values(sx, elem), g.values(sl, elem), g.values(sh, elem)
+            tx, tl, th = ttype(sx, elem, dyn), ttype(sl, elem), ttype(sh, elem)
+            rt = ttype(np.broadcast_shapes(sx, sl, sh), elem, True if dyn else ())
+            exp = ref(x, lo, hi, elem)
+            cases.append(simple(f"clamp {elem} {tx} {tl} {th}", "tensor.clamp",
+                                [Arg(x, elem, tx), Arg(lo, elem, tl), Arg(hi, elem, th)], rt, exp, elem,
+                                exact="signed"))
+        if elem in FLOATS:
+            s = specials(elem)
+            x, lo = np.repeat(s, len(s)), np.tile(s, len(s))
+            hi = to_elem(np.full(x.shape, 1.0), elem)
+            t = ttype(x.shape, elem)
+            exp = ref(x, lo, hi, elem)
+            cases.append(simple(f"clamp {elem} specials", "tensor.clamp", [Arg(x, elem, t), Arg(lo, elem, t),
+                                Arg(hi, elem, t)], t, exp, elem, exact="signed"))
+    stats("clamp", check(cases, "clamp"))
 
 
 def cast_ref(a, src, dst):

@@ -166,6 +166,15 @@ EW_OPS: dict[str, tuple[int, int, str, str, bool]] = {
     "sqrt": (1, 1, "np.sqrt(x)", "jnp.sqrt(x)", True),
     "rsqrt": (2, 1, "1/np.sqrt(x)", "jax.lax.rsqrt(x)", True),
     "gelu_erf": (5, 1, "0.5*x*(1+erf(x*0.7071067811865476))", "jax.nn.gelu(x, approximate=False)", False),
+    "sin": (1, 1, "np.sin(x)", "jnp.sin(x)", False),
+    "cos": (1, 1, "np.cos(x)", "jnp.cos(x)", False),
+    "erf": (1, 1, "erf(x)", "jax.scipy.special.erf(x)", False),
+    "floor": (1, 1, "np.floor(x)", "jnp.floor(x)", False),
+    "ceil": (1, 1, "np.ceil(x)", "jnp.ceil(x)", False),
+    "round": (1, 1, "np.round(x)", "jnp.round(x)", False),
+    "sign": (1, 1, "np.sign(x)", "jnp.sign(x)", False),
+    "rem": (1, 2, "np.remainder(x, y)", "jnp.remainder(x, y)", True),
+    "clamp": (2, 1, "np.clip(x, np.float32(-0.5), np.float32(0.5))", "jnp.clip(x, -0.5, 0.5)", False),
 }
 
 

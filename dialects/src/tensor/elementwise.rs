@@ -24,6 +24,10 @@ pub enum BinaryFn {
     Min,
     /// Integers: a negative exponent is an error.
     Pow,
+    /// numpy's `remainder`: `x - floor(x / y) y`, with the divisor's sign (a zero result is
+    /// `+0.0` or `-0.0` as `y`); `y = 0`, `x = ±inf` or a NaN give NaN; `x` finite and
+    /// `y = ±inf` give `x` when the signs agree, else `y`. Integers: division by zero is an error.
+    Rem,
 }
 
 /// An elementwise unary function.
@@ -43,6 +47,27 @@ pub enum UnaryFn {
     GeluErf,
     /// GELU, tanh form `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`.
     GeluTanh,
+    Sin,
+    Cos,
+    /// The error function.
+    Erf,
+    /// Integers: the identity (as numpy's).
+    Floor,
+    /// Integers: the identity.
+    Ceil,
+    /// To the nearest integer, halves to even (`np.round`); integers: the identity.
+    Round,
+    /// `-1`, `0` or `1`; NaN stays NaN and both zeros give `+0.0` (as `np.sign`).
+    Sign,
+}
+
+/// An elementwise function of three operands (numpy broadcasting of all three).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TernaryFn {
+    /// `np.clip(x, lo, hi)`: `minimum(maximum(x, lo), hi)` with numpy's `maximum`/`minimum`
+    /// (a NaN operand gives NaN; of equal operands the second, the bound, is kept); `lo > hi`
+    /// gives `hi`.
+    Clamp,
 }
 
 /// A comparison predicate (`tensor.cmp`'s `predicate`); IEEE: NaN is unordered, so only `ne`
@@ -99,6 +124,8 @@ impl Predicate {
 pub enum ElementwiseFn {
     Binary(BinaryFn),
     Unary(UnaryFn),
+    /// Three operands of one element type.
+    Ternary(TernaryFn),
     /// `i1` result.
     Compare(Predicate),
     /// `cond ? a : b`.
@@ -112,7 +139,7 @@ impl ElementwiseFn {
     pub fn arity(self) -> usize {
         match self {
             ElementwiseFn::Binary(_) | ElementwiseFn::Compare(_) => 2,
-            ElementwiseFn::Select => 3,
+            ElementwiseFn::Select | ElementwiseFn::Ternary(_) => 3,
             ElementwiseFn::Unary(_) | ElementwiseFn::Cast => 1,
         }
     }
@@ -172,6 +199,15 @@ pub trait Real:
     fn tanh(self) -> Self;
     fn sqrt(self) -> Self;
     fn erfc(self) -> Self;
+    fn erf(self) -> Self;
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    fn round_ties_even(self) -> Self;
+    /// C's `fmod`: `x - trunc(x / y) y`, exact.
+    fn fmod(self, y: Self) -> Self;
+    fn copysign(self, sign: Self) -> Self;
     fn powf(self, y: Self) -> Self;
     fn abs(self) -> Self;
     fn is_nan(self) -> bool;
@@ -179,7 +215,7 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ty, $erfc:path) => {
+    ($t:ty, $erfc:path, $erf:path) => {
         impl Real for $t {
             fn c(x: f64) -> Self {
                 x as $t
@@ -199,6 +235,30 @@ macro_rules! impl_real {
             fn erfc(self) -> Self {
                 $erfc(self)
             }
+            fn erf(self) -> Self {
+                $erf(self)
+            }
+            fn sin(self) -> Self {
+                <$t>::sin(self)
+            }
+            fn cos(self) -> Self {
+                <$t>::cos(self)
+            }
+            fn floor(self) -> Self {
+                <$t>::floor(self)
+            }
+            fn ceil(self) -> Self {
+                <$t>::ceil(self)
+            }
+            fn round_ties_even(self) -> Self {
+                <$t>::round_ties_even(self)
+            }
+            fn fmod(self, y: Self) -> Self {
+                self % y
+            }
+            fn copysign(self, sign: Self) -> Self {
+                <$t>::copysign(self, sign)
+            }
             fn powf(self, y: Self) -> Self {
                 <$t>::powf(self, y)
             }
@@ -214,8 +274,8 @@ macro_rules! impl_real {
         }
     };
 }
-impl_real!(f32, libm::erfcf);
-impl_real!(f64, libm::erfc);
+impl_real!(f32, libm::erfcf, libm::erff);
+impl_real!(f64, libm::erfc, libm::erf);
 
 /// IEEE 754-2019 `maximum` (LLVM's `llvm.maximum`): a NaN operand gives NaN, and -0.0 is below
 /// +0.0. Unlike numpy's `maximum`, which returns the first operand of `-0.0` and `+0.0`, this is
@@ -239,6 +299,41 @@ pub fn fmin<T: Real>(x: T, y: T) -> T {
         x
     } else {
         y
+    }
+}
+
+/// numpy's `maximum`: a NaN operand gives NaN, otherwise the larger, the second on ties (numpy's
+/// `a > b ? a : b`: `maximum(0.0, -0.0)` is `-0.0`, unlike IEEE's [`fmax`]).
+pub fn numpy_max<T: Real>(x: T, y: T) -> T {
+    if x.is_nan() || x > y {
+        x
+    } else {
+        y
+    }
+}
+
+/// numpy's `minimum`: NaN propagates, the second on ties.
+pub fn numpy_min<T: Real>(x: T, y: T) -> T {
+    if x.is_nan() || x < y {
+        x
+    } else {
+        y
+    }
+}
+
+/// numpy's float `remainder` (`npy_divmod`): `fmod`, moved to the divisor's sign.
+fn remainder<T: Real>(x: T, y: T) -> T {
+    let m = x.fmod(y);
+    if m.is_nan() {
+        return m;
+    }
+    if m == T::c(0.0) {
+        return T::c(0.0).copysign(y);
+    }
+    if (y < T::c(0.0)) != (m < T::c(0.0)) {
+        m + y
+    } else {
+        m
     }
 }
 
@@ -266,6 +361,7 @@ impl BinaryFn {
             BinaryFn::Max => fmax(x, y),
             BinaryFn::Min => fmin(x, y),
             BinaryFn::Pow => x.powf(y),
+            BinaryFn::Rem => remainder(x, y),
         }
     }
     /// The function on integers (computed in `i64`, wrapping; the caller wraps to the width).
@@ -287,6 +383,17 @@ impl BinaryFn {
                     return Err(format!("integer power with a negative exponent ({x} ** {y})"));
                 }
                 ipow(x, y as u64)
+            }
+            BinaryFn::Rem => {
+                if y == 0 {
+                    return Err("integer division by zero".into());
+                }
+                let r = x.wrapping_rem(y);
+                if r != 0 && (r < 0) != (y < 0) {
+                    r + y
+                } else {
+                    r
+                }
             }
         })
     }
@@ -323,6 +430,23 @@ impl UnaryFn {
                 let k = T::c((2.0 / std::f64::consts::PI).sqrt());
                 T::c(0.5) * x * (T::c(1.0) + (k * (x + T::c(0.044715) * x * x * x)).tanh())
             }
+            UnaryFn::Sin => x.sin(),
+            UnaryFn::Cos => x.cos(),
+            UnaryFn::Erf => x.erf(),
+            UnaryFn::Floor => x.floor(),
+            UnaryFn::Ceil => x.ceil(),
+            UnaryFn::Round => x.round_ties_even(),
+            UnaryFn::Sign => {
+                if x.is_nan() {
+                    x
+                } else if x > T::c(0.0) {
+                    T::c(1.0)
+                } else if x < T::c(0.0) {
+                    T::c(-1.0)
+                } else {
+                    T::c(0.0)
+                }
+            }
         }
     }
     /// The function on integers; an error for float-only functions.
@@ -331,7 +455,24 @@ impl UnaryFn {
             UnaryFn::Neg => x.wrapping_neg(),
             UnaryFn::Abs => x.wrapping_abs(),
             UnaryFn::Relu => x.max(0),
+            UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round => x,
+            UnaryFn::Sign => x.signum(),
             _ => return Err(format!("{self:?} is not defined on integers").to_lowercase()),
+        })
+    }
+}
+
+impl TernaryFn {
+    /// The function on floats.
+    pub fn eval_float<T: Real>(self, x: T, y: T, z: T) -> T {
+        match self {
+            TernaryFn::Clamp => numpy_min(numpy_max(x, y), z),
+        }
+    }
+    /// The function on integers.
+    pub fn eval_int(self, x: i64, y: i64, z: i64) -> Result<i64, String> {
+        Ok(match self {
+            TernaryFn::Clamp => x.max(y).min(z),
         })
     }
 }

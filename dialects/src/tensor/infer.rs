@@ -45,15 +45,25 @@ pub(super) fn infer_same(_: &Context, ops: &[Type], _: Attr) -> Infer {
     Ok(smallvec![ops[0]])
 }
 
+/// Every operand broadcast together (numpy), one element type: the binary elementwise ops
+/// (`lhs`, `rhs`) and the ternary ones.
 pub(super) fn infer_broadcast(ctx: &Context, ops: &[Type], _: Attr) -> Infer {
-    if ops[0] == ops[1] && ranked(ctx, ops[0]).is_some() {
+    if ops.iter().all(|&t| t == ops[0]) && ranked(ctx, ops[0]).is_some() {
         // The common case, without building a shape: a type broadcasts with itself to itself.
         return Ok(smallvec![ops[0]]);
     }
-    let (a, ea) = tensor_parts(ctx, ops[0], "lhs")?;
-    let (b, eb) = tensor_parts(ctx, ops[1], "rhs")?;
-    same_elem(ctx, ea, eb)?;
-    Ok(smallvec![ctx.tensor_type(&broadcast(&a, &b)?, ea)])
+    let name = |i: usize| match (ops.len(), i) {
+        (2, 0) => "lhs".to_string(),
+        (2, _) => "rhs".to_string(),
+        _ => format!("operand #{i}"),
+    };
+    let (mut shape, elem) = tensor_parts(ctx, ops[0], &name(0))?;
+    for (i, &t) in ops.iter().enumerate().skip(1) {
+        let (s, e) = tensor_parts(ctx, t, &name(i))?;
+        same_elem(ctx, elem, e)?;
+        shape = broadcast(&shape, &s)?;
+    }
+    Ok(smallvec![ctx.tensor_type(&shape, elem)])
 }
 
 pub(super) fn infer_cmp(ctx: &Context, ops: &[Type], _: Attr) -> Infer {

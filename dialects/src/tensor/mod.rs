@@ -13,7 +13,7 @@ use crate::interfaces::batching::BatchingRule;
 use crate::interfaces::cost::CostRule;
 use crate::interp::semantics::Semantics;
 use crate::shape::{broadcastable_to, is_table_elem, num_elements, ranked, shape_str};
-use elementwise::{BinaryFn, CompareFn, Elementwise, ElementwiseFn, GeluFn, UnaryFn};
+use elementwise::{BinaryFn, CompareFn, Elementwise, ElementwiseFn, GeluFn, TernaryFn, UnaryFn};
 
 mod batching;
 mod build;
@@ -151,6 +151,46 @@ binary_ops! {
     MinOp = "tensor.min" / min, "Elementwise minimum", Min, CHEAP, [Commutative];
     /// A negative constant integer exponent is not folded (a run-time error).
     PowOp = "tensor.pow" / pow, "Elementwise power (integers: a negative exponent is a run-time error)", Pow, EXPENSIVE, [];
+    /// numpy's `remainder` (`np.remainder`, Python's `%`): `x - floor(x / y) * y`, so a nonzero
+    /// result has the divisor's sign and a zero one is `+0.0` or `-0.0` as `y`. Floats: `y = 0`,
+    /// `x = ±inf` or a NaN give NaN, a finite `x` with `y = ±inf` gives `x` (same signs) or `y`.
+    /// Integers: division by zero is a run-time error, as for `tensor.div`.
+    RemOp = "tensor.rem" / rem, "Elementwise remainder with the divisor's sign (np.remainder)", Rem, EXPENSIVE, [];
+}
+
+macro_rules! ternary_ops {
+    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal / $builder:ident ($a:ident, $b:ident, $c:ident), $summary:literal, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
+        #[doc = concat!("Builds `", $opname, "` of three operands (broadcast), its result type inferred.")]
+        pub fn $builder(
+            b: &mut xcs_ir::Builder<'_>,
+            $a: xcs_ir::Value,
+            $b: xcs_ir::Value,
+            $c: xcs_ir::Value,
+        ) -> BuildResult {
+            b.create1($Name::DEF.name, &[$a, $b, $c], &[])
+        }
+        op! {
+            /// Elementwise op of three operands of one element type with numpy broadcasting of
+            /// all three; the result has the broadcast shape. Folds when all are constants.
+            $(#[doc = $doc])*
+            pub struct $Name = $opname in TENSOR_OPS {
+                summary: $summary,
+                operands: { $a: NUMERIC_TENSOR, $b: NUMERIC_TENSOR, $c: NUMERIC_TENSOR },
+                results: { result: NUMERIC_TENSOR },
+                traits: [Pure, Elementwise, SameOperandsAndResultElementType $(, $trait)*],
+                fold: FOLD,
+                infer: infer_broadcast,
+                interfaces: [
+                    dyn Elementwise => &ElementwiseFn::Ternary(TernaryFn::$f),
+                    dyn Semantics => &semantics::ELEMENTWISE,
+                    dyn BatchingRule => &batching::ELEMENTWISE,
+                    dyn CostRule => &cost::ELEMENTWISE,
+                    dyn LoopStructure => &loops::ELEMENTWISE,
+                    FusionRole => &FusionRole::$role,
+                ],
+            }
+        }
+    )*};
 }
 
 macro_rules! unary_ops {
@@ -196,6 +236,25 @@ unary_ops! {
     SiluOp = "tensor.silu" / silu, "Elementwise x*sigmoid(x)", FLOAT_TENSOR, Silu, EXPENSIVE, [];
     SqrtOp = "tensor.sqrt" / sqrt, "Elementwise square root", FLOAT_TENSOR, Sqrt, EXPENSIVE, [];
     RsqrtOp = "tensor.rsqrt" / rsqrt, "Elementwise reciprocal square root", FLOAT_TENSOR, Rsqrt, EXPENSIVE, [];
+    SinOp = "tensor.sin" / sin, "Elementwise sine", FLOAT_TENSOR, Sin, EXPENSIVE, [];
+    CosOp = "tensor.cos" / cos, "Elementwise cosine", FLOAT_TENSOR, Cos, EXPENSIVE, [];
+    ErfOp = "tensor.erf" / erf, "Elementwise error function", FLOAT_TENSOR, Erf, EXPENSIVE, [];
+    /// Integers: the identity (as numpy's).
+    FloorOp = "tensor.floor" / floor, "Elementwise floor", NUMERIC_TENSOR, Floor, CHEAP, [Idempotent];
+    /// Integers: the identity (as numpy's).
+    CeilOp = "tensor.ceil" / ceil, "Elementwise ceiling", NUMERIC_TENSOR, Ceil, CHEAP, [Idempotent];
+    /// Halves go to the even neighbour (`np.round`); `-0.4` gives `-0.0`. Integers: the identity.
+    RoundOp = "tensor.round" / round, "Elementwise rounding to the nearest integer, halves to even", NUMERIC_TENSOR, Round, CHEAP, [Idempotent];
+    /// `1`, `-1` or `0` (`np.sign`): NaN stays NaN, `-0.0` and `+0.0` give `+0.0`.
+    SignOp = "tensor.sign" / sign, "Elementwise sign", NUMERIC_TENSOR, Sign, CHEAP, [Idempotent];
+}
+
+ternary_ops! {
+    /// `np.clip(x, lo, hi)`: `minimum(maximum(x, lo), hi)` with numpy's `maximum` and `minimum`:
+    /// a NaN operand gives NaN, and of equal values the bound is kept, so `x = -0.0` against
+    /// `lo = +0.0` gives `+0.0`, as numpy's ufuncs and `np.clip` with array bounds do (numpy's
+    /// loop for scalar bounds keeps `x` there); where `lo > hi` the result is `hi`.
+    ClampOp = "tensor.clamp" / clamp(x, lo, hi), "Elementwise clamp to [lo, hi] (np.clip)", Clamp, CHEAP, [];
 }
 
 op! {

@@ -16,7 +16,7 @@
 
 use xcs_ir::DYNAMIC;
 
-use super::elementwise::{elementwise_fn, fmax, fmin, BinaryFn, ElementwiseFn, Predicate, UnaryFn};
+use super::elementwise::{elementwise_fn, fmax, fmin, BinaryFn, ElementwiseFn, Predicate, TernaryFn, UnaryFn};
 use super::infer::{parse_einsum, reduce_axes};
 use crate::interp::semantics::{Control, Kernel, OpInfo, OpRun, Semantics};
 use crate::interp::value::{
@@ -96,6 +96,10 @@ fn elementwise(info: &OpInfo<'_>, ts: &[&Tensor]) -> Result<Tensor, String> {
         ElementwiseFn::Unary(op) => {
             let [a] = operands(ts)?;
             unary(op, a)
+        }
+        ElementwiseFn::Ternary(op) => {
+            let [a, b, c] = operands(ts)?;
+            ternary(op, a, b, c)
         }
         ElementwiseFn::Compare(pred) => {
             let [a, b] = operands(ts)?;
@@ -181,6 +185,26 @@ fn unary(op: UnaryFn, a: &Tensor) -> Result<Tensor, String> {
         shape: a.shape.clone(),
         data: TensorData::from_lanes(elem, lanes)?,
     })
+}
+
+fn ternary(op: TernaryFn, a: &Tensor, b: &Tensor, c: &Tensor) -> Result<Tensor, String> {
+    let elem = same_elem(a, b)?;
+    same_elem(a, c)?;
+    let shape = broadcast_shapes(&broadcast_shapes(&a.shape, &b.shape)?, &c.shape)?;
+    let (a, b, c) = (a.broadcast_to(&shape)?, b.broadcast_to(&shape)?, c.broadcast_to(&shape)?);
+    let lanes = match (a.data.lanes(), b.data.lanes(), c.data.lanes()) {
+        (Lanes::F32(x), Lanes::F32(y), Lanes::F32(z)) => {
+            Lanes::F32(x.iter().zip(&y).zip(&z).map(|((&x, &y), &z)| op.eval_float(x, y, z)).collect())
+        }
+        (Lanes::F64(x), Lanes::F64(y), Lanes::F64(z)) => {
+            Lanes::F64(x.iter().zip(&y).zip(&z).map(|((&x, &y), &z)| op.eval_float(x, y, z)).collect())
+        }
+        (Lanes::I64(x), Lanes::I64(y), Lanes::I64(z)) if elem.is_int() => Lanes::I64(
+            x.iter().zip(&y).zip(&z).map(|((&x, &y), &z)| op.eval_int(x, y, z)).collect::<Result<_, _>>()?,
+        ),
+        _ => return Err(unsupported(elem)),
+    };
+    Ok(Tensor { shape, data: TensorData::from_lanes(elem, lanes)? })
 }
 
 fn cmp(pred: Predicate, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {

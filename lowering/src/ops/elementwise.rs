@@ -6,7 +6,7 @@
 //! only the code of a new function it brings.
 
 use xcs_dialects::interp::ElemType;
-use xcs_dialects::tensor::elementwise::{elementwise_fn, BinaryFn, ElementwiseFn, Predicate, UnaryFn};
+use xcs_dialects::tensor::elementwise::{elementwise_fn, BinaryFn, ElementwiseFn, Predicate, TernaryFn, UnaryFn};
 
 use super::math::{self, intrinsic, MathBuilder};
 use crate::codegen::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
@@ -88,6 +88,9 @@ fn float_unary(m: &mut ModuleBuilder, f: &mut FunctionBuilder, op: UnaryFn, x: &
             }
             UnaryFn::GeluTanh => return math::gelu_tanh(mb, x),
             UnaryFn::GeluErf => return math::gelu_erf(mb, x),
+            UnaryFn::Erf => return math::erf(mb, x),
+            UnaryFn::Sin => return math::sin_call(mb.m, mb.f, x),
+            UnaryFn::Cos => return math::cos_call(mb.m, mb.f, x),
             _ => {}
         }
     }
@@ -127,6 +130,25 @@ fn float_unary(m: &mut ModuleBuilder, f: &mut FunctionBuilder, op: UnaryFn, x: &
             let e = f.emit(ty, format!("call {ty} @{erfc}({ty} {b})"));
             f.emit(ty, format!("fmul {ty} {a}, {e}"))
         }
+        UnaryFn::Sin => intrinsic(m, f, "sin", ty, &[x]),
+        UnaryFn::Cos => intrinsic(m, f, "cos", ty, &[x]),
+        UnaryFn::Erf => {
+            let erf = if ty == "float" { "erff" } else { "erf" };
+            m.declare(erf, &format!("declare {ty} @{erf}({ty})"));
+            f.emit(ty, format!("call {ty} @{erf}({ty} {x})"))
+        }
+        UnaryFn::Floor => intrinsic(m, f, "floor", ty, &[x]),
+        UnaryFn::Ceil => intrinsic(m, f, "ceil", ty, &[x]),
+        UnaryFn::Round => intrinsic(m, f, "roundeven", ty, &[x]),
+        UnaryFn::Sign => {
+            // 1, -1 or +0.0; NaN stays (np.sign)
+            let pos = f.emit("i1", format!("fcmp ogt {ty} {x}, 0.0"));
+            let neg = f.emit("i1", format!("fcmp olt {ty} {x}, 0.0"));
+            let nan = f.emit("i1", format!("fcmp uno {ty} {x}, 0.0"));
+            let s = f.emit(ty, format!("select i1 {pos}, {ty} {one}, {ty} 0.0"));
+            let s = f.emit(ty, format!("select i1 {neg}, {ty} {}, {ty} {s}", fconst(ty, -1.0)));
+            f.emit(ty, format!("select i1 {nan}, {ty} {x}, {ty} {s}"))
+        }
         UnaryFn::GeluTanh => {
             // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x * x * x)))
             let a = f.emit(ty, format!("fmul {ty} {}, {x}", fconst(ty, 0.5)));
@@ -160,6 +182,8 @@ pub fn eval(
         ElementwiseFn::Binary(b) => int_binary(k, site, msgs, b, e, &args[0], &args[1])?,
         ElementwiseFn::Unary(u) if e.is_float() => float_unary(&mut k.m, &mut k.f, u, &args[0]),
         ElementwiseFn::Unary(u) => int_unary(k, u, e, &args[0])?,
+        ElementwiseFn::Ternary(t) if e.is_float() => float_ternary(k, t, comp_ty(e), &args[0], &args[1], &args[2]),
+        ElementwiseFn::Ternary(t) => int_ternary(k, t, comp_ty(e), &args[0], &args[1], &args[2]),
         ElementwiseFn::Compare(p) => compare(k, p, e, &args[0], &args[1]),
         ElementwiseFn::Select => {
             let ty = comp_ty(out);
@@ -184,6 +208,50 @@ fn float_binary(k: &mut Kernel, b: BinaryFn, ty: &'static str, x: &Val, y: &Val)
         BinaryFn::Min => intrinsic(&mut k.m, &mut k.f, "minimum", ty, &[x, y]),
         BinaryFn::Pow if ty == "float" => math::pow_call(&mut k.m, &mut k.f, x, y),
         BinaryFn::Pow => intrinsic(&mut k.m, &mut k.f, "pow", ty, &[x, y]),
+        BinaryFn::Rem if ty == "float" => math::rem_call(&mut k.m, &mut k.f, x, y),
+        BinaryFn::Rem => {
+            // C's fmod, then numpy's move to the divisor's sign (as `math::rem` for floats)
+            let f = &mut k.f;
+            let m = f.emit(ty, format!("frem {ty} {x}, {y}"));
+            let m_neg = f.emit("i1", format!("fcmp olt {ty} {m}, 0.0"));
+            let y_neg = f.emit("i1", format!("fcmp olt {ty} {y}, 0.0"));
+            let differ = f.emit("i1", format!("xor i1 {m_neg}, {y_neg}"));
+            let nonzero = f.emit("i1", format!("fcmp one {ty} {m}, 0.0"));
+            let adjust = f.emit("i1", format!("and i1 {nonzero}, {differ}"));
+            let sum = f.emit(ty, format!("fadd {ty} {m}, {y}"));
+            let adjusted = f.emit(ty, format!("select i1 {adjust}, {ty} {sum}, {ty} {m}"));
+            let is_zero = f.emit("i1", format!("fcmp oeq {ty} {m}, 0.0"));
+            let signed_zero = intrinsic(&mut k.m, &mut k.f, "copysign", ty, &[&fconst(ty, 0.0), y]);
+            k.f.emit(ty, format!("select i1 {is_zero}, {ty} {signed_zero}, {ty} {adjusted}"))
+        }
+    }
+}
+
+/// A ternary function on floats of compute type `ty`.
+fn float_ternary(k: &mut Kernel, t: TernaryFn, ty: &'static str, x: &Val, y: &Val, z: &Val) -> Val {
+    match t {
+        TernaryFn::Clamp => {
+            // numpy's maximum(x, lo) then minimum(_, hi): NaN propagates, the bound on ties
+            let f = &mut k.f;
+            let x_nan = f.emit("i1", format!("fcmp uno {ty} {x}, 0.0"));
+            let above = f.emit("i1", format!("fcmp ogt {ty} {x}, {y}"));
+            let keep_x = f.emit("i1", format!("or i1 {x_nan}, {above}"));
+            let m = f.emit(ty, format!("select i1 {keep_x}, {ty} {x}, {ty} {y}"));
+            let m_nan = f.emit("i1", format!("fcmp uno {ty} {m}, 0.0"));
+            let below = f.emit("i1", format!("fcmp olt {ty} {m}, {z}"));
+            let keep_m = f.emit("i1", format!("or i1 {m_nan}, {below}"));
+            f.emit(ty, format!("select i1 {keep_m}, {ty} {m}, {ty} {z}"))
+        }
+    }
+}
+
+/// A ternary function on integers of compute type `ty`.
+fn int_ternary(k: &mut Kernel, t: TernaryFn, ty: &'static str, x: &Val, y: &Val, z: &Val) -> Val {
+    match t {
+        TernaryFn::Clamp => {
+            let m = intrinsic(&mut k.m, &mut k.f, "smax", ty, &[x, y]);
+            intrinsic(&mut k.m, &mut k.f, "smin", ty, &[&m, z])
+        }
     }
 }
 
@@ -215,6 +283,20 @@ fn int_binary(
         }
         BinaryFn::Max => intrinsic(&mut k.m, &mut k.f, "smax", ty, &[x, y]),
         BinaryFn::Min => intrinsic(&mut k.m, &mut k.f, "smin", ty, &[x, y]),
+        BinaryFn::Rem => {
+            let z = k.f.emit("i1", format!("icmp eq {ty} {y}, 0"));
+            k.fail_if(&z, site, &msgs.div0);
+            // x rem -1 is 0 (INT_MIN rem -1 would trap); numpy's sign: r + y when the signs differ
+            let m1 = k.f.emit("i1", format!("icmp eq {ty} {y}, -1"));
+            let safe = k.f.emit(ty, format!("select i1 {m1}, {ty} 1, {ty} {y}"));
+            let r = k.f.emit(ty, format!("srem {ty} {x}, {safe}"));
+            let nonzero = k.f.emit("i1", format!("icmp ne {ty} {r}, 0"));
+            let signs = k.f.emit(ty, format!("xor {ty} {r}, {y}"));
+            let differ = k.f.emit("i1", format!("icmp slt {ty} {signs}, 0"));
+            let adjust = k.f.emit("i1", format!("and i1 {nonzero}, {differ}"));
+            let sum = k.f.emit(ty, format!("add {ty} {r}, {y}"));
+            k.f.emit(ty, format!("select i1 {adjust}, {ty} {sum}, {ty} {r}"))
+        }
         BinaryFn::Pow => {
             let neg = k.f.emit("i1", format!("icmp slt {ty} {y}, 0"));
             let (x64, y64) = (int_to_i64(&mut k.f, e, x), int_to_i64(&mut k.f, e, y));
@@ -249,6 +331,15 @@ fn int_unary(k: &mut Kernel, u: UnaryFn, e: ElemType, x: &Val) -> R<Val> {
             k.f.emit(ty, format!("call {ty} @{name}({ty} {x}, i1 false)"))
         }
         UnaryFn::Relu => intrinsic(&mut k.m, &mut k.f, "smax", ty, &[x, &Val::int(ty, 0)]),
+        UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round => x.clone(),
+        UnaryFn::Sign => {
+            // (x > 0) - (x < 0)
+            let pos = k.f.emit("i1", format!("icmp sgt {ty} {x}, 0"));
+            let neg = k.f.emit("i1", format!("icmp slt {ty} {x}, 0"));
+            let p = k.f.emit(ty, format!("zext i1 {pos} to {ty}"));
+            let n = k.f.emit(ty, format!("zext i1 {neg} to {ty}"));
+            k.f.emit(ty, format!("sub {ty} {p}, {n}"))
+        }
         other => return Err(LowerError::internal(&format!("{other:?} on integers"))),
     })
 }

@@ -814,3 +814,302 @@ pub fn gelu_erf(mb: &mut MathBuilder, x: &Val) -> Val {
     let pos = mb.fcmp("oge", x, &mb.c(0.0));
     mb.select(&pos, &pos_r, &neg)
 }
+
+// ---------------------------------------------------------------------------- sin, cos
+
+/// `sin(r) = r + r^3 S(r^2)` on `|r| <= pi/4` (a little beyond: the quadrant may round either
+/// way), `S` highest first; fitted for this project (reweighted least squares on Chebyshev
+/// nodes, relative error 5e-12 in double).
+const SIN_S: [f32; 4] = [2.718_124_5e-6, -1.983_931_3e-4, 8.333_329e-3, -0.166_666_67];
+/// `cos(r) = 1 - r^2/2 + r^4 C(r^2)` on `|r| <= pi/4`, `C` highest first (error 1.2e-13).
+const COS_C: [f32; 4] = [-2.720_575e-7, 2.479_946e-5, -1.388_888_3e-3, 4.166_666_8e-2];
+/// `pi/2` as three floats whose sum is exact to 2^-73: `C1` (24 bits, `k C1` is exact inside an
+/// FMA), `C2` and `C3`.
+const PIO2_C1: f32 = 1.570_796_4;
+const PIO2_C2: f32 = -4.371_139e-8;
+const PIO2_C3: f32 = -1.717_064_9e-15;
+/// The fast path of `sin`/`cos` is exact in its reduction while `|x| 2/pi < 2^22`.
+const TRIG_FAST_LIMIT: f32 = 4_194_304.0;
+
+/// `sin x` (or `cos x` when `cosine`) of `float`s: Cody-Waite reduction `x = k pi/2 + r`, `r`
+/// kept as two floats (`x - k C1` is exact, `k C2` is split by an FMA and `r` summed with
+/// TwoSum, `k C3` added to the low part), then the quadrant's polynomial with the low part
+/// folded in (`cos` recovers the rounding of `1 - r^2/2` too). Within 1 ulp of the exact result
+/// for `|x| < 2^22` (0.86 ulp worst over every 7th float of `|x| <= 10^4`); beyond, where the
+/// reduction would lose bits, lanes take LLVM's `sin`/`cos` (libm) in [`fix_lanes`], so every
+/// finite `x` is accurate. `sin(±0) = ±0` (tiny `|x|` return `x`), `cos(±0) = 1`, `±inf` and NaN
+/// give NaN.
+fn sin_cos(mb: &mut MathBuilder, x: &Val, cosine: bool) -> Val {
+    let ax = mb.intr("fabs", &[x]);
+    // k = roundeven(x 2/pi), quadrant in the low bits of the rounding sum
+    let magic = mb.c(ROUND_MAGIC);
+    let t = mb.mul_add(x, &mb.c(std::f32::consts::FRAC_2_PI), &magic);
+    let k = mb.exact("fsub", &t, &magic);
+    let tb = mb.bits(&t);
+    let q = mb.int("add", &tb, &mb.ci(cosine as i32));
+    let nk = mb.fneg(&k);
+    let r1 = mb.fma(&nk, &mb.c(PIO2_C1), x);
+    let c2 = mb.c(PIO2_C2);
+    let (p, pe) = two_prod(mb, &k, &c2);
+    let np = mb.fneg(&p);
+    let (rhi, e) = two_sum(mb, &r1, &np);
+    let e = mb.exact("fsub", &e, &pe);
+    let rlo = mb.fma(&nk, &mb.c(PIO2_C3), &e);
+    let r2 = mb.exact("fmul", &rhi, &rhi);
+    // sin r = rhi + (rhi r2 S(r2) + rlo)
+    let s = horner(mb, &r2, &SIN_S);
+    let r3 = mb.exact("fmul", &r2, &rhi);
+    let st = mb.fma(&r3, &s, &rlo);
+    let sn = mb.exact("fadd", &rhi, &st);
+    // cos r = w + ((r2^2 C(r2) + (1 - w - h)) - (r2lo / 2 + rhi rlo)), w = 1 - h, h = r2 / 2
+    let c = horner(mb, &r2, &COS_C);
+    let h = mb.exact("fmul", &r2, &mb.c(0.5));
+    let one = mb.c(1.0);
+    let w = mb.exact("fsub", &one, &h);
+    let ew = mb.exact("fsub", &one, &w);
+    let ew = mb.exact("fsub", &ew, &h);
+    let nr2 = mb.fneg(&r2);
+    let r2lo = mb.fma(&rhi, &rhi, &nr2);
+    let rr = mb.exact("fmul", &rhi, &rlo);
+    let corr = mb.fma(&mb.c(0.5), &r2lo, &rr);
+    let r4 = mb.exact("fmul", &r2, &r2);
+    let ct = mb.fma(&r4, &c, &ew);
+    let ct = mb.exact("fsub", &ct, &corr);
+    let cs = mb.exact("fadd", &w, &ct);
+    // quadrant: odd -> the other polynomial, bit 1 -> negate
+    let odd = mb.int("and", &q, &mb.ci(1));
+    let odd = mb.icmp("ne", &odd, &mb.ci(0));
+    let v = mb.select(&odd, &cs, &sn);
+    let neg = mb.int("and", &q, &mb.ci(2));
+    let sign = mb.int("shl", &neg, &mb.ci(30));
+    let vb = mb.bits(&v);
+    let flipped = mb.int("xor", &vb, &sign);
+    let v = mb.float_of_bits(&flipped);
+    // tiny arguments: sin x = x (keeps -0.0), cos x = 1
+    let tiny = mb.fcmp("olt", &ax, &mb.c(1.0 / 4096.0));
+    let small_val = if cosine { mb.c(1.0) } else { x.clone() };
+    let v = mb.select(&tiny, &small_val, &v);
+    let big = mb.fcmp("oge", &ax, &mb.c(TRIG_FAST_LIMIT));
+    let finite = mb.fcmp("olt", &ax, &mb.c(f32::INFINITY));
+    let rare = mb.logic("and", &big, &finite);
+    let libm: fn(&mut MathBuilder, &[Val]) -> Val =
+        if cosine { |mb, a| mb.intr("cos", &[&a[0]]) } else { |mb, a| mb.intr("sin", &[&a[0]]) };
+    fix_lanes(mb, if cosine { "cos" } else { "sin" }, &v, &rare, &[x.clone()], libm)
+}
+
+/// `a + b = s + e` exactly (Knuth's TwoSum: any magnitudes).
+fn two_sum(mb: &mut MathBuilder, a: &Val, b: &Val) -> (Val, Val) {
+    let s = mb.exact("fadd", a, b);
+    let bb = mb.exact("fsub", &s, a);
+    let ab = mb.exact("fsub", &s, &bb);
+    let da = mb.exact("fsub", a, &ab);
+    let db = mb.exact("fsub", b, &bb);
+    (s, mb.exact("fadd", &da, &db))
+}
+
+/// `v` with the lanes where `rare` holds replaced by `slow` of those lanes' `args`: for the few
+/// inputs a fast path does not cover (huge `sin` arguments, `rem` with a huge quotient). A
+/// branch taken only when some lane needs it; wide, it calls `@xcs.math.NAME.rare` (defined
+/// once, out of line, so the vectorized loop stays small), which redoes those lanes one by one.
+fn fix_lanes(
+    mb: &mut MathBuilder,
+    name: &str,
+    v: &Val,
+    rare: &Val,
+    args: &[Val],
+    slow: fn(&mut MathBuilder, &[Val]) -> Val,
+) -> Val {
+    let t = mb.fty();
+    let slot = mb.f.alloca(t, 1);
+    mb.f.store(v, &slot);
+    let any = if mb.wide {
+        let m = mb.f.emit("i16", format!("bitcast <16 x i1> {rare} to i16"));
+        mb.f.emit("i1", format!("icmp ne i16 {m}, 0"))
+    } else {
+        rare.clone()
+    };
+    let (fix, done) = (mb.f.label("fix"), mb.f.label("fixed"));
+    mb.f.condbr(&any, &fix, &done);
+    mb.f.start(&fix);
+    let fixed = if mb.wide {
+        let func = rare_lanes_function(mb.m, name, args.len(), slow);
+        let mut call_args = vec![v.t(), rare.t()];
+        call_args.extend(args.iter().map(|a| a.t()));
+        mb.f.emit(t, format!("call {t} @\"{func}\"({})", call_args.join(", ")))
+    } else {
+        slow(mb, args)
+    };
+    mb.f.store(&fixed, &slot);
+    mb.f.br(&done);
+    mb.f.start(&done);
+    mb.f.load(t, &slot)
+}
+
+/// Defines (once) `<16 x float> @xcs.math.NAME.rare(<16 x float> v, <16 x i1> rare, args...)`:
+/// `v` with each lane where `rare` holds replaced by `slow` of that lane's arguments (scalar
+/// code, lane by lane).
+fn rare_lanes_function(
+    m: &mut ModuleBuilder,
+    name: &str,
+    nargs: usize,
+    slow: fn(&mut MathBuilder, &[Val]) -> Val,
+) -> String {
+    const V: &str = "<16 x float>";
+    let func = format!("xcs.math.{name}.rare");
+    if !m.define_once(&func) {
+        return func;
+    }
+    let mut params = vec![format!("{V} %v"), "<16 x i1> %rare".to_string()];
+    params.extend((0..nargs).map(|i| format!("{V} %a{i}")));
+    let mut f = FunctionBuilder::new(&func, "internal", V, &params.join(", "));
+    f.attrs = "#1";
+    let mut v = Val::new(V, "%v");
+    for lane in 0..16 {
+        let bit = f.emit("i1", format!("extractelement <16 x i1> %rare, i64 {lane}"));
+        let lane_args: Vec<Val> =
+            (0..nargs).map(|i| f.emit("float", format!("extractelement {V} %a{i}, i64 {lane}"))).collect();
+        let (one, next) = (f.label("lane"), f.label("next"));
+        let from = f.cur.clone();
+        f.condbr(&bit, &one, &next);
+        f.start(&one);
+        let r = slow(&mut MathBuilder { m: &mut *m, f: &mut f, wide: false }, &lane_args);
+        let updated = f.emit(V, format!("insertelement {V} {v}, float {r}, i64 {lane}"));
+        let after = f.cur.clone();
+        f.br(&next);
+        f.start(&next);
+        v = f.emit(V, format!("phi {V} [ {v}, %{from} ], [ {updated}, %{after} ]"));
+    }
+    f.ret(&v);
+    m.add_function(f.finish(&BTreeMap::new()));
+    func
+}
+
+/// `sin x` of a `float` in the elementwise loop being built: on AVX-512 targets the function
+/// pair of [`vector_pair`] around [`sin_cos`] (16 lanes per call), otherwise LLVM's `sin`
+/// (libm; the loop then stays scalar).
+pub fn sin_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val) -> Val {
+    trig_call(m, f, x, false)
+}
+
+/// `cos x` of a `float`, as [`sin_call`].
+pub fn cos_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val) -> Val {
+    trig_call(m, f, x, true)
+}
+
+fn trig_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val, cosine: bool) -> Val {
+    let name = if cosine { "cos" } else { "sin" };
+    if !m.avx512 {
+        return intrinsic(m, f, name, "float", &[x]);
+    }
+    if cosine {
+        vector_pair(m, f, name, &[x], |mb, a| sin_cos(mb, &a[0], true))
+    } else {
+        vector_pair(m, f, name, &[x], |mb, a| sin_cos(mb, &a[0], false))
+    }
+}
+
+// ---------------------------------------------------------------------------- erf
+
+/// `erf x = x + x P(x^2)` on `|x| < 0.921875`, `P` highest first (relative error 4e-10).
+const ERF_SMALL: [f32; 7] = [
+    8.370_546e-5, -8.142_828e-4, 5.201_045_4e-3, -2.685_940_5e-2, 0.112_836_96, -0.376_126_35, 0.128_379_17,
+];
+/// `erf x` on `[0.921875, 2.2)` as a polynomial in `x - ERF_MID_C`, highest first (absolute
+/// error 3.7e-9).
+const ERF_MID: [f32; 10] = [
+    1.378_834e-3, -1.640_501e-3, -5.570_960_2e-3, 1.715_042_1e-2, -8.216_219e-3, -4.809_987_5e-2, 0.127_415_6,
+    -0.154_052_84, 9.869_273e-2, 0.972_720_8,
+];
+const ERF_MID_C: f32 = 1.560_937_5;
+/// `erf x` on `[2.2, 3.9375)` as a polynomial in `x - ERF_HIGH_C`, highest first (absolute
+/// error 7.2e-9); from 3.9375 on `erf x` rounds to 1.
+const ERF_HIGH: [f32; 10] = [
+    3.056_240_8e-6, -1.014_136_6e-4, 3.351_550_3e-4, -5.831_898e-4, 7.426_254_5e-4, -7.386_776e-4, 5.463_344e-4,
+    -2.819_752_8e-4, 9.171_013e-5, 0.999_985_75,
+];
+const ERF_HIGH_C: f32 = 3.068_75;
+
+/// `erf x` of a `float`, branch-free: `x + x P(x^2)` below 0.921875, above it one of two
+/// polynomials in `|x| - c` (their coefficients chosen per lane, one Horner chain) with the
+/// sign of `x`, and `±1` from 3.9375 (where the exact result rounds to 1). Within 1 ulp of the
+/// exact result (1.0 ulp worst over every third float); `erf(-0.0) = -0.0`, `erf(±inf) = ±1`,
+/// NaN stays NaN.
+pub fn erf(mb: &mut MathBuilder, x: &Val) -> Val {
+    let ax = mb.intr("fabs", &[x]);
+    let x2 = mb.exact("fmul", x, x);
+    let p = horner(mb, &x2, &ERF_SMALL);
+    let small = mb.fma(x, &p, x);
+    let high = mb.fcmp("oge", &ax, &mb.c(2.2));
+    let c = mb.select(&high, &mb.c(ERF_HIGH_C), &mb.c(ERF_MID_C));
+    let axc = clamp(mb, "ogt", &ax, 3.9375);
+    let u = mb.exact("fsub", &axc, &c);
+    let mut acc = mb.select(&high, &mb.c(ERF_HIGH[0]), &mb.c(ERF_MID[0]));
+    for (&h, &m) in ERF_HIGH.iter().zip(&ERF_MID).skip(1) {
+        let k = mb.select(&high, &mb.c(h), &mb.c(m));
+        acc = mb.fma(&acc, &u, &k);
+    }
+    let one = mb.fcmp("oge", &ax, &mb.c(3.9375));
+    let big = mb.select(&one, &mb.c(1.0), &acc);
+    let big = mb.copysign(&big, x);
+    // |x| < 0.921875, and NaN (which the small branch keeps)
+    let use_small = mb.fcmp("ult", &ax, &mb.c(0.921_875));
+    mb.select(&use_small, &small, &big)
+}
+
+// ---------------------------------------------------------------------------- rem
+
+/// numpy's `remainder` of `float`s, `x - floor(x / y) y`: C's `fmod` moved to the divisor's
+/// sign (see `BinaryFn::Rem`). `fmod(|x|, |y|)` is `|x| - q |y|` with `q = trunc(|x| / |y|)`:
+/// the FMA is exact, and `q` can only be one too large (the rounded quotient never falls below
+/// an integer the exact one reaches), which one conditional add repairs — exact while
+/// `q < 2^23`; lanes with a larger quotient take LLVM's `frem` (libm `fmodf`) in [`fix_lanes`].
+/// `q = 0` keeps `|x|` (`|y| = inf` included, where `0 inf` would be NaN). `y = 0`, `x = ±inf`
+/// and NaN give NaN, `y = ±inf` gives `x` (then moved to `y`'s sign).
+fn rem(mb: &mut MathBuilder, x: &Val, y: &Val) -> Val {
+    let ax = mb.intr("fabs", &[x]);
+    let ay = mb.intr("fabs", &[y]);
+    let d = mb.exact("fdiv", &ax, &ay);
+    let q = mb.intr("trunc", &[&d]);
+    let nq = mb.fneg(&q);
+    let r = mb.fma(&nq, &ay, &ax);
+    // q = 0 (|x| < |y|, and |y| = inf, where 0 inf would be NaN): |x| itself
+    let q0 = mb.fcmp("oeq", &q, &mb.c(0.0));
+    let r = mb.select(&q0, &ax, &r);
+    let neg = mb.fcmp("olt", &r, &mb.c(0.0));
+    let r_up = mb.exact("fadd", &r, &ay);
+    let r = mb.select(&neg, &r_up, &r);
+    let rare = mb.fcmp("oge", &q, &mb.c(8_388_608.0));
+    let r = fix_lanes(mb, "rem", &r, &rare, &[ax, ay], |mb, a| {
+        let t = mb.fty();
+        mb.f.emit(t, format!("frem {t} {}, {}", a[0], a[1]))
+    });
+    let fmod = mb.copysign(&r, x);
+    numpy_remainder(mb, &fmod, y)
+}
+
+/// numpy's adjustment of a C `fmod` result `m` to the divisor `y`'s sign: `m + y` when `m` is
+/// nonzero and the signs differ, `copysign(0, y)` when `m` is zero (NaN stays NaN).
+fn numpy_remainder(mb: &mut MathBuilder, m: &Val, y: &Val) -> Val {
+    let zero = mb.c(0.0);
+    let m_neg = mb.fcmp("olt", m, &zero);
+    let y_neg = mb.fcmp("olt", y, &zero);
+    let differ = mb.logic("xor", &m_neg, &y_neg);
+    let nonzero = mb.fcmp("one", m, &zero);
+    let adjust = mb.logic("and", &nonzero, &differ);
+    let sum = mb.exact("fadd", m, y);
+    let adjusted = mb.select(&adjust, &sum, m);
+    let is_zero = mb.fcmp("oeq", m, &zero);
+    let signed_zero = mb.copysign(&zero, y);
+    mb.select(&is_zero, &signed_zero, &adjusted)
+}
+
+/// numpy's `remainder` of `float`s in the elementwise loop being built: on AVX-512 targets the
+/// function pair of [`vector_pair`] around [`rem`], otherwise [`rem`] inline (its rare-lane
+/// branch keeps that loop scalar).
+pub fn rem_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val, y: &Val) -> Val {
+    if m.avx512 {
+        vector_pair(m, f, "rem", &[x, y], |mb, a| rem(mb, &a[0], &a[1]))
+    } else {
+        rem(&mut MathBuilder::scalar(m, f), x, y)
+    }
+}

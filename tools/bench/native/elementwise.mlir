@@ -73,3 +73,41 @@ func.func @gelu_erf(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<167772
   %0 = tensor.gelu %x {approximate = "none"} : tensor<16777216xf32>
   return %0 : tensor<16777216xf32>
 }
+func.func @sin(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %0 = tensor.sin %x : tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
+func.func @cos(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %0 = tensor.cos %x : tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
+func.func @erf(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %0 = tensor.erf %x : tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
+func.func @floor(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %0 = tensor.floor %x : tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
+func.func @ceil(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %0 = tensor.ceil %x : tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
+func.func @round(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %0 = tensor.round %x : tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
+func.func @sign(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %0 = tensor.sign %x : tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
+func.func @rem(%x: tensor<16777216xf32> {xcs.name = "x"}, %y: tensor<16777216xf32> {xcs.name = "y"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %0 = tensor.rem %x, %y : tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
+func.func @clamp(%x: tensor<16777216xf32> {xcs.name = "x"}) -> (tensor<16777216xf32> {xcs.name = "z"}) {
+  %lo = tensor.constant {value = dense<-5.000000e-01> : tensor<f32>} : tensor<f32>
+  %hi = tensor.constant {value = dense<5.000000e-01> : tensor<f32>} : tensor<f32>
+  %0 = tensor.clamp %x, %lo, %hi : (tensor<16777216xf32>, tensor<f32>, tensor<f32>) -> tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}
