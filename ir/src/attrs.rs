@@ -38,8 +38,13 @@ pub enum AttrKind {
     DenseArray { elem: Type, data: Box<[u8]> },
     /// `dense<...> : tensor<...>`.
     DenseElements { ty: Type, data: DenseData },
-    /// `dense_resource<name> : type`.
-    DenseResource { handle: Ident, ty: Type },
+    /// `sparse<indices, values> : type`: `indices` is a `DenseElements` of type
+    /// `tensor<N x rank x i64>` (or `tensor<N x i64>` for rank 1), `values` one of type
+    /// `tensor<N x elem>` (MLIR's `SparseElementsAttr`).
+    Sparse { ty: Type, indices: Attr, values: Attr },
+    /// `dense_resource<key> : type`: the data is the resource's blob
+    /// ([`Context::resource_blob`]), raw little-endian elements (i1 in one byte each).
+    DenseResource { handle: crate::resources::Resource, ty: Type },
     /// A location used as an attribute value (`loc(...)`).
     Location(Location),
     /// `distinct[N]<attr>`.
