@@ -2,10 +2,10 @@
 // and the JIT; without data, or with data of the wrong size, it is an error, never zeros.
 // RUN: xcs-run %s --backend=interp | FileCheck %s
 // RUN: xcs-run %s | FileCheck %s
-// RUN: sed 's/"0x04000000[0-9A-F]*"/"0x040000000000803F"/' %s > %t.short.mlir
-// RUN: not xcs-run %t.short.mlir --backend=interp 2>&1 | FileCheck %s --check-prefix=SHORT
-// RUN: sed '/^{-#/,/^#-}/d' %s > %t.none.mlir
-// RUN: not xcs-run %t.none.mlir --backend=interp 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: sed 's/"0x04000000[0-9A-F]*"/"0x040000000000803F"/' %s > %t.short.txt
+// RUN: not xcs-run %t.short.txt --backend=interp 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: sed '/^{-#/,/^#-}/d' %s > %t.none.txt
+// RUN: not xcs-run %t.none.txt --backend=interp 2>&1 | FileCheck %s --check-prefix=NONE
 
 // CHECK: result0: tensor<2x2xf32>
 // CHECK-NEXT: {{\[\[}}1.  2. ]

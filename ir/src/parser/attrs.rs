@@ -388,7 +388,11 @@ impl<'s> Parser<'s> {
                 let handle = self.parse_dense_resource_handle()?;
                 self.expect(Tok::Greater, "expected '>'")?;
                 self.expect(Tok::Colon, "expected ':'")?;
+                let toff = self.tok.start;
                 let ty = self.parse_type()?;
+                if !ctx.type_kind(ty).is_shaped() {
+                    return Err(self.error_at(toff, "`dense_resource` expected a shaped type"));
+                }
                 Ok(ctx.attr(AttrKind::DenseResource { handle, ty }))
             }
             b"distinct" => {
@@ -537,6 +541,9 @@ impl<'s> Parser<'s> {
         let off = self.tok.start;
         self.bump();
         self.expect(Tok::Less, "expected '<' after 'sparse'")?;
+        // where MLIR reports errors of the indices and of the values
+        let ioff = self.tok.start;
+        let mut voff = ioff;
         let lits = if self.eat(Tok::Greater) {
             None
         } else {
@@ -546,6 +553,7 @@ impl<'s> Parser<'s> {
                 self.parse_dense_literal()?
             };
             self.expect(Tok::Comma, "expected ','")?;
+            voff = self.tok.start;
             let values = self.parse_dense_literal()?;
             self.expect(Tok::Greater, "expected '>'")?;
             Some((indices, values))
@@ -599,8 +607,8 @@ impl<'s> Parser<'s> {
         }
         let it = ctx.tensor_type(&idims, ctx.i64_type());
         let vt = ctx.tensor_type(&vdims, elem);
-        let idata = self.dense_data(ilit, it, off)?;
-        let vdata = self.dense_data(vlit, vt, off)?;
+        let idata = self.dense_data(ilit, it, ioff)?;
+        let vdata = self.dense_data(vlit, vt, voff)?;
         self.check_sparse_indices(off, ty, &shape, &idata, idims[0] as usize)?;
         let indices = ctx.attr(AttrKind::DenseElements { ty: it, data: idata });
         let values = ctx.attr(AttrKind::DenseElements { ty: vt, data: vdata });

@@ -159,3 +159,13 @@
 
 // expected-error@+1 {{integer constant out of range for attribute}}
 "foo.a"() {a = 1 : i0} : () -> ()
+
+// -----
+
+// expected-error@+1 {{elements hex data size is invalid for provided type: 'tensor<1xi32>'}}
+"foo.a"() {a = sparse<0, "0x01"> : tensor<3xi32>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{`dense_resource` expected a shaped type}}
+"foo.a"() {a = dense_resource<k> : i32} : () -> ()
