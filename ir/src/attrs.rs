@@ -27,6 +27,9 @@ pub enum AttrKind {
     /// A float: `bits` is the value's own encoding for f16/bf16/f32/f64 and an `f64` encoding for
     /// the other float types.
     Float { bits: u64, ty: Type },
+    /// An `f80` or `f128` float that an `f64` cannot hold (a NaN payload, a value with more
+    /// precision), as its own encoding. Values an `f64` holds are always [`AttrKind::Float`].
+    WideFloat { bits: u128, ty: Type },
     /// A string (MLIR strings are byte strings), with an optional type (`"x" : i32`).
     String { value: Box<[u8]>, ty: Option<Type> },
     Array(Box<[Attr]>),

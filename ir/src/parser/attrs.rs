@@ -233,8 +233,7 @@ impl<'s> Parser<'s> {
                 let ty = self.parse_type()?;
                 if let Some(kind) = self.ctx.float_kind(ty) {
                     let bits = self.hex_float_bits(t, neg, kind)?;
-                    let bits = self.float_attr_bits(t, kind, bits)?;
-                    return Ok(self.ctx.attr(AttrKind::Float { bits, ty }));
+                    return Ok(self.float_attr(kind, bits, ty));
                 }
                 if !self.ctx.is_int_or_index(ty) {
                     return Err(self.error_at(t.start, "integer literal not valid for specified type"));
@@ -261,23 +260,20 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// The stored bits of a `FloatAttr` of `kind` whose encoding is `bits`: the encoding itself
-    /// for the kinds stored exactly, else the `f64` of the value (see `float_to_bits`). An `f80`
-    /// or `f128` value that an `f64` cannot hold is an error, not a silent rounding.
-    fn float_attr_bits(&mut self, t: Token, kind: FloatKind, bits: u128) -> PResult<u64> {
+    /// The float attribute of type `ty` (of `kind`) whose encoding is `bits`: a `Float` holding
+    /// the encoding for the kinds stored exactly, else the `f64` of the value (see
+    /// `float_to_bits`); an `f80` or `f128` value that an `f64` cannot hold (a NaN payload,
+    /// more precision) is a `WideFloat` holding its encoding, never a rounded value.
+    fn float_attr(&mut self, kind: FloatKind, bits: u128, ty: Type) -> Attr {
         use crate::float_format::{f64_to_kind_bits, kind_bits_to_f64};
         if kind.is_exact() {
-            return Ok(bits as u64);
+            return self.ctx.attr(AttrKind::Float { bits: bits as u64, ty });
         }
         let v = kind_bits_to_f64(kind, bits);
         if f64_to_kind_bits(kind, v) != bits {
-            let k = kind.keyword();
-            let msg = format!(
-                "hexadecimal literal of type '{k}' is not supported: XCS holds '{k}' attribute values as f64, which cannot represent this one exactly"
-            );
-            return Err(self.error_at(t.start, msg));
+            return self.ctx.attr(AttrKind::WideFloat { bits, ty });
         }
-        Ok(v.to_bits())
+        self.ctx.attr(AttrKind::Float { bits: v.to_bits(), ty })
     }
 
     /// The bits of an integer token used as a float of `kind` (its encoding): only hexadecimal

@@ -380,6 +380,14 @@ impl PrintState {
                 out.push_str(" : ");
                 self.type_into(ctx, *ty, out);
             }
+            AttrKind::WideFloat { bits, ty } => {
+                if let Some(k) = ctx.float_kind(*ty) {
+                    let f = Fmt::of(k);
+                    print_float(out, &f, &decode(&f, *bits), *bits);
+                }
+                out.push_str(" : ");
+                self.type_into(ctx, *ty, out);
+            }
             AttrKind::String { value, ty } => {
                 quoted_into(out, value);
                 if let Some(t) = ty {

@@ -604,6 +604,7 @@ impl<'a> OpAsmPrinter<'a> {
             ctx.attr_kind(a),
             AttrKind::Integer { .. }
                 | AttrKind::Float { .. }
+                | AttrKind::WideFloat { .. }
                 | AttrKind::String { ty: Some(_), .. }
                 | AttrKind::DenseElements { .. }
                 | AttrKind::DenseResource { .. }

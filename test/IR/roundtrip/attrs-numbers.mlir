@@ -23,7 +23,9 @@
 // decimal): without it, it would read back as an integer.
 // CHECK-NEXT: "test.pure"() {a = [0x7FF0000000000000 : f64, 1.000000e+00, 0x7F800000 : f32, 0xFFF8000000000000 : f64], b = 0x7FF0000000000000 : f64}
 "test.pure"() {a = [0x7FF0000000000000 : f64, 1.0, 0x7F800000 : f32, 0xFFF8000000000000 : f64], b = 0x7FF0000000000000 : f64} : () -> ()
-// Hex literals of f80 and f128 (as XCS prints their infinities and NaNs), and of dense f80
-// elements (stored exactly).
+// Hex literals of f80 and f128 (as XCS prints their infinities and NaNs), NaN payloads (kept
+// in their own encoding), and of dense f80 elements (stored exactly).
+// CHECK-NEXT: "test.pure"() {a = 0x7FFFE000000000000001 : f80, b = 0xFFFFC000000000100000 : f80, c = 0x7FFF8000000000000000000000000001 : f128}
+"test.pure"() {a = 0x7FFFE000000000000001 : f80, b = 0xFFFFC000000000100000 : f80, c = 0x7FFF8000000000000000000000000001 : f128} : () -> ()
 // CHECK-NEXT: "test.pure"() {a = 0xFFFF8000000000000000 : f80, b = 0x7FFFC000000000000000 : f80, c = 0x7FFF0000000000000000000000000000 : f128, d = 1.000000e+00 : f80, e = dense<[3.000000e+00, 0x7FFF8000000000000000]> : tensor<2xf80>}
 "test.pure"() {a = 0xFFFF8000000000000000 : f80, b = 0x7FFFC000000000000000 : f80, c = 0x7FFF0000000000000000000000000000 : f128, d = 0x3FFF8000000000000000 : f80, e = dense<[0x4000C000000000000000, 0x7FFF8000000000000000]> : tensor<2xf80>} : () -> ()
