@@ -26,11 +26,12 @@ op! {
 
 op! {
     /// Branches to the first successor if `condition` is true, else to the second, passing
-    /// each its operand segment (`operandSegmentSizes = array<i32: 1, n, m>`).
+    /// each its operand segment (`operandSegmentSizes = array<i32: 1, n, m>`). The optional
+    /// `branch_weights` (one weight per successor) are a property, as in MLIR 22.
     pub struct CondBranchOp = "cf.cond_br" in CF_OPS {
         summary: "Conditional branch operation",
         operands: { condition: I1, #[variadic] dest_operands: ANY_TYPE },
-        attributes: { operandSegmentSizes: DENSE_I32_ARRAY_ATTR },
+        attributes: { operandSegmentSizes: DENSE_I32_ARRAY_ATTR, #[optional] branch_weights: DENSE_I32_ARRAY_ATTR },
         successors: SuccessorCount::Exactly(2),
         successor_operands: SuccessorOperands::Segments { leading: 1 },
         traits: [Pure, Terminator, BranchLike],
@@ -61,6 +62,14 @@ fn verify_cond_br(v: &OpView) -> Result<(), Diagnostic> {
             "operand count ({}) does not match with the total size ({}) specified in attribute 'operandSegmentSizes'",
             v.num_operands(),
             seg.iter().sum::<i128>()
+        )));
+    }
+    // MLIR's WeightedBranchOpInterface verifier (an empty list means no weights)
+    let weights = v.attr("branch_weights").and_then(|a| ctx.as_dense_ints(a)).unwrap_or_default();
+    if !weights.is_empty() && weights.len() != 2 {
+        return Err(v.error(format!(
+            "expects number of branch weights to match number of successors: {} vs 2",
+            weights.len()
         )));
     }
     Ok(())

@@ -208,7 +208,11 @@ fn pass_through_cond_br(op: Op, rw: &mut Rewriter<'_>) -> bool {
     }
     let (t2, t_vals) = ct.unwrap_or((t, t_ops));
     let (f2, f_vals) = cf.unwrap_or((f, f_ops));
-    let st = new_cond_br(ctx, body.op_loc(op), body.operand(op, 0), (t2, &t_vals), (f2, &f_vals));
+    let mut st = new_cond_br(ctx, body.op_loc(op), body.operand(op, 0), (t2, &t_vals), (f2, &f_vals));
+    // the successors keep their order, so the branch weights stay (as in MLIR)
+    if let Some(w) = body.attr(ctx, op, "branch_weights") {
+        st = st.attr(ctx, "branch_weights", w);
+    }
     rw.create_before(op, st);
     rw.erase_op(op);
     true

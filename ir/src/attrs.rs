@@ -27,6 +27,9 @@ pub enum AttrKind {
     /// A float: `bits` is the value's own encoding for f16/bf16/f32/f64 and an `f64` encoding for
     /// the other float types.
     Float { bits: u64, ty: Type },
+    /// An `f80` or `f128` float that an `f64` cannot hold (a NaN payload, a value with more
+    /// precision), as its own encoding. Values an `f64` holds are always [`AttrKind::Float`].
+    WideFloat { bits: u128, ty: Type },
     /// A string (MLIR strings are byte strings), with an optional type (`"x" : i32`).
     String { value: Box<[u8]>, ty: Option<Type> },
     Array(Box<[Attr]>),
@@ -38,8 +41,13 @@ pub enum AttrKind {
     DenseArray { elem: Type, data: Box<[u8]> },
     /// `dense<...> : tensor<...>`.
     DenseElements { ty: Type, data: DenseData },
-    /// `dense_resource<name> : type`.
-    DenseResource { handle: Ident, ty: Type },
+    /// `sparse<indices, values> : type`: `indices` is a `DenseElements` of type
+    /// `tensor<N x rank x i64>` (or `tensor<N x i64>` for rank 1), `values` one of type
+    /// `tensor<N x elem>` (MLIR's `SparseElementsAttr`).
+    Sparse { ty: Type, indices: Attr, values: Attr },
+    /// `dense_resource<key> : type`: the data is the resource's blob
+    /// ([`Context::resource_blob`]), raw little-endian elements (i1 in one byte each).
+    DenseResource { handle: crate::resources::Resource, ty: Type },
     /// A location used as an attribute value (`loc(...)`).
     Location(Location),
     /// `distinct[N]<attr>`.

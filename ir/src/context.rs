@@ -84,6 +84,8 @@ pub struct Context {
     /// Set once an attribute the printer would alias (locations as attributes, affine maps and
     /// sets, distinct attributes) is interned.
     aliasable_attrs: std::sync::atomic::AtomicBool,
+    /// The blobs of `dense_resource` attributes (MLIR keeps them in the builtin dialect).
+    pub(crate) resources: crate::resources::ResourceTable,
     pub(crate) empty_dict: Attr,
     unit_fn_type: Type,
 }
@@ -108,6 +110,7 @@ impl Context {
             dialects: Vec::new(),
             interfaces: Default::default(),
             aliasable_attrs: std::sync::atomic::AtomicBool::new(false),
+            resources: Default::default(),
             empty_dict: Attr::new(0),
             unit_fn_type: Type::new(0),
         };

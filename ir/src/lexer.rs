@@ -131,7 +131,34 @@ fn lex_lone_dot(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
 
 fn lex_metadata(lex: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
     let rest = lex.remainder();
-    match memchr::memmem::find(rest, b"#-}") {
+    // The end is the first `#-}` outside string literals and comments (MLIR lexes the inside as
+    // tokens, so a `"#-}"` string value does not end it).
+    let mut i = 0;
+    let mut end = None;
+    while let Some(k) = memchr::memchr3(b'#', b'"', b'/', &rest[i..]) {
+        let at = i + k;
+        match rest[at] {
+            b'#' if rest[at..].starts_with(b"#-}") => {
+                end = Some(at);
+                break;
+            }
+            b'"' => {
+                let mut j = at + 1;
+                while j < rest.len() && rest[j] != b'"' && rest[j] != b'\n' {
+                    j += if rest[j] == b'\\' { 2 } else { 1 };
+                }
+                i = j + 1;
+            }
+            b'/' if rest[at..].starts_with(b"//") => {
+                i = memchr::memchr(b'\n', &rest[at..]).map_or(rest.len(), |n| at + n + 1);
+            }
+            _ => i = at + 1,
+        }
+        if i >= rest.len() {
+            break;
+        }
+    }
+    match end {
         Some(k) => {
             lex.bump(k + 3);
             Ok(())

@@ -26,6 +26,7 @@ pub mod verifier;
 pub mod render;
 pub mod verify_diagnostics;
 pub mod split;
+pub mod resources;
 pub mod pass;
 
 pub use attrs::AttrKind;
@@ -35,6 +36,7 @@ pub use context::{Attr, Context, Ident, OpName};
 pub use diag::{DiagSink, Diagnostic, Severity};
 pub use location::{LocKind, Location};
 pub use module::Module;
+pub use resources::{Resource, ResourceBlob};
 pub use opdef::{OpDef, OpView, Traits};
 pub use types::{Type, TypeKind, DYNAMIC};
 

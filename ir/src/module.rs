@@ -4,11 +4,14 @@
 use crate::body::{Block, Body, Op};
 use crate::context::Context;
 use crate::location::Location;
+use crate::resources::ExternalResources;
 
 /// A top-level `builtin.module` and everything in it.
 #[derive(Clone)]
 pub struct Module {
     pub body: Body,
+    /// The `external_resources` of the file it was parsed from, printed back after it.
+    pub external_resources: ExternalResources,
 }
 
 impl Module {
@@ -18,7 +21,7 @@ impl Module {
         let r = body.add_root_region();
         let b = body.create_block(&[]);
         body.append_block(r, b);
-        Module { body }
+        Module { body, external_resources: ExternalResources::default() }
     }
     /// The module's single block.
     pub fn block(&self) -> Block {

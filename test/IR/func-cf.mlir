@@ -47,6 +47,14 @@ func.func @calls(%x: i32, %c: i1) -> (i32, i32) {
 ^bb2:
   return %0, %1 : i32, i32
 }
+// Branch weights are a property of cf.cond_br, printed as `weights([...])`.
+// CHECK-LABEL: func.func @weighted(%arg0: i1) {
+// CHECK-NEXT: cf.cond_br %arg0 weights([60, 40]), ^bb1, ^bb1
+func.func @weighted(%c: i1) {
+  cf.cond_br %c weights([60, 40]), ^bb1, ^bb1
+^bb1:
+  return
+}
 // Generic ops inside functions; SSA numbering restarts in each function.
 // CHECK-LABEL: func.func @multi() -> (i32, i1) {
 // CHECK-NEXT: %0:2 = "unknown.op"() : () -> (i32, i1)

@@ -172,17 +172,17 @@ func.func @constant_condition(%a: i32, %b: i32) -> i32 {
 }
 
 // Pass-through blocks are bypassed and a dead block argument goes (region-simplify), with
-// the operands forwarded to it.
+// the operands forwarded to it; the branch weights stay.
 // CHECK-LABEL: func.func @pass_through
-// CHECK-NEXT: cf.cond_br %arg2, ^bb1(%arg0 : i32), ^bb1(%arg1 : i32)
+// CHECK-NEXT: cf.cond_br %arg2 weights([60, 40]), ^bb1(%arg0 : i32), ^bb1(%arg1 : i32)
 // CHECK-NEXT: ^bb1(%[[Z:.*]]: i32):
 // CHECK-NEXT: return %[[Z]] : i32
 // NOREG-LABEL: func.func @pass_through
-// NOREG-NEXT: cf.cond_br %arg2, ^bb1(%arg0, %arg0 : i32, i32), ^bb1(%arg1, %arg0 : i32, i32)
+// NOREG-NEXT: cf.cond_br %arg2 weights([60, 40]), ^bb1(%arg0, %arg0 : i32, i32), ^bb1(%arg1, %arg0 : i32, i32)
 // NOREG-NEXT: ^bb1(%[[Z:.*]]: i32, %{{.*}}: i32):
 // NOREG-NEXT: return %[[Z]] : i32
 func.func @pass_through(%a: i32, %b: i32, %c: i1) -> i32 {
-  cf.cond_br %c, ^bb1(%a : i32), ^bb2(%b : i32)
+  cf.cond_br %c weights([60, 40]), ^bb1(%a : i32), ^bb2(%b : i32)
 ^bb1(%x: i32):
   cf.br ^bb3(%x, %a : i32, i32)
 ^bb2(%y: i32):

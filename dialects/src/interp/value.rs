@@ -774,8 +774,8 @@ pub fn static_tensor_type(ctx: &Context, t: Type) -> Result<(Vec<usize>, ElemTyp
     Ok((s, e))
 }
 
-/// The tensor held by a `dense<...>` attribute (a splat is expanded). `dense_resource` blobs are
-/// not supported.
+/// The tensor held by a `dense<...>` attribute (a splat is expanded) or by the blob of a
+/// `dense_resource<...>` attribute (an error if the file gave it no data).
 pub fn tensor_from_attr(ctx: &Context, attr: Attr) -> Result<Tensor, String> {
     match ctx.attr_kind(attr) {
         AttrKind::DenseElements { ty, data } => {
@@ -805,7 +805,16 @@ pub fn tensor_from_attr(ctx: &Context, attr: Attr) -> Result<Tensor, String> {
             };
             Tensor::new(shape, data)
         }
-        AttrKind::DenseResource { .. } => Err("dense_resource constants are not supported by the interpreter".into()),
+        AttrKind::DenseResource { handle, ty } => {
+            // the blob holds the raw little-endian elements (MLIR's DenseResourceElementsAttr)
+            let key = ctx.str(ctx.resource_key(*handle));
+            let blob = ctx.resource_blob(*handle).ok_or_else(|| {
+                format!("dense_resource<{key}> has no data (the file's dialect_resources section has no blob '{key}')")
+            })?;
+            let (shape, elem) = static_tensor_type(ctx, *ty)?;
+            let data = decode_dense(elem, &blob.data, numel(&shape)).map_err(|e| format!("dense_resource<{key}>: {e}"))?;
+            Tensor::new(shape, data)
+        }
         _ => Err("expected a dense elements attribute".into()),
     }
 }

@@ -51,6 +51,10 @@ pub(crate) fn parse_uint(s: &[u8]) -> Option<u128> {
 /// Checks that `mag` (negated if `neg`) fits an integer of `width` bits and `sign`, as MLIR's
 /// `buildAttributeAPInt` does; returns the value or `None`.
 fn int_in_range(mag: u128, neg: bool, width: u32, sign: Signedness) -> Option<i128> {
+    if width == 0 {
+        // `i0`, `si0`, `ui0` hold 0 only (MLIR rejects `-0` too)
+        return (mag == 0 && !neg).then_some(0);
+    }
     let fits_unsigned = |bits: u32| bits >= 128 || mag < (1u128 << bits);
     let ok = match (sign, neg) {
         (Signedness::Unsigned, _) => fits_unsigned(width),
@@ -155,7 +159,7 @@ impl<'s> Parser<'s> {
                     if v.is_empty() {
                         return Err(self.error_here("expected valid attribute name"));
                     }
-                    self.ctx.ident(&String::from_utf8_lossy(&v))
+                    self.utf8_ident(&v, kt.start, "attribute names")?
                 }
                 _ => return Err(self.wrong_token("expected attribute name")),
             };
@@ -228,12 +232,8 @@ impl<'s> Parser<'s> {
                 }
                 let ty = self.parse_type()?;
                 if let Some(kind) = self.ctx.float_kind(ty) {
-                    let mut bits = self.hex_float_bits(t, neg, kind)?;
-                    if !kind.is_exact() {
-                        // stored as an f64 (see `float_to_bits`)
-                        bits = crate::float_format::kind_bits_to_f64(kind, bits as u128).to_bits();
-                    }
-                    return Ok(self.ctx.attr(AttrKind::Float { bits, ty }));
+                    let bits = self.hex_float_bits(t, neg, kind)?;
+                    return Ok(self.float_attr(kind, bits, ty));
                 }
                 if !self.ctx.is_int_or_index(ty) {
                     return Err(self.error_at(t.start, "integer literal not valid for specified type"));
@@ -260,9 +260,25 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// The bits of an integer token used as a float of `kind`: only hexadecimal literals are
-    /// bit patterns; a decimal integer is an error, as in MLIR.
-    fn hex_float_bits(&mut self, t: Token, neg: bool, kind: FloatKind) -> PResult<u64> {
+    /// The float attribute of type `ty` (of `kind`) whose encoding is `bits`: a `Float` holding
+    /// the encoding for the kinds stored exactly, else the `f64` of the value (see
+    /// `float_to_bits`); an `f80` or `f128` value that an `f64` cannot hold (a NaN payload,
+    /// more precision) is a `WideFloat` holding its encoding, never a rounded value.
+    fn float_attr(&mut self, kind: FloatKind, bits: u128, ty: Type) -> Attr {
+        use crate::float_format::{f64_to_kind_bits, kind_bits_to_f64};
+        if kind.is_exact() {
+            return self.ctx.attr(AttrKind::Float { bits: bits as u64, ty });
+        }
+        let v = kind_bits_to_f64(kind, bits);
+        if f64_to_kind_bits(kind, v) != bits {
+            return self.ctx.attr(AttrKind::WideFloat { bits, ty });
+        }
+        self.ctx.attr(AttrKind::Float { bits: v.to_bits(), ty })
+    }
+
+    /// The bits of an integer token used as a float of `kind` (its encoding): only hexadecimal
+    /// literals are bit patterns; a decimal integer is an error, as in MLIR.
+    fn hex_float_bits(&mut self, t: Token, neg: bool, kind: FloatKind) -> PResult<u128> {
         let s = self.text(t);
         if !s.starts_with(b"0x") {
             let d = self.error_at(t.start, "unexpected decimal integer literal for a floating point value");
@@ -273,16 +289,7 @@ impl<'s> Parser<'s> {
         }
         let w = kind.width();
         match parse_uint(s) {
-            Some(v) if w >= 128 || v < (1u128 << w) => {
-                if kind.is_exact() || w <= 32 {
-                    Ok(v as u64)
-                } else {
-                    Err(self.error_at(
-                        t.start,
-                        format!("hexadecimal literals of type '{}' are not supported yet", kind.keyword()),
-                    ))
-                }
-            }
+            Some(v) if w >= 128 || v < (1u128 << w) => Ok(v),
             _ => Err(self.error_at(t.start, "hexadecimal float constant out of range for type")),
         }
     }
@@ -311,7 +318,7 @@ impl<'s> Parser<'s> {
             Tok::AtId => self.ctx.ident(&self.tstr(t)[1..]),
             Tok::AtString => {
                 let v = self.string_value(t);
-                self.ctx.ident(&String::from_utf8_lossy(&v))
+                self.utf8_ident(&v, t.start, "symbol names")?
             }
             _ => return Err(self.wrong_token("expected valid '@'-identifier for symbol name")),
         };
@@ -319,8 +326,8 @@ impl<'s> Parser<'s> {
         Ok(id)
     }
 
-    /// `#alias` or a dialect attribute `#dialect.name<...>` / `#dialect<...>` (`: type` kept in
-    /// the text).
+    /// `#alias` or a dialect attribute `#dialect.name<...>` / `#dialect<...>` (its `: type`
+    /// kept in the text, printed canonically).
     fn parse_extended_attr(&mut self) -> PResult<Attr> {
         let t = self.tok;
         let ident = &self.text(t)[1..];
@@ -343,10 +350,10 @@ impl<'s> Parser<'s> {
         self.reset_to(end);
         if self.is(Tok::Colon) {
             self.bump();
-            let ts = self.tok.start as usize;
-            self.parse_type()?;
+            // the type as printed, not as written: an alias (`!a`) is resolved
+            let ty = self.parse_type()?;
             canonical.push_str(" : ");
-            canonical.push_str(&String::from_utf8_lossy(&self.src[ts..self.last_end as usize]));
+            canonical.push_str(&self.type_str(ty));
         }
         Ok(self.ctx.attr(AttrKind::Dialect { dialect: self.ctx.ident(ns), text: canonical.into() }))
     }
@@ -369,23 +376,19 @@ impl<'s> Parser<'s> {
                 Ok(ctx.unit_attr())
             }
             b"dense" => self.parse_dense_attr(),
+            b"sparse" => self.parse_sparse_attr(),
             b"array" => self.parse_dense_array_attr(),
             b"dense_resource" => {
                 self.bump();
                 self.expect(Tok::Less, "expected '<' after 'dense_resource'")?;
-                let h = self.tok;
-                let handle = match h.kind {
-                    Tok::BareId => ctx.ident(self.tstr(h)),
-                    Tok::String => {
-                        let v = self.string_value(h);
-                        ctx.ident(&String::from_utf8_lossy(&v))
-                    }
-                    _ => return Err(self.wrong_token("expected identifier key for 'resource' entry")),
-                };
-                self.bump();
+                let handle = self.parse_dense_resource_handle()?;
                 self.expect(Tok::Greater, "expected '>'")?;
                 self.expect(Tok::Colon, "expected ':'")?;
+                let toff = self.tok.start;
                 let ty = self.parse_type()?;
+                if !ctx.type_kind(ty).is_shaped() {
+                    return Err(self.error_at(toff, "`dense_resource` expected a shaped type"));
+                }
                 Ok(ctx.attr(AttrKind::DenseResource { handle, ty }))
             }
             b"distinct" => {
@@ -517,20 +520,143 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Less, "expected '<' after 'dense'")?;
         let lit = if self.eat(Tok::Greater) {
             DenseLit::Empty
-        } else if self.is(Tok::String) {
-            let t = self.tok;
-            self.bump();
-            self.expect(Tok::Greater, "expected '>'")?;
-            DenseLit::Str(t)
         } else {
-            let mut leaves = Vec::new();
-            let mut dims = SmallVec::new();
-            self.parse_tensor_literal(&mut leaves, &mut dims)?;
+            let lit = self.parse_dense_literal()?;
             self.expect(Tok::Greater, "expected '>'")?;
-            DenseLit::Elems { leaves, dims }
+            lit
         };
         self.expect(Tok::Colon, "expected ':'")?;
         let ty = self.parse_type()?;
+        let data = self.dense_data(lit, ty, dense_off)?;
+        Ok(self.ctx.attr(AttrKind::DenseElements { ty, data }))
+    }
+
+    /// `sparse<indices, values> : type` (MLIR's `SparseElementsAttr`): the indices as an
+    /// `N x rank` tensor of i64, the values as an `N`-element tensor, checked as MLIR checks them.
+    fn parse_sparse_attr(&mut self) -> PResult<Attr> {
+        let off = self.tok.start;
+        self.bump();
+        self.expect(Tok::Less, "expected '<' after 'sparse'")?;
+        // where MLIR reports errors of the indices and of the values
+        let ioff = self.tok.start;
+        let mut voff = ioff;
+        let lits = if self.eat(Tok::Greater) {
+            None
+        } else {
+            let indices = if self.is(Tok::String) {
+                return Err(self.error_here("expected integer elements, but parsed string"));
+            } else {
+                self.parse_dense_literal()?
+            };
+            self.expect(Tok::Comma, "expected ','")?;
+            voff = self.tok.start;
+            let values = self.parse_dense_literal()?;
+            self.expect(Tok::Greater, "expected '>'")?;
+            Some((indices, values))
+        };
+        self.expect(Tok::Colon, "expected ':'")?;
+        let ty = self.parse_type()?;
+        let ctx = self.ctx;
+        let (shape, elem) = match ctx.type_kind(ty) {
+            TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => (shape.to_vec(), *elem),
+            _ => return Err(self.error_at(off, "elements literal must be a shaped type")),
+        };
+        if shape.contains(&DYNAMIC) {
+            return Err(self.error_at(off, "elements literal type must have static shape"));
+        }
+        let rank = shape.len() as i64;
+        let Some((ilit, vlit)) = lits else {
+            let it = ctx.tensor_type(&[0, rank], ctx.i64_type());
+            let vt = ctx.tensor_type(&[0], elem);
+            let indices = ctx.attr(AttrKind::DenseElements { ty: it, data: DenseData::Elements(Box::new([])) });
+            let empty = if self.is_string_elem(elem) { DenseData::Strings(Box::new([])) } else { DenseData::Elements(Box::new([])) };
+            let values = ctx.attr(AttrKind::DenseElements { ty: vt, data: empty });
+            return Ok(ctx.attr(AttrKind::Sparse { ty, indices, values }));
+        };
+        let lit_dims = |l: &DenseLit| match l {
+            DenseLit::Elems { dims, .. } => Some(dims.to_vec()),
+            _ => None,
+        };
+        let idims = lit_dims(&ilit).filter(|d| !d.is_empty()).unwrap_or_else(|| vec![1, rank]);
+        let vdims = match lit_dims(&vlit) {
+            Some(d) if d.is_empty() => vec![idims[0]],
+            Some(d) => d,
+            None => vec![idims[0]], // a hex string: as many values as indices
+        };
+        if vdims.len() != 1 {
+            return Err(self.error_at(off, "expected 1-d tensor for sparse element values"));
+        }
+        let shape_ok = match idims.len() {
+            2 => idims[1] == rank,
+            1 => rank == 1,
+            _ => false,
+        };
+        if !shape_ok || idims[0] != vdims[0] {
+            let f = |d: &[i64]| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+            let msg = format!(
+                "expected shape ([{}]); inferred shape of indices literal ([{}]); inferred shape of values literal ([{}])",
+                f(&shape),
+                f(&idims),
+                f(&vdims)
+            );
+            return Err(self.error_at(off, msg));
+        }
+        let it = ctx.tensor_type(&idims, ctx.i64_type());
+        let vt = ctx.tensor_type(&vdims, elem);
+        let idata = self.dense_data(ilit, it, ioff)?;
+        let vdata = self.dense_data(vlit, vt, voff)?;
+        self.check_sparse_indices(off, ty, &shape, &idata, idims[0] as usize)?;
+        let indices = ctx.attr(AttrKind::DenseElements { ty: it, data: idata });
+        let values = ctx.attr(AttrKind::DenseElements { ty: vt, data: vdata });
+        Ok(ctx.attr(AttrKind::Sparse { ty, indices, values }))
+    }
+
+    fn is_string_elem(&self, elem: Type) -> bool {
+        let ctx = self.ctx;
+        !ctx.is_int_or_index(elem) && !ctx.is_float(elem) && !matches!(ctx.type_kind(elem), TypeKind::Complex(_))
+    }
+
+    /// Each of the `n` sparse indices (rows of `data`, i64) lies within `shape`.
+    fn check_sparse_indices(&mut self, off: u32, ty: Type, shape: &[i64], data: &DenseData, n: usize) -> PResult<()> {
+        let rank = shape.len();
+        let bytes: &[u8] = match data {
+            DenseData::Splat(b) | DenseData::Elements(b) => b,
+            DenseData::Strings(_) => return Ok(()),
+        };
+        let splat = matches!(data, DenseData::Splat(_));
+        let at = |i: usize| {
+            let j = if splat { 0 } else { i };
+            bytes.get(j * 8..j * 8 + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
+        };
+        for row in 0..if splat { 1 } else { n } {
+            let index: Vec<u64> = (0..rank).map(|d| at(row * rank + d)).collect();
+            if index.iter().zip(shape).any(|(&i, &d)| i >= d as u64) {
+                let list = index.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+                let ts = self.type_str(ty);
+                let msg = format!(
+                    "sparse index #{row} is not contained within the value shape, with index=[{list}], and type='{ts}'"
+                );
+                return Err(self.error_at(off, msg));
+            }
+        }
+        Ok(())
+    }
+
+    /// The body of `dense<...>`: a hex string or a tensor literal.
+    fn parse_dense_literal(&mut self) -> PResult<DenseLit> {
+        if self.is(Tok::String) {
+            let t = self.tok;
+            self.bump();
+            return Ok(DenseLit::Str(t));
+        }
+        let mut leaves = Vec::new();
+        let mut dims = SmallVec::new();
+        self.parse_tensor_literal(&mut leaves, &mut dims)?;
+        Ok(DenseLit::Elems { leaves, dims })
+    }
+
+    /// The elements of literal `lit` for shaped type `ty` (errors at `dense_off`).
+    fn dense_data(&mut self, lit: DenseLit, ty: Type, dense_off: u32) -> PResult<DenseData> {
         let ctx = self.ctx;
         let (shape, elem): (&[i64], Type) = match ctx.type_kind(ty) {
             TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => (shape, *elem),
@@ -606,11 +732,10 @@ impl<'s> Parser<'s> {
                 }
             }
         };
-        let data = match data {
+        Ok(match data {
             DenseData::Splat(_) if numel == 0 => DenseData::Elements(Box::new([])),
             d => d,
-        };
-        Ok(ctx.attr(AttrKind::DenseElements { ty, data }))
+        })
     }
 
     /// A tensor literal: an element or a nested list; `dims` receives its inferred shape.
@@ -702,15 +827,11 @@ impl<'s> Parser<'s> {
         let t = e.tok;
         if let Some(k) = ctx.float_kind(elem) {
             let bits = match t.kind {
-                Tok::Float if k.is_exact() => float_bits_from_text(k, self.text(t), e.neg),
-                Tok::Float if k.width() <= 32 => {
-                    let v = parse_float_text(self.text(t));
-                    crate::float_format::f64_to_kind_bits(k, if e.neg { -v } else { v }) as u64
-                }
+                Tok::Float if k.is_exact() => float_bits_from_text(k, self.text(t), e.neg) as u128,
+                // through an f64, as MLIR parses decimal literals (exact for f80 and f128)
                 Tok::Float => {
-                    return Err(
-                        self.error_at(t.start, format!("dense '{}' literals are not supported yet", k.keyword()))
-                    )
+                    let v = parse_float_text(self.text(t));
+                    crate::float_format::f64_to_kind_bits(k, if e.neg { -v } else { v })
                 }
                 Tok::Integer => self.hex_float_bits(t, e.neg, k)?,
                 _ => return Err(self.error_at(t.start, "expected floating-point elements")),

@@ -106,7 +106,7 @@ impl<'s> Parser<'s> {
             Tok::String => {
                 self.bump();
                 let s = self.string_value(t);
-                let name = ctx.ident(&String::from_utf8_lossy(&s));
+                let name = self.utf8_ident(&s, t.start, "location names")?;
                 if self.eat(Tok::Colon) {
                     let line = self.loc_number("expected integer line number in FileLineColRange")?;
                     let col = if self.eat(Tok::Colon) {

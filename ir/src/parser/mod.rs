@@ -11,13 +11,14 @@
 //!
 //! Layout: `mod.rs` (parser state, tokens, errors, top level, aliases), `types.rs`,
 //! `attrs.rs` (incl. `dense<...>`), `locations.rs`, `ops.rs` (operations, regions, blocks, SSA
-//! name scopes), `asm.rs` ([`OpAsmParser`]). File metadata `{-# ... #-}` (dialect resources,
-//! reproducer configs) is accepted and skipped: `dense_resource<name>` keeps the handle only.
+//! name scopes), `asm.rs` ([`OpAsmParser`]), `metadata.rs` (the file metadata `{-# ... #-}`:
+//! resource blobs and external resources, see [`crate::resources`]).
 
 mod affine;
 mod asm;
 mod attrs;
 mod locations;
+mod metadata;
 mod ops;
 #[cfg(test)]
 mod tests;
@@ -147,6 +148,10 @@ pub(crate) struct Parser<'s> {
     pub(crate) undeclared: Option<u32>,
     /// The attribute each `distinct[N]` id refers to.
     pub(crate) distinct_ids: FxHashMap<u64, Attr>,
+    /// The handle of each builtin resource key used in this input.
+    resources: FxHashMap<String, crate::resources::Resource>,
+    /// The file's `external_resources`.
+    external: crate::resources::ExternalResources,
 }
 
 impl<'s> Parser<'s> {
@@ -184,6 +189,8 @@ impl<'s> Parser<'s> {
             sbuf: Vec::new(),
             undeclared: None,
             distinct_ids: FxHashMap::default(),
+            resources: FxHashMap::default(),
+            external: Default::default(),
         })
     }
 
@@ -333,6 +340,15 @@ impl<'s> Parser<'s> {
         d.with_note(loc, msg)
     }
 
+    /// `bytes` (a string literal's value, at byte `off`) as an identifier; XCS keeps names as
+    /// UTF-8, so other bytes are an error rather than a lossy conversion. `what` names the kind.
+    pub(crate) fn utf8_ident(&mut self, bytes: &[u8], off: u32, what: &str) -> PResult<Ident> {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Ok(self.ctx.ident(s)),
+            Err(_) => Err(self.error_at(off, format!("{what} that are not valid UTF-8 are not supported"))),
+        }
+    }
+
     pub(crate) fn type_str(&self, t: Type) -> String {
         crate::printer::type_to_string(self.ctx, t)
     }
@@ -399,7 +415,7 @@ impl<'s> Parser<'s> {
                 Tok::Eof => break,
                 Tok::ExclaimId => self.parse_type_alias_def()?,
                 Tok::HashId => self.parse_attr_alias_def()?,
-                Tok::FileMetadata => self.bump(),
+                Tok::FileMetadata => self.parse_file_metadata()?,
                 _ => self.parse_operation(&mut module.body, block)?,
             }
         }
@@ -412,10 +428,11 @@ impl<'s> Parser<'s> {
             self.resolve_deferred_locs(&mut module.body)?;
         }
         // The implicit module: a file that is exactly one `builtin.module` is that module.
+        module.external_resources = std::mem::take(&mut self.external);
         let ops = module.body.block_op_vec(block);
         if ops.len() == 1 && module.body.op_name(ops[0]) == module_name {
             if let Some(inner) = module.body.take_nested(ops[0]) {
-                return Ok(Module { body: *inner });
+                return Ok(Module { body: *inner, external_resources: module.external_resources });
             }
         }
         module.body.shrink_to_fit();

@@ -620,15 +620,18 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    fn op_name_of(&mut self, t: Token) -> OpName {
+    fn op_name_of(&mut self, t: Token) -> PResult<OpName> {
         let raw = self.text(t);
         if let Some(&n) = self.op_names.get(raw) {
-            return n;
+            return Ok(n);
         }
         let s = self.string_value(t);
-        let n = self.ctx.op_name(&String::from_utf8_lossy(&s));
+        let Ok(s) = std::str::from_utf8(&s) else {
+            return Err(self.error_at(t.start, "operation names that are not valid UTF-8 are not supported"));
+        };
+        let n = self.ctx.op_name(s);
         self.op_names.insert(raw, n);
-        n
+        Ok(n)
     }
 
     /// `"name"(operands)[successors] <{props}> (regions) {attrs} : type`.
@@ -644,7 +647,7 @@ impl<'s> Parser<'s> {
         if memchr::memchr2(b'\\', 0, quoted).is_some() && self.string_value(nt).contains(&0) {
             return Err(self.error_at(nt.start, "null character not allowed in operation name"));
         }
-        let name = self.op_name_of(nt);
+        let name = self.op_name_of(nt)?;
         let def = ctx.op_def(name);
         self.bump();
         if def.is_none() {

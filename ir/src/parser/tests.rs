@@ -332,6 +332,23 @@ fn aliases_metadata_and_line_offset() {
 }
 
 #[test]
+fn resource_blobs_are_kept_per_parse() {
+    // Two parses in one context: each has its own blob under the same key.
+    let c = ctx();
+    let src = |data: &str| {
+        format!("\"foo.a\"() {{r = dense_resource<b> : tensor<2xi8>}} : () -> ()\n{{-# dialect_resources: {{ builtin: {{ b: \"0x01000000{data}\" }} }} #-}}\n")
+    };
+    let blob_of = |m: &crate::Module| match c.attr_kind(m.body.attr(&c, m.ops()[0], "r").unwrap()) {
+        AttrKind::DenseResource { handle, .. } => c.resource_blob(*handle).unwrap(),
+        k => panic!("not a dense resource: {k:?}"),
+    };
+    let (m1, m2) = (parse(&c, &src("0102")), parse(&c, &src("0304")));
+    assert_eq!(&*blob_of(&m1).data, &[1, 2]);
+    assert_eq!(&*blob_of(&m2).data, &[3, 4]);
+    assert_eq!(blob_of(&m1).alignment, 1);
+}
+
+#[test]
 fn location_aliases_forward_and_backward() {
     let c = ctx();
     let src = r#"#l0 = loc("early.py":1:1)
@@ -577,10 +594,13 @@ fn composite_attributes() {
         c.attr(AttrKind::DenseArray { elem: c.i8_type(), data: Box::new([255, 255]) })
     );
     let t4 = ty(&c, "tensor<4xf32>");
-    assert_eq!(
-        attr_of(&c, "dense_resource<blob1> : tensor<4xf32>"),
-        c.attr(AttrKind::DenseResource { handle: c.ident("blob1"), ty: t4 })
-    );
+    match c.attr_kind(attr_of(&c, "dense_resource<\"blob 1\"> : tensor<4xf32>")) {
+        AttrKind::DenseResource { handle, ty } => {
+            assert_eq!((c.str(c.resource_key(*handle)), *ty), ("blob 1", t4));
+            assert_eq!(c.resource_blob(*handle), None);
+        }
+        k => panic!("not a dense resource: {k:?}"),
+    }
     assert_eq!(
         attr_of(&c, "distinct[3]<42 : i32>"),
         c.attr(AttrKind::Distinct { id: 3, attr: c.int_attr(42, c.i32_type()) })

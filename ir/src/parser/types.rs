@@ -499,7 +499,9 @@ impl<'s> Parser<'s> {
             return Err(self.error_at(t.start + 2, "invalid dialect namespace '\"\"'"));
         }
         let what = if is_type { "type" } else { "attribute" };
-        let text_s = String::from_utf8_lossy(text).into_owned();
+        let Ok(text_s) = String::from_utf8(text.to_vec()) else {
+            return Err(self.error_at(t.start, format!("dialect {what}s that are not valid UTF-8 are not supported")));
+        };
         let Some(d) = self.ctx.dialect(ns) else {
             if self.allow_unregistered {
                 return Ok(canonical_dialect_symbol(ns, &text_s));

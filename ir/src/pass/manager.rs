@@ -383,9 +383,7 @@ impl Runner<'_> {
     /// Lends `body` (the top-level module's) to `f` as a [`Module`].
     fn with_module<R>(&self, body: &mut Body, f: impl FnOnce(&Module) -> R) -> R {
         let placeholder = Body::new(self.ctx, body.name(), body.loc());
-        let m = Module {
-            body: std::mem::replace(body, placeholder),
-        };
+        let m = Module { body: std::mem::replace(body, placeholder), external_resources: Default::default() };
         let r = f(&m);
         *body = m.body;
         r

@@ -109,7 +109,11 @@ impl Collector {
                 AttrKind::String { ty: Some(t), .. } if !elide_type && *t != ctx.none_type() => {
                     child(self, Key::Type(*t), false)
                 }
-                AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. } if !elide_type => {
+                AttrKind::DenseElements { ty, .. }
+                | AttrKind::DenseResource { ty, .. }
+                | AttrKind::Sparse { ty, .. }
+                    if !elide_type =>
+                {
                     child(self, Key::Type(*ty), false)
                 }
                 _ => {}

@@ -284,7 +284,8 @@ impl PrintState {
                 AttrKind::Integer { ty, .. } if *ty == ctx.i64_type() => {
                     text = text.strip_suffix(" : i64").unwrap_or(text)
                 }
-                AttrKind::Float { ty, .. } if *ty == ctx.f64_type() => {
+                // a hex float keeps its type: without it, it would read back as an integer
+                AttrKind::Float { ty, .. } if *ty == ctx.f64_type() && !text.starts_with("0x") => {
                     text = text.strip_suffix(" : f64").unwrap_or(text)
                 }
                 _ => {}
@@ -364,14 +365,25 @@ impl PrintState {
                 self.type_into(ctx, *ty, out);
             }
             AttrKind::Float { bits, ty } => {
+                let start = out.len();
                 match ctx.float_kind(*ty) {
                     Some(k) => print_float_attr(out, k, *bits),
                     None => {
                         let _ = write!(out, "{}", f64::from_bits(*bits));
                     }
                 }
-                if el == Elision::May && *ty == ctx.f64_type() {
+                // MLIR always prints the type of a float printed in hex
+                let hex = out[start..].starts_with("0x");
+                if el == Elision::May && *ty == ctx.f64_type() && !hex {
                     return;
+                }
+                out.push_str(" : ");
+                self.type_into(ctx, *ty, out);
+            }
+            AttrKind::WideFloat { bits, ty } => {
+                if let Some(k) = ctx.float_kind(*ty) {
+                    let f = Fmt::of(k);
+                    print_float(out, &f, &decode(&f, *bits), *bits);
                 }
                 out.push_str(" : ");
                 self.type_into(ctx, *ty, out);
@@ -430,13 +442,33 @@ impl PrintState {
                     }
                 }
                 out.push_str("dense<");
-                self.write_dense(ctx, *ty, data, splat, n, out);
+                self.write_dense(ctx, *ty, data, splat, n, true, out);
+                out.push_str("> : ");
+                self.type_into(ctx, *ty, out);
+            }
+            AttrKind::Sparse { ty, indices, values } => {
+                out.push_str("sparse<");
+                if let (
+                    AttrKind::DenseElements { ty: it, data: idata },
+                    AttrKind::DenseElements { ty: vt, data: vdata },
+                ) = (ctx.attr_kind(*indices), ctx.attr_kind(*values))
+                {
+                    let n = num_elements(ctx, *it);
+                    if n != 0 {
+                        // MLIR prints the indices without hex, the values as `dense<...>` bodies
+                        self.write_dense(ctx, *it, idata, is_splat(ctx, *it, idata), n, false, out);
+                        out.push_str(", ");
+                        let vn = num_elements(ctx, *vt);
+                        self.write_dense(ctx, *vt, vdata, is_splat(ctx, *vt, vdata), vn, true, out);
+                    }
+                }
                 out.push_str("> : ");
                 self.type_into(ctx, *ty, out);
             }
             AttrKind::DenseResource { handle, ty } => {
                 out.push_str("dense_resource<");
-                out.push_str(ctx.str(*handle));
+                let i = self.use_resource(ctx, *handle);
+                keyword_or_string_into(out, &self.resources[i].1);
                 out.push_str("> : ");
                 self.type_into(ctx, *ty, out);
             }
@@ -461,8 +493,19 @@ impl PrintState {
     }
 
     /// The body of `dense<...>`: a splat value, nested `[...]` per dimension, or a hex blob for
-    /// more than 100 elements (MLIR's default `--mlir-print-elementsattrs-with-hex-if-larger`).
-    fn write_dense(&mut self, ctx: &Context, ty: Type, data: &DenseData, splat: bool, n: u64, out: &mut String) {
+    /// more than 100 elements (MLIR's default `--mlir-print-elementsattrs-with-hex-if-larger`)
+    /// when `allow_hex`.
+    #[allow(clippy::too_many_arguments)]
+    fn write_dense(
+        &mut self,
+        ctx: &Context,
+        ty: Type,
+        data: &DenseData,
+        splat: bool,
+        n: u64,
+        allow_hex: bool,
+        out: &mut String,
+    ) {
         let elem = ctx.element_type(ty);
         let shape: Vec<i64> = ctx.shape(ty).map(|s| s.to_vec()).unwrap_or_default();
         if n == 0 && !shape.is_empty() {
@@ -498,7 +541,7 @@ impl PrintState {
         if n == 0 {
             return;
         }
-        if n > 100 {
+        if allow_hex && n > 100 {
             // hex blob of the raw little-endian data; i1 is bit-packed in MLIR's storage
             out.push_str("\"0x");
             const HEX: &[u8; 16] = b"0123456789ABCDEF";

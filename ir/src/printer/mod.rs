@@ -24,6 +24,7 @@ use crate::opdef::{OpDef, Syntax, Traits};
 use crate::types::Type;
 
 use attr::Elision;
+pub(crate) use attr::{keyword_or_string_into, quoted_into};
 use names::{Names, Root, ARG, UNNAMED};
 
 /// Prints the custom form of the op `p` is positioned on (MLIR's `Op::print`). The printer
@@ -64,6 +65,7 @@ pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
         }
         if !st.saw_aliasable {
             st.out.push('\n');
+            st.file_metadata(ctx, m);
             return st.out;
         }
         names = std::mem::take(&mut st.names);
@@ -95,6 +97,7 @@ pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
             st.alias_definition(ctx, key);
         }
     }
+    st.file_metadata(ctx, m);
     st.out
 }
 
@@ -120,6 +123,7 @@ pub fn print_module_to(
     let root = OpRef::isolated_root(body, &st.names);
     OpAsmPrinter { ctx, st: &mut st, cur: root, op_start: 0 }.print_full_op();
     st.out.push('\n');
+    st.file_metadata(ctx, m);
     let mut w = st.sink.take().expect("the sink stays set while printing");
     if let Some(e) = st.sink_error.take() {
         return Err(e);
@@ -214,6 +218,8 @@ pub(crate) struct PrintState {
     /// Where `out` is flushed between top-level ops when streaming (see [`print_module_to`]).
     sink: Option<Box<dyn std::io::Write + Send>>,
     sink_error: Option<std::io::Error>,
+    /// The `dense_resource` handles printed so far, in order, with their printed keys.
+    pub(crate) resources: Vec<(crate::resources::Resource, String)>,
 }
 
 impl PrintState {
@@ -237,7 +243,28 @@ impl PrintState {
             saw_aliasable: false,
             sink: None,
             sink_error: None,
+            resources: Vec::new(),
         }
+    }
+    /// The index in `resources` of handle `r`, added on first use. A key already printed for
+    /// another handle (IR from two parses) gets a `_N` suffix, as MLIR's blob manager renames.
+    pub(crate) fn use_resource(&mut self, ctx: &Context, r: crate::resources::Resource) -> usize {
+        if let Some(i) = self.resources.iter().position(|(x, _)| *x == r) {
+            return i;
+        }
+        let key = ctx.str(ctx.resource_key(r));
+        let mut name = key.to_string();
+        let mut n = 0;
+        while self.resources.iter().any(|(_, k)| *k == name) {
+            n += 1;
+            name = format!("{key}_{n}");
+        }
+        self.resources.push((r, name));
+        self.resources.len() - 1
+    }
+    /// The file metadata after a printed module (`{-# dialect_resources ... #-}`), if any.
+    fn file_metadata(&mut self, ctx: &Context, m: &Module) {
+        crate::resources::write_file_metadata(ctx, &self.resources, &m.external_resources, &mut self.out);
     }
     /// Writes `out` to the sink once it holds enough text (streaming prints only).
     fn maybe_flush(&mut self) {
@@ -577,9 +604,11 @@ impl<'a> OpAsmPrinter<'a> {
             ctx.attr_kind(a),
             AttrKind::Integer { .. }
                 | AttrKind::Float { .. }
+                | AttrKind::WideFloat { .. }
                 | AttrKind::String { ty: Some(_), .. }
                 | AttrKind::DenseElements { .. }
                 | AttrKind::DenseResource { .. }
+                | AttrKind::Sparse { .. }
         );
         if typed {
             if let Some(i) = s.rfind(" : ") {

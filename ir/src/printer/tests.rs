@@ -724,7 +724,10 @@ fn scalar_attributes() {
     assert_eq!(a(ctx.attr(AttrKind::Dialect { dialect: ctx.ident("t"), text: "t<\"q r\">".into() })), "#t<\"q r\">");
     assert_eq!(a(ctx.attr(AttrKind::Location(ctx.file_loc("a", 1, 2)))), "loc(\"a\":1:2)");
     assert_eq!(
-        a(ctx.attr(AttrKind::DenseResource { handle: ctx.ident("blob1"), ty: ctx.tensor_type(&[2], ctx.f32_type()) })),
+        a(ctx.attr(AttrKind::DenseResource {
+            handle: ctx.create_resource("blob1", None),
+            ty: ctx.tensor_type(&[2], ctx.f32_type())
+        })),
         "dense_resource<blob1> : tensor<2xf32>"
     );
 }

@@ -128,3 +128,44 @@
 "foo.a"() {a = distinct[0]<1 : i32>} : () -> ()
 // expected-error@+1 {{referenced attribute does not match previous definition: 1 : i32}}
 "foo.a"() {a = distinct[0]<2 : i32>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{sparse index #1 is not contained within the value shape, with index=[1, 9], and type='tensor<3x4xi32>'}}
+"foo.a"() {a = sparse<[[0, 0], [1, 9]], [1, 5]> : tensor<3x4xi32>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{expected shape ([3, 4]); inferred shape of indices literal ([2, 2]); inferred shape of values literal ([1])}}
+"foo.a"() {a = sparse<[[0, 0], [1, 2]], [1]> : tensor<3x4xi32>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{expected 1-d tensor for sparse element values}}
+"foo.a"() {a = sparse<[[0, 0], [1, 2]], [[1, 5]]> : tensor<3x4xi32>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{elements literal type must have static shape}}
+"foo.a"() {a = sparse<[0], [1]> : tensor<?xi32>} : () -> ()
+
+// -----
+
+// Zero-width integers hold 0 only, and not -0.
+// expected-error@+1 {{integer constant out of range for attribute}}
+"foo.a"() {a = -0 : si0} : () -> ()
+
+// -----
+
+// expected-error@+1 {{integer constant out of range for attribute}}
+"foo.a"() {a = 1 : i0} : () -> ()
+
+// -----
+
+// expected-error@+1 {{elements hex data size is invalid for provided type: 'tensor<1xi32>'}}
+"foo.a"() {a = sparse<0, "0x01"> : tensor<3xi32>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{`dense_resource` expected a shaped type}}
+"foo.a"() {a = dense_resource<k> : i32} : () -> ()

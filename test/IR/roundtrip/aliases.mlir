@@ -15,6 +15,7 @@
 #m = affine_map<(d0) -> (d0)>
 #unk = #unknown.attr<1>
 #loc_first = loc("first.py":1:1)
+!int8 = !foo.int<unsigned, 8>
 
 // CHECK: #[[MAP:map]] = affine_map<(d0) -> (d0)>
 // CHECK-NOT: #one
@@ -23,6 +24,9 @@
 // CHECK-NEXT: "test.pure"(%{{.*}}#0) : (tensor<4xf32>) -> ()
 "test.pure"(%0#0) : (!t4) -> () loc(#loc_later)
 "test.pure"() : () -> () loc(#loc_fused)
+// The type of an opaque dialect attribute is resolved too, so the output needs no alias.
+// CHECK: "foo.typed"() {a = #foo.attr : !foo.int<unsigned, 8>, b = #foo<"x"> : tensor<2x!foo.int<unsigned, 8>>} : () -> ()
+"foo.typed"() {a = #foo.attr : !int8, b = #foo<"x"> : tensor<2x!int8>} : () -> ()
 
 #loc_later = loc("later.py":10:20)
 #loc_fused = loc(fused[#loc_first, #loc_later])

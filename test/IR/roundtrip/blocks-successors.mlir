@@ -24,6 +24,17 @@
   "func.return"(%z) : (i32) -> ()
 }) : () -> ()
 
+// Branch weights stay a property of cf.cond_br (MLIR 22's optional `branch_weights`).
+// CHECK-LABEL: "func.func"() <{function_type = (i1) -> (), sym_name = "weighted"}> ({
+// CHECK-NEXT: ^bb0(%[[C:.*]]: i1):
+// CHECK-NEXT: "cf.cond_br"(%[[C]])[^bb1, ^bb1] <{branch_weights = array<i32: 60, 40>, operandSegmentSizes = array<i32: 1, 0, 0>}> {foo.tag} : (i1) -> ()
+"func.func"() <{function_type = (i1) -> (), sym_name = "weighted"}> ({
+^entry(%c: i1):
+  "cf.cond_br"(%c) [^exit, ^exit] <{branch_weights = array<i32: 60, 40>, operandSegmentSizes = array<i32: 1, 0, 0>}> {foo.tag} : (i1) -> ()
+^exit:
+  "func.return"() : () -> ()
+}) : () -> ()
+
 // Unregistered terminators with successors, a loop, an unreachable block, value names with
 // punctuation, and a region on an op that also has successors.
 // CHECK-LABEL: "unknown.names"() ({
