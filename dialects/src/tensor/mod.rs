@@ -99,26 +99,31 @@ op! {
 /// The folds every op with `fold: FOLD` has (see `fold`): constant operands fold.
 const FOLD: xcs_ir::opdef::FoldFn = fold::fold;
 
-macro_rules! binary_ops {
-    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal / $builder:ident, $summary:literal, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
-        #[doc = concat!("Builds `", $opname, "` of `lhs` and `rhs` (broadcast), its result type inferred.")]
-        pub fn $builder(b: &mut xcs_ir::Builder<'_>, lhs: xcs_ir::Value, rhs: xcs_ir::Value) -> BuildResult {
-            b.create1($Name::DEF.name, &[lhs, rhs], &[])
+/// One member of an elementwise family: its typed builder and its declaration, with the
+/// interfaces every elementwise op shares (the family's semantics, batching, cost and loop
+/// rules through its `ElementwiseFn`, and its fusion role). The family macros below call it.
+macro_rules! elementwise_op {
+    (
+        $(#[doc = $doc:literal])*
+        $Name:ident = $opname:literal / $builder:ident ($($operand:ident),+), $summary:literal,
+        operand: $cons:ident, result: $rcons:ident, traits: [$($trait:ident),*], infer: $infer:ident,
+        function: $f:expr, role: $role:ident
+    ) => {
+        #[doc = concat!("Builds `", $opname, "` (operands broadcast), its result type inferred.")]
+        pub fn $builder(b: &mut xcs_ir::Builder<'_>, $($operand: xcs_ir::Value),+) -> BuildResult {
+            b.create1($Name::DEF.name, &[$($operand),+], &[])
         }
         op! {
-            /// Elementwise binary op with numpy broadcasting of `lhs` and `rhs`; both have the
-            /// same element type, the result has the broadcast shape. Folds when both operands
-            /// are constants.
             $(#[doc = $doc])*
             pub struct $Name = $opname in TENSOR_OPS {
                 summary: $summary,
-                operands: { lhs: NUMERIC_TENSOR, rhs: NUMERIC_TENSOR },
-                results: { result: NUMERIC_TENSOR },
-                traits: [Pure, Elementwise, SameOperandsAndResultElementType $(, $trait)*],
+                operands: { $($operand: $cons),+ },
+                results: { result: $rcons },
+                traits: [Pure, Elementwise $(, $trait)*],
                 fold: FOLD,
-                infer: infer_broadcast,
+                infer: $infer,
                 interfaces: [
-                    dyn Elementwise => &ElementwiseFn::Binary(BinaryFn::$f),
+                    dyn Elementwise => &$f,
                     dyn Semantics => &semantics::ELEMENTWISE,
                     dyn BatchingRule => &batching::ELEMENTWISE,
                     dyn CostRule => &cost::ELEMENTWISE,
@@ -126,6 +131,22 @@ macro_rules! binary_ops {
                     FusionRole => &FusionRole::$role,
                 ],
             }
+        }
+    };
+}
+
+/// Elementwise ops of two operands (`lhs`, `rhs`) with numpy broadcasting.
+macro_rules! binary_ops {
+    ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal / $builder:ident, $summary:literal, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
+        elementwise_op! {
+            /// Elementwise binary op with numpy broadcasting of `lhs` and `rhs`; both have the
+            /// same element type, the result has the broadcast shape. Folds when both operands
+            /// are constants.
+            $(#[doc = $doc])*
+            $Name = $opname / $builder (lhs, rhs), $summary,
+            operand: NUMERIC_TENSOR, result: NUMERIC_TENSOR,
+            traits: [SameOperandsAndResultElementType $(, $trait)*], infer: infer_broadcast,
+            function: ElementwiseFn::Binary(BinaryFn::$f), role: $role
         }
     )*};
 }
@@ -158,70 +179,36 @@ binary_ops! {
     RemOp = "tensor.rem" / rem, "Elementwise remainder with the divisor's sign (np.remainder)", Rem, EXPENSIVE, [];
 }
 
+/// Elementwise ops of three operands with numpy broadcasting of all three.
 macro_rules! ternary_ops {
     ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal / $builder:ident ($a:ident, $b:ident, $c:ident), $summary:literal, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
-        #[doc = concat!("Builds `", $opname, "` of three operands (broadcast), its result type inferred.")]
-        pub fn $builder(
-            b: &mut xcs_ir::Builder<'_>,
-            $a: xcs_ir::Value,
-            $b: xcs_ir::Value,
-            $c: xcs_ir::Value,
-        ) -> BuildResult {
-            b.create1($Name::DEF.name, &[$a, $b, $c], &[])
-        }
-        op! {
+        elementwise_op! {
             /// Elementwise op of three operands of one element type with numpy broadcasting of
             /// all three; the result has the broadcast shape. Folds when all are constants.
             $(#[doc = $doc])*
-            pub struct $Name = $opname in TENSOR_OPS {
-                summary: $summary,
-                operands: { $a: NUMERIC_TENSOR, $b: NUMERIC_TENSOR, $c: NUMERIC_TENSOR },
-                results: { result: NUMERIC_TENSOR },
-                traits: [Pure, Elementwise, SameOperandsAndResultElementType $(, $trait)*],
-                fold: FOLD,
-                infer: infer_broadcast,
-                interfaces: [
-                    dyn Elementwise => &ElementwiseFn::Ternary(TernaryFn::$f),
-                    dyn Semantics => &semantics::ELEMENTWISE,
-                    dyn BatchingRule => &batching::ELEMENTWISE,
-                    dyn CostRule => &cost::ELEMENTWISE,
-                    dyn LoopStructure => &loops::ELEMENTWISE,
-                    FusionRole => &FusionRole::$role,
-                ],
-            }
+            $Name = $opname / $builder ($a, $b, $c), $summary,
+            operand: NUMERIC_TENSOR, result: NUMERIC_TENSOR,
+            traits: [SameOperandsAndResultElementType $(, $trait)*], infer: infer_broadcast,
+            function: ElementwiseFn::Ternary(TernaryFn::$f), role: $role
         }
     )*};
 }
 
+/// Elementwise ops of one operand `x`; the result has its type.
 macro_rules! unary_ops {
     ($($(#[doc = $doc:literal])* $Name:ident = $opname:literal / $builder:ident, $summary:literal, $cons:ident, $f:ident, $role:ident, [$($trait:ident),*];)*) => {$(
-        #[doc = concat!("Builds `", $opname, "` of `x`, its result type inferred.")]
-        pub fn $builder(b: &mut xcs_ir::Builder<'_>, x: xcs_ir::Value) -> BuildResult {
-            b.create1($Name::DEF.name, &[x], &[])
-        }
-        op! {
+        elementwise_op! {
             /// Elementwise unary op; the result has the operand's type. Folds a constant
             /// operand.
             $(#[doc = $doc])*
-            pub struct $Name = $opname in TENSOR_OPS {
-                summary: $summary,
-                operands: { x: $cons },
-                results: { result: $cons },
-                traits: [Pure, Elementwise, SameOperandsAndResultType $(, $trait)*],
-                fold: FOLD,
-                infer: infer_same,
-                interfaces: [
-                    dyn Elementwise => &ElementwiseFn::Unary(UnaryFn::$f),
-                    dyn Semantics => &semantics::ELEMENTWISE,
-                    dyn BatchingRule => &batching::ELEMENTWISE,
-                    dyn CostRule => &cost::ELEMENTWISE,
-                    dyn LoopStructure => &loops::ELEMENTWISE,
-                    FusionRole => &FusionRole::$role,
-                ],
-            }
+            $Name = $opname / $builder (x), $summary,
+            operand: $cons, result: $cons,
+            traits: [SameOperandsAndResultType $(, $trait)*], infer: infer_same,
+            function: ElementwiseFn::Unary(UnaryFn::$f), role: $role
         }
     )*};
 }
+
 unary_ops! {
     /// Also folds `neg(neg(x))` to `x` (an involution).
     NegOp = "tensor.neg" / neg, "Elementwise negation", NUMERIC_TENSOR, Neg, CHEAP, [Involution];
