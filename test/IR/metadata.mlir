@@ -1,7 +1,7 @@
 // File metadata `{-# ... #-}` (dialect resources, reproducer configurations) is accepted and
 // skipped: `dense_resource<...>` attributes keep their handle, the blobs are not printed back
 // (see docs/syntax.md, "Differences from MLIR").
-// RUN: xcs-opt --allow-unregistered-dialect --mlir-print-op-generic %s | FileCheck %s
+// RUN: xcs-test-opt --allow-unregistered-dialect --mlir-print-op-generic %s | FileCheck %s
 
 // CHECK: "test.pure"() {a = dense_resource<blob1> : tensor<2xi32>} : () -> ()
 // CHECK-NOT: {-#
