@@ -1,5 +1,7 @@
 # XCS: two commands do everything on a fresh Debian machine with the Rust toolchain.
-#   make run    set up, build, run the example pipelines, then run the compiled program natively (LLVM JIT)
+#   make run    set up, build, run the example pipelines (classify, vmap-batch, fuse, cost-annotate on a
+#               program mixing tensor math with LLM calls; an MLP), then run the compiled programs natively
+#               (LLVM JIT) and on the reference interpreter
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy)
 # Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax), make fuzz (fuzz the parser+verifier), make docs.
 
@@ -11,9 +13,12 @@ PYTHON      ?= python3
 XCS_OPT     := target/debug/xcs-opt
 XCS_RUN     := target/debug/xcs-run
 EXAMPLE     ?= examples/pipeline.mlir
+# the mission's pipeline: classify, batch the maps, inline, clean up and fuse, then the cost model
+PIPELINE    ?= builtin.module(classify,vmap-batch,inline,func.func(canonicalize,cse,fuse),cost-annotate)
+# the inputs of examples/pipeline.mlir's @score_batch and @triage (seeded random weights)
+EXAMPLE_INPUTS := --input xs=random:1 --input w1=random:2 --input b1=random:3 --input w2=random:4
 MLP_EXAMPLE ?= examples/mlp.mlir
 MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dce)
-PIPELINE    ?= builtin.module(inline,func.func(canonicalize,cse),symbol-dce)
 FUZZ_SECONDS ?= 600
 XCS_RUN     ?= target/release/xcs-run
 
@@ -37,25 +42,34 @@ build: deps
 build-release: deps
 	$(CARGO) build --release --workspace --bins
 
+# Compares the .npy outputs of two xcs-run --output-dir directories (the JIT's, the interpreter's).
+compare_outputs = $(PYTHON) -c 'import numpy as np, pathlib, sys; a, b = sys.argv[1:3]; fs = sorted(pathlib.Path(a).glob("*.npy")); assert fs, "no outputs"; bad = [f.name for f in fs if not np.allclose(np.load(f), np.load(pathlib.Path(b) / f.name), rtol=1e-5, atol=1e-5)]; print("== the JIT and the interpreter agree (rtol 1e-5) on", ", ".join(f.name for f in fs)) if not bad else sys.exit("error: the JIT and the interpreter differ on " + ", ".join(bad))' $(1) $(2)
+
 # ---- the main job: the pipeline on the examples, then the optimized programs compiled through
-# LLVM and run by xcs-run's JIT (the reference interpreter runs the tensor program too, to compare)
+# LLVM and run by xcs-run's JIT, and on the reference interpreter (to compare; and the program
+# with LLM calls, which the interpreter runs with the built-in echo provider)
 run: build
 	@mkdir -p target/run
-	@echo "== $(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)'"
-	@$(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)' -o target/run/pipeline.opt.mlir
+	@rm -rf target/run/jit target/run/interp target/run/score-jit target/run/score-interp
+	@echo "== $(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)' --classify-report=target/run/classify.json --cost-report=target/run/cost.json"
+	@$(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)' --classify-report=target/run/classify.json --cost-report=target/run/cost.json -o target/run/pipeline.opt.mlir
 	@cat target/run/pipeline.opt.mlir
-	@echo "== $(XCS_RUN) target/run/pipeline.opt.mlir --input 0=3 --input 1=4   (LLVM JIT)"
-	@$(XCS_RUN) target/run/pipeline.opt.mlir --input 0=3 --input 1=4
+	@$(PYTHON) -c 'import json; c = json.load(open("target/run/classify.json")); print("== classify:", ", ".join(f["name"] + " " + f["class"] for f in c["functions"]), "(target/run/classify.json)"); t = json.load(open("target/run/cost.json")); print("== cost-annotate: module", t["flops"], "FLOPs,", t["memory_read"], "bytes read,", t["memory_write"], "written (target/run/cost.json)")'
+	@echo "== $(XCS_RUN) target/run/pipeline.opt.mlir --entry score_batch $(EXAMPLE_INPUTS)   (LLVM JIT)"
+	@$(XCS_RUN) target/run/pipeline.opt.mlir --entry score_batch $(EXAMPLE_INPUTS) --print --output-dir target/run/score-jit
+	@$(XCS_RUN) target/run/pipeline.opt.mlir --entry score_batch $(EXAMPLE_INPUTS) --backend=interp --output-dir target/run/score-interp
+	@$(call compare_outputs,target/run/score-jit,target/run/score-interp)
+	@echo "== $(XCS_RUN) target/run/pipeline.opt.mlir --backend=interp --provider echo --entry triage $(EXAMPLE_INPUTS) --input question='str:Which items need a human?'   (the reference interpreter; the echo provider answers with the prompt)"
+	@$(XCS_RUN) target/run/pipeline.opt.mlir --backend=interp --provider echo --entry triage $(EXAMPLE_INPUTS) --input question='str:Which items need a human?'
 	@echo "== $(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(MLP_PIPELINE)'"
 	@$(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(MLP_PIPELINE)' -o target/run/mlp.opt.mlir
 	@cat target/run/mlp.opt.mlir
 	@echo "== $(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3   (LLVM JIT)"
-	@rm -rf target/run/jit target/run/interp
 	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3
 	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 --output-dir target/run/jit
 	@echo "== the same on the reference interpreter (--backend=interp), compared with numpy"
 	@$(XCS_RUN) target/run/mlp.opt.mlir --backend=interp --input x=random:1 --input w1=random:2 --input w2=random:3 --output-dir target/run/interp
-	@$(PYTHON) -c 'import numpy as np, pathlib, sys; fs = sorted(pathlib.Path("target/run/jit").glob("*.npy")); assert fs, "no outputs"; bad = [f.name for f in fs if not np.allclose(np.load(f), np.load("target/run/interp/" + f.name), rtol=1e-5, atol=1e-5)]; print("== the JIT and the interpreter agree (rtol 1e-5) on", ", ".join(f.name for f in fs)) if not bad else sys.exit("error: the JIT and the interpreter differ on " + ", ".join(bad))'
+	@$(call compare_outputs,target/run/jit,target/run/interp)
 	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 --bench 100
 
 # ---- every test

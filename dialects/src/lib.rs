@@ -13,7 +13,6 @@ pub mod shape;
 mod symbol_syntax;
 pub mod symbolic;
 pub mod tensor;
-pub mod test;
 pub mod value_types;
 pub mod xcs;
 
@@ -23,9 +22,10 @@ pub use xcs::kernel as xcs_kernel;
 use xcs_ir::opdef::DialectDef;
 use xcs_ir::Context;
 
-/// Every dialect XCS provides (builtin is always registered by `Context::new`).
-pub fn all_dialects() -> [&'static DialectDef; 6] {
-    [&func::FUNC_DIALECT, &cf::CF_DIALECT, &tensor::TENSOR_DIALECT, &xcs::XCS_DIALECT, &cost::COST_DIALECT, &test::TEST_DIALECT]
+/// Every dialect XCS provides (builtin is always registered by `Context::new`). The `test`
+/// dialect is not one of them: it lives with the tests (`xcs-test-support`, `test/lib/`).
+pub fn all_dialects() -> [&'static DialectDef; 5] {
+    [&func::FUNC_DIALECT, &cf::CF_DIALECT, &tensor::TENSOR_DIALECT, &xcs::XCS_DIALECT, &cost::COST_DIALECT]
 }
 
 /// Registers every XCS dialect in `ctx`.

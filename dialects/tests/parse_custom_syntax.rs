@@ -213,7 +213,8 @@ fn mutated_custom_forms_never_panic() {
 /// Parse, print (custom and generic forms), parse the output again: the prints must agree.
 #[test]
 fn print_parse_round_trips() {
-    let ctx = xcs_dialects::context();
+    // the test dialect's ops: custom forms, regions, an isolated op, a generic-only op
+    let ctx = xcs_test_support::context();
     let src = format!(
         "{FUNCS}{}",
         r#"func.func @t(%a: i32, %b: i32) -> i32 {

@@ -1,6 +1,7 @@
 #![allow(clippy::too_many_arguments)]
 //! Verifier tests: one or more per rule, on IR built with the `Body` API and the real
-//! func/cf/test dialects (plus a few test-only ops declared here). Messages are MLIR's
+//! func/cf dialects with the test dialect of `xcs-test-support` (plus a few test-only ops
+//! declared here). Messages are MLIR's
 //! (checked against mlir-opt 22). Ops are located at `t.mlir:LINE:1` so that tests can tell
 //! which op an error is about.
 
@@ -77,7 +78,7 @@ static VT_DIALECT: DialectDef = DialectDef {
 // ------------------------------------------------------------------------------- builders
 
 fn context() -> Context {
-    let mut ctx = xcs_dialects::context();
+    let mut ctx = xcs_test_support::context();
     ctx.register_dialect(&VT_DIALECT);
     ctx
 }

@@ -19,7 +19,6 @@ pub mod jit;
 pub mod llvm;
 pub mod ops;
 pub mod runtime;
-pub mod testing;
 
 use xcs_ir::{Context, Module};
 
@@ -27,16 +26,14 @@ pub use aot::{translate, Emit};
 pub use codegen::{LowerError, LowerOp, Options, PlanStats, Port, Site};
 pub use jit::{Jit, JitError};
 pub use ops::attach_interfaces;
-pub use testing::attach_test_dialect_lowering;
 
 /// A context with every XCS dialect registered and the LLVM lowering attached to the ops it
-/// compiles ([`attach_interfaces`]; the test dialect's integer ops too, since
-/// `xcs_dialects::context()` registers that dialect): what every caller of the lowering uses.
-/// Each call makes an independent context.
+/// compiles ([`attach_interfaces`]): what every caller of the lowering uses. Each call makes an
+/// independent context. A crate that owns other ops attaches their lowering to it the same way
+/// (`xcs_test_support` does it for the test dialect's integer ops).
 pub fn context() -> Context {
     let mut ctx = xcs_dialects::context();
     attach_interfaces(&mut ctx);
-    attach_test_dialect_lowering(&mut ctx);
     ctx
 }
 

@@ -1469,7 +1469,9 @@ func.func @f(%x: tensor<4x3xf32>, %y: tensor<3xf32>, %c: i1) -> tensor<3x4xf32> 
         ];
         assert_eq!(diff_run(&ctx, &m, "f", &args, &jit, src), Outcome::Same);
     }
-    // A loop carrying a tensor through a block argument (test dialect integer counter).
+    // A loop carrying a tensor through a block argument (test dialect integer counter, lowered
+    // by `xcs-test-support`).
+    let ctx = xcs_test_support::lowering_context();
     let src = "func.func @f(%x: tensor<4xf32>, %n: i64) -> tensor<4xf32> {
   %zero = test.constant {value = 0 : i64} : i64
   %one = test.constant {value = 1 : i64} : i64
@@ -1525,7 +1527,7 @@ fn an_op_without_a_lowering_is_a_located_error() {
   %y = test.pure %x : tensor<3xf32>
   return %y : tensor<3xf32>
 }";
-    let ctx = xcs_lowering::context();
+    let ctx = xcs_test_support::lowering_context();
     let m = parse(&ctx, src);
     let e = xcs_lowering::lower_module(&ctx, &m, &opts(), &xcs_lowering::Which::Public).unwrap_err();
     assert_eq!(e.message, "'test.pure' op is not supported by the LLVM backend");
@@ -1557,7 +1559,8 @@ fn another_crate_attaches_the_lowering_of_its_own_ops() {
   return %z : tensor<3xf32>
 }";
     let mut ctx = xcs_lowering::context();
-    ctx.attach_interface::<dyn xcs_lowering::LowerOp>(xcs_dialects::test::PureOp::DEF, &IDENTITY);
+    xcs_test_support::register_dialect(&mut ctx);
+    ctx.attach_interface::<dyn xcs_lowering::LowerOp>(xcs_test_support::dialect::PureOp::DEF, &IDENTITY);
     let m = parse(&ctx, src);
     let x = Tensor::from_f64s(ElemType::F32, &[3], &[1.0, -2.5, 0.0]).unwrap();
     let got = Jit::new(&ctx, &m, opts()).call("f", &[RtValue::Tensor(x)]).unwrap();
@@ -1583,7 +1586,8 @@ fn lit_programs() {
                 // interpreter; the ops themselves are covered above.
                 continue;
             }
-            let ctx = xcs_lowering::context();
+            // with the test dialect (and its lowering): lit programs mix it with tensor ops
+            let ctx = xcs_test_support::lowering_context();
             let Ok(m) = parse_module(&ctx, chunk, "lit.mlir", &ParseOptions::default()) else {
                 continue;
             };

@@ -663,9 +663,6 @@ fn post_order(body: &Body) -> Vec<Op> {
     out
 }
 
-#[cfg(test)]
-mod tests;
-
 /// Used by the inliner's default pipeline and by tests: canonicalize with default settings.
 pub fn canonicalize_default(ctx: &Context, body: &mut Body) -> bool {
     let cfg = Config::default();

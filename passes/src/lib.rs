@@ -1,8 +1,8 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
 //! the seed passes (`classify`, `vmap-batch`, `fuse`, `cost-annotate`),
-//! one file per pass, each exposing its pass type and its registry entry `INFO`, and the
-//! `test-*` passes of [`test_passes`] for testing the pass infrastructure.
-//! [`register_all`] adds them to a [`PassRegistry`].
+//! one file per pass, each exposing its pass type and its registry entry `INFO`.
+//! [`register_all`] adds them to a [`PassRegistry`]. (The `test-*` passes for testing the pass
+//! infrastructure live with the tests, in `xcs-test-support`.)
 
 pub mod canonicalize;
 pub mod classify;
@@ -13,7 +13,6 @@ pub mod fuse;
 pub mod inline;
 pub mod region_simplify;
 pub mod symbol_dce;
-pub mod test_passes;
 pub mod util;
 pub mod vmap_batch;
 
@@ -30,8 +29,6 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(inline::INFO);
     registry.register(symbol_dce::INFO);
     registry.register(vmap_batch::INFO);
-    registry.register(test_passes::BREAK_IR);
-    registry.register(test_passes::PASS_FAILURE);
 }
 
 /// A registry with every XCS pass.

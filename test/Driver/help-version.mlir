@@ -5,6 +5,7 @@
 // RUN: xcs-opt --no-such-flag %s >/dev/null 2>&1; test $? -eq 1
 // RUN: not xcs-opt -no-such-flag %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: xcs-opt %s --show-dialects | FileCheck %s --check-prefix=DIALECTS
+// RUN: xcs-test-opt %s --show-dialects | FileCheck %s --check-prefix=TEST-DIALECTS
 
 // HELP: Usage: xcs-opt [OPTIONS] [input]
 // HELP: -o <output>
@@ -33,4 +34,6 @@
 
 // UNKNOWN: error: unexpected argument '--no-such-flag' found
 
-// DIALECTS: Available Dialects: builtin,cf,cost,func,{{.*}}test{{.*}}
+// The test dialect only in xcs-test-opt.
+// DIALECTS: Available Dialects: builtin,cf,cost,func,tensor,xcs{{$}}
+// TEST-DIALECTS: Available Dialects: builtin,cf,cost,func,{{.*}}test{{.*}}

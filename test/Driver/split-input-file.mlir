@@ -1,9 +1,9 @@
 // --split-input-file: each chunk is parsed, transformed and printed on its own; the outputs
 // are joined with the marker (mlir-opt's output for the same file is identical). A chunk that
 // fails does not stop the others, and the exit code is 1.
-// RUN: not xcs-opt %s --split-input-file --cse | FileCheck %s
-// RUN: not xcs-opt %s -split-input-file -cse -output-split-marker='// =====' | FileCheck %s --check-prefix=MARKER
-// RUN: not xcs-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after=symbol-dce -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUMPS
+// RUN: not xcs-test-opt %s --split-input-file --cse | FileCheck %s
+// RUN: not xcs-test-opt %s -split-input-file -cse -output-split-marker='// =====' | FileCheck %s --check-prefix=MARKER
+// RUN: not xcs-test-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after=symbol-dce -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUMPS
 
 // CHECK:      module {
 // CHECK-NEXT:   func.func @one(%arg0: i32) -> i32 {

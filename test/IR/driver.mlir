@@ -1,13 +1,13 @@
 // xcs-opt reads a file or standard input (`-` or no file), writes standard output or `-o FILE`,
 // and prints locations with --mlir-print-debuginfo.
-// RUN: xcs-opt %s | FileCheck %s
-// RUN: xcs-opt < %s | FileCheck %s
-// RUN: xcs-opt - < %s | FileCheck %s
-// RUN: xcs-opt %s -o %t && FileCheck %s < %t
-// RUN: xcs-opt -o %t.2 %s && diff %t %t.2
-// RUN: xcs-opt %s --mlir-print-debuginfo | FileCheck %s --check-prefix=DBG
-// RUN: xcs-opt --mlir-print-debuginfo < %s | FileCheck %s --check-prefix=STDIN
-// RUN: not xcs-opt %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: xcs-test-opt %s | FileCheck %s
+// RUN: xcs-test-opt < %s | FileCheck %s
+// RUN: xcs-test-opt - < %s | FileCheck %s
+// RUN: xcs-test-opt %s -o %t && FileCheck %s < %t
+// RUN: xcs-test-opt -o %t.2 %s && diff %t %t.2
+// RUN: xcs-test-opt %s --mlir-print-debuginfo | FileCheck %s --check-prefix=DBG
+// RUN: xcs-test-opt --mlir-print-debuginfo < %s | FileCheck %s --check-prefix=STDIN
+// RUN: not xcs-test-opt %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // CHECK: module {
 // CHECK-NEXT: func.func @f(%arg0: i32) -> i32 {

@@ -1,9 +1,9 @@
 // The generic form of registered ops: inherent attributes may be written as properties
 // `<{...}>` or in the attribute dictionary; they become the op's attributes and print as
 // properties (as MLIR 22 prints registered ops), the discardable ones as attributes.
-// RUN: xcs-opt %s --mlir-print-op-generic | FileCheck %s
-// RUN: xcs-opt %s --mlir-print-op-generic | xcs-opt --mlir-print-op-generic | FileCheck %s
-// RUN: xcs-opt %s | FileCheck %s --check-prefix=PRETTY
+// RUN: xcs-test-opt %s --mlir-print-op-generic | FileCheck %s
+// RUN: xcs-test-opt %s --mlir-print-op-generic | xcs-test-opt --mlir-print-op-generic | FileCheck %s
+// RUN: xcs-test-opt %s | FileCheck %s --check-prefix=PRETTY
 
 // CHECK: "test.constant"() <{value = 1 : i32}> {extra = "x"} : () -> i32
 // PRETTY: test.constant {extra = "x", value = 1 : i32} : i32

@@ -1,10 +1,10 @@
 // The uniform pretty form of XCS's own ops (test, tensor, xcs): printed, parsed back, and the
 // same module as its generic form.
-// RUN: xcs-opt %s | FileCheck %s
-// RUN: xcs-opt %s | xcs-opt | FileCheck %s
-// RUN: xcs-opt %s -o %t.pretty
-// RUN: xcs-opt %s --mlir-print-op-generic | xcs-opt | diff - %t.pretty
-// RUN: xcs-opt %t.pretty --mlir-print-op-generic | xcs-opt | diff - %t.pretty
+// RUN: xcs-test-opt %s | FileCheck %s
+// RUN: xcs-test-opt %s | xcs-test-opt | FileCheck %s
+// RUN: xcs-test-opt %s -o %t.pretty
+// RUN: xcs-test-opt %s --mlir-print-op-generic | xcs-test-opt | diff - %t.pretty
+// RUN: xcs-test-opt %t.pretty --mlir-print-op-generic | xcs-test-opt | diff - %t.pretty
 
 // CHECK-LABEL: func.func @shapes(%arg0: i32, %arg1: i32) -> i32 {
 func.func @shapes(%a: i32, %b: i32) -> i32 {

@@ -1,15 +1,15 @@
 // IR dumps around passes, with mlir-opt's headers: function passes print the function,
 // module passes the module (the output is mlir-opt's with --mlir-disable-threading).
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-before=cse -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after=symbol-dce -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-before=cse --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-before-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFOREALL
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-all --mlir-print-ir-after-change -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-change -o /dev/null 2>&1 | count 0
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(func.func(cse,test-pass-failure))' --mlir-print-ir-after-failure -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAILURE
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after=symbol-dce --mlir-print-debuginfo -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEBUG
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-before=cse -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after=symbol-dce -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-before=cse --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-before-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFOREALL
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-all --mlir-print-ir-after-change -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after-change -o /dev/null 2>&1 | count 0
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse,test-pass-failure))' --mlir-print-ir-after-failure -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAILURE
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse),symbol-dce)' --mlir-print-ir-after=symbol-dce --mlir-print-debuginfo -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEBUG
 // Dumps go to stderr, the output to stdout.
-// RUN: xcs-opt %s --cse --mlir-print-ir-after-all 2>/dev/null | FileCheck %s --check-prefix=STDOUT
+// RUN: xcs-test-opt %s --cse --mlir-print-ir-after-all 2>/dev/null | FileCheck %s --check-prefix=STDOUT
 
 // BEFORE:      // -----// IR Dump Before CSE (cse) //----- //
 // BEFORE-NEXT: func.func @f(%arg0: i32) -> i32 {

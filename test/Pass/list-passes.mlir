@@ -1,6 +1,16 @@
-// --list-passes: every registered pass with its summary and options, in mlir-opt's layout.
-// RUN: xcs-opt --list-passes | FileCheck %s
-// RUN: xcs-opt --list-passes %s | FileCheck %s
+// --list-passes: every registered pass with its summary and options, in mlir-opt's layout
+// (xcs-test-opt: with the test-* passes; xcs-opt lists the same passes without them).
+// RUN: xcs-test-opt --list-passes | FileCheck %s
+// RUN: xcs-test-opt --list-passes %s | FileCheck %s
+// RUN: xcs-opt --list-passes | FileCheck %s --check-prefix=DEFAULT
+// RUN: xcs-opt --list-passes | grep -c -- '^  --' | FileCheck %s --check-prefix=COUNT
+// RUN: xcs-test-opt --list-passes | grep -c -- '^  --' | FileCheck %s --check-prefix=TEST-COUNT
+
+// DEFAULT:     --symbol-dce{{ +}}-   Eliminate dead symbols
+// DEFAULT-NOT: --test-
+// DEFAULT:     --vmap-batch{{ +}}-   Batch tensor-only xcs.vmap bodies
+// COUNT: {{^}}9{{$}}
+// TEST-COUNT: {{^}}11{{$}}
 
 // CHECK:      Passes:
 // CHECK-NEXT:   --canonicalize{{ +}}-   Canonicalize operations

@@ -1,20 +1,20 @@
 // The textual pipeline syntax, the -p alias, per-pass flags and their options: each form is
 // shown with --dump-pass-pipeline (mlir-opt prints the same for each).
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='builtin.module(func.func(cse,canonicalize{max-iterations=3}),symbol-dce)' 2>&1 | FileCheck %s --check-prefix=NESTED
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline -p 'builtin.module(func.func(cse,canonicalize{max-iterations=3}),symbol-dce)' 2>&1 | FileCheck %s --check-prefix=NESTED
-// RUN: xcs-opt %s -o /dev/null -dump-pass-pipeline -pass-pipeline='builtin.module(func.func(cse,canonicalize{max-iterations=3}),symbol-dce)' 2>&1 | FileCheck %s --check-prefix=NESTED
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline=' builtin.module( func.func( cse , canonicalize{ max-iterations=3  top-down=false } ) )' 2>&1 | FileCheck %s --check-prefix=SPACES
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='builtin.module(any(cse),func.func(any(dce)))' 2>&1 | FileCheck %s --check-prefix=ANY
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='any(cse)' 2>&1 | FileCheck %s --check-prefix=ANYTOP
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='builtin.module()' 2>&1 | FileCheck %s --check-prefix=EMPTY
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --cse --canonicalize --symbol-dce 2>&1 | FileCheck %s --check-prefix=FLAGS
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --symbol-dce --cse 2>&1 | FileCheck %s --check-prefix=ORDER
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --canonicalize=max-iterations=3 --canonicalize='top-down=false region-simplify=disabled' 2>&1 | FileCheck %s --check-prefix=FLAGOPTS
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --inline='default-pipeline=canonicalize{max-iterations=1}' 2>&1 | FileCheck %s --check-prefix=NESTEDOPT
-// RUN: xcs-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='builtin.module(canonicalize{disable-patterns=a,b enable-patterns={c,d}})' 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='builtin.module(func.func(cse,canonicalize{max-iterations=3}),symbol-dce)' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline -p 'builtin.module(func.func(cse,canonicalize{max-iterations=3}),symbol-dce)' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: xcs-test-opt %s -o /dev/null -dump-pass-pipeline -pass-pipeline='builtin.module(func.func(cse,canonicalize{max-iterations=3}),symbol-dce)' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline=' builtin.module( func.func( cse , canonicalize{ max-iterations=3  top-down=false } ) )' 2>&1 | FileCheck %s --check-prefix=SPACES
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='builtin.module(any(cse),func.func(any(dce)))' 2>&1 | FileCheck %s --check-prefix=ANY
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='any(cse)' 2>&1 | FileCheck %s --check-prefix=ANYTOP
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='builtin.module()' 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --cse --canonicalize --symbol-dce 2>&1 | FileCheck %s --check-prefix=FLAGS
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --symbol-dce --cse 2>&1 | FileCheck %s --check-prefix=ORDER
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --canonicalize=max-iterations=3 --canonicalize='top-down=false region-simplify=disabled' 2>&1 | FileCheck %s --check-prefix=FLAGOPTS
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --inline='default-pipeline=canonicalize{max-iterations=1}' 2>&1 | FileCheck %s --check-prefix=NESTEDOPT
+// RUN: xcs-test-opt %s -o /dev/null --dump-pass-pipeline --pass-pipeline='builtin.module(canonicalize{disable-patterns=a,b enable-patterns={c,d}})' 2>&1 | FileCheck %s --check-prefix=LIST
 // The pipeline runs: the output is the same from either spelling.
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse,canonicalize))' > %t.pipeline
-// RUN: xcs-opt %s --cse --canonicalize > %t.flags
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse,canonicalize))' > %t.pipeline
+// RUN: xcs-test-opt %s --cse --canonicalize > %t.flags
 // RUN: diff %t.pipeline %t.flags
 
 // NESTED:      Pass Manager with 2 passes:

@@ -1,14 +1,14 @@
 // Function pipelines run in parallel over functions; the output, the IR dumps and the
 // diagnostics are the same with one thread (--mlir-disable-threading), in function order.
-// RUN: xcs-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(cse,canonicalize),inline,symbol-dce)' --mlir-print-ir-after-all > %t.par 2>&1
-// RUN: xcs-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(cse,canonicalize),inline,symbol-dce)' --mlir-print-ir-after-all --mlir-disable-threading > %t.seq 2>&1
+// RUN: xcs-test-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(cse,canonicalize),inline,symbol-dce)' --mlir-print-ir-after-all > %t.par 2>&1
+// RUN: xcs-test-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(cse,canonicalize),inline,symbol-dce)' --mlir-print-ir-after-all --mlir-disable-threading > %t.seq 2>&1
 // RUN: diff %t.par %t.seq
-// RUN: xcs-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(cse,canonicalize),inline,symbol-dce)' --mlir-print-ir-after-all > %t.par2 2>&1
+// RUN: xcs-test-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(cse,canonicalize),inline,symbol-dce)' --mlir-print-ir-after-all > %t.par2 2>&1
 // RUN: diff %t.par %t.par2
 // RUN: FileCheck %s --input-file=%t.par
 // Diagnostics of failing function passes come in function order.
-// RUN: not xcs-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(test-pass-failure))' > %t.err 2>&1
-// RUN: not xcs-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(test-pass-failure))' --mlir-disable-threading > %t.err.seq 2>&1
+// RUN: not xcs-test-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(test-pass-failure))' > %t.err 2>&1
+// RUN: not xcs-test-opt %S/Inputs/many-functions.mlir -p 'builtin.module(func.func(test-pass-failure))' --mlir-disable-threading > %t.err.seq 2>&1
 // RUN: diff %t.err %t.err.seq
 // RUN: FileCheck %s --check-prefix=ERR --input-file=%t.err
 

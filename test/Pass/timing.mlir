@@ -1,9 +1,9 @@
 // --mlir-timing: the report's structure (times are not checked): the parser, the verifier,
 // the pipeline tree with each pass, the output, the rest and the total, as in mlir-opt.
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-timing -o /dev/null 2>&1 | FileCheck %s
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-timing --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s
-// RUN: xcs-opt %s --mlir-timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPASS
-// RUN: xcs-opt %s --cse -o /dev/null 2>&1 | count 0
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-timing -o /dev/null 2>&1 | FileCheck %s
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-timing --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s
+// RUN: xcs-test-opt %s --mlir-timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPASS
+// RUN: xcs-test-opt %s --cse -o /dev/null 2>&1 | count 0
 
 // CHECK:      ===-------------------------------------------------------------------------===
 // CHECK-NEXT:                          ... Execution time report ...

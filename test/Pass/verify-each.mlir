@@ -1,17 +1,17 @@
 // --verify-each (on by default) verifies after every pass: test-break-ir erases each
 // function's return, which is reported with the pass that did it; exit code 1.
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' 2>&1 | FileCheck %s
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' --verify-each 2>&1 | FileCheck %s
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' --verify-each=true 2>&1 | FileCheck %s
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' >/dev/null 2>&1; test $? -eq 1
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' 2>&1 | FileCheck %s
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' --verify-each 2>&1 | FileCheck %s
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' --verify-each=true 2>&1 | FileCheck %s
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' >/dev/null 2>&1; test $? -eq 1
 // A failed pass stops the pipeline: cse does not run, nothing is printed.
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir),cse)' --mlir-print-ir-before=cse 2>&1 | FileCheck %s --check-prefix=STOP
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' 2>/dev/null | count 0
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir),cse)' --mlir-print-ir-before=cse 2>&1 | FileCheck %s --check-prefix=STOP
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' 2>/dev/null | count 0
 // Without verification the broken IR goes through and is printed.
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' --verify-each=false 2>&1 | FileCheck %s --check-prefix=NOVERIFY
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' --verify-each=maybe 2>&1 | FileCheck %s --check-prefix=BADVALUE
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' --verify-each=false 2>&1 | FileCheck %s --check-prefix=NOVERIFY
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(func.func(test-break-ir))' --verify-each=maybe 2>&1 | FileCheck %s --check-prefix=BADVALUE
 // From the module too (the module pass's verifier checks every function).
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(test-break-ir)' 2>&1 | FileCheck %s --check-prefix=MODULE
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(test-break-ir)' 2>&1 | FileCheck %s --check-prefix=MODULE
 
 // CHECK:      verify-each.mlir:[[@LINE+14]]:8: error: block with no terminator, has %1 = "test.muli"(%0, %0) : (i32, i32) -> i32
 // CHECK:      verify-each.mlir:[[@LINE+11]]:1: note: the IR is invalid after running pass 'TestBreakIR' (test-break-ir)

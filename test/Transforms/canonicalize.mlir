@@ -3,15 +3,15 @@
 // test.effect and cf were checked against `mlir-opt --canonicalize` on the same code with
 // arith ops (same output, except that mlir-opt turns a cond_br to one block with different
 // arguments into arith.select, which we do not have).
-// RUN: xcs-opt %s --pass-pipeline='builtin.module(func.func(canonicalize))' | FileCheck %s
-// RUN: xcs-opt %s --canonicalize | FileCheck %s
-// RUN: xcs-opt %s --canonicalize=top-down=false | FileCheck %s
-// RUN: xcs-opt %s --canonicalize=max-iterations=1 | FileCheck %s --check-prefix=ONE
-// RUN: xcs-opt %s --canonicalize=region-simplify=disabled | FileCheck %s --check-prefix=NOREG
-// RUN: xcs-opt %s --canonicalize='disable-patterns=test-mul-by-two' | FileCheck %s --check-prefix=NOPAT
-// RUN: xcs-opt %s --canonicalize='enable-patterns=cf-does-not-exist' | FileCheck %s --check-prefix=NOPAT
-// RUN: not xcs-opt %s --canonicalize='max-iterations=1 test-convergence=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONV
-// RUN: xcs-opt %s --canonicalize --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOC
+// RUN: xcs-test-opt %s --pass-pipeline='builtin.module(func.func(canonicalize))' | FileCheck %s
+// RUN: xcs-test-opt %s --canonicalize | FileCheck %s
+// RUN: xcs-test-opt %s --canonicalize=top-down=false | FileCheck %s
+// RUN: xcs-test-opt %s --canonicalize=max-iterations=1 | FileCheck %s --check-prefix=ONE
+// RUN: xcs-test-opt %s --canonicalize=region-simplify=disabled | FileCheck %s --check-prefix=NOREG
+// RUN: xcs-test-opt %s --canonicalize='disable-patterns=test-mul-by-two' | FileCheck %s --check-prefix=NOPAT
+// RUN: xcs-test-opt %s --canonicalize='enable-patterns=cf-does-not-exist' | FileCheck %s --check-prefix=NOPAT
+// RUN: not xcs-test-opt %s --canonicalize='max-iterations=1 test-convergence=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONV
+// RUN: xcs-test-opt %s --canonicalize --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOC
 
 // Constant folding, x + 0, x * 1, x * 0 (to the zero operand), and commutative ops get
 // their constant operand on the right; new constants are uniqued at the top of the entry

@@ -1,9 +1,9 @@
 // CSE: the functions below without test.region/test.graph/test.isolated were checked against
 // `mlir-opt --cse` on the same code with arith.addi/muli/constant (same output).
-// RUN: xcs-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse))' | FileCheck %s
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(cse))' | FileCheck %s
 // The pass also runs from the module (on every nested function), as `--cse` does.
-// RUN: xcs-opt %s --allow-unregistered-dialect --cse | FileCheck %s
-// RUN: xcs-opt %s --allow-unregistered-dialect --cse --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOC
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --cse | FileCheck %s
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --cse --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOC
 
 // CHECK-LABEL: func.func @simple
 // CHECK-NEXT: %[[X:.*]] = test.addi %arg0, %arg1 : i32

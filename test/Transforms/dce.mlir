@@ -1,8 +1,8 @@
 // dce: unused ops without side effects go, chains of them too; ops with effects, unknown
 // (unregistered) ops, terminators and symbols stay. MLIR has no pass of this name.
-// RUN: xcs-opt %s --allow-unregistered-dialect --dce | FileCheck %s
-// RUN: xcs-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(dce))' | FileCheck %s
-// RUN: xcs-opt %s --allow-unregistered-dialect --dce --mlir-print-ir-after-all --mlir-print-ir-after-change -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --dce | FileCheck %s
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(dce))' | FileCheck %s
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --dce --mlir-print-ir-after-all --mlir-print-ir-after-change -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHANGE
 
 // CHECK-LABEL: func.func @chains
 // CHECK-NEXT: %[[E:.*]] = test.effect %arg0 : i32

@@ -1,10 +1,10 @@
 // The inliner. Every function here was checked against `mlir-opt --inline` (and with
 // default-pipeline=, and --mlir-print-debuginfo) on the same code with arith ops: same output.
-// RUN: xcs-opt %s --inline | FileCheck %s
-// RUN: xcs-opt %s --inline='default-pipeline=' | FileCheck %s --check-prefix=RAW
-// RUN: xcs-opt %s --inline --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOC
-// RUN: xcs-opt %s --inline='inlining-threshold=0' | FileCheck %s --check-prefix=NONE
-// RUN: not xcs-opt %s --pass-pipeline='builtin.module(func.func(inline))' 2>&1 | FileCheck %s --check-prefix=TABLE
+// RUN: xcs-test-opt %s --inline | FileCheck %s
+// RUN: xcs-test-opt %s --inline='default-pipeline=' | FileCheck %s --check-prefix=RAW
+// RUN: xcs-test-opt %s --inline --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOC
+// RUN: xcs-test-opt %s --inline='inlining-threshold=0' | FileCheck %s --check-prefix=NONE
+// RUN: not xcs-test-opt %s --pass-pipeline='builtin.module(func.func(inline))' 2>&1 | FileCheck %s --check-prefix=TABLE
 
 // Inlined private callees are erased; public ones stay; declarations are never inlined.
 // CHECK-NOT: @single

@@ -1,9 +1,9 @@
 // symbol-dce: private (and nested-visibility) symbols nothing live refers to are erased;
 // public ones and what they reach stay. Checked against `mlir-opt --symbol-dce` on the same
 // input with scf.execute_region for test.region (same output).
-// RUN: xcs-opt %s --allow-unregistered-dialect --symbol-dce | FileCheck %s
-// RUN: xcs-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(symbol-dce)' | FileCheck %s
-// RUN: not xcs-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(symbol-dce))' 2>&1 | FileCheck %s --check-prefix=TABLE
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --symbol-dce | FileCheck %s
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(symbol-dce)' | FileCheck %s
+// RUN: not xcs-test-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(symbol-dce))' 2>&1 | FileCheck %s --check-prefix=TABLE
 
 // CHECK-NOT: @dead
 // CHECK-NOT: @dead_chain

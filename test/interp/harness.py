@@ -30,6 +30,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 XCS_BIN_DIR = Path(os.environ.get("XCS_BIN_DIR", REPO / "target" / "debug"))
 XCS_RUN = XCS_BIN_DIR / "xcs-run"
+# xcs-run with the `test` dialect (and the test passes) registered, for programs that use its
+# integer ops (test/lib, the xcs-test-support crate)
+XCS_TEST_RUN = XCS_BIN_DIR / "xcs-test-run"
 
 FLOATS = ["f16", "bf16", "f32", "f64"]
 INTS = ["i8", "i16", "i32", "i64"]
@@ -254,10 +257,10 @@ def mismatch(got, exp, elem, exact, tol=None):
 # ---------------------------------------------------------------------------- running
 
 
-def xcs_run(*args, cwd=None):
-    if not XCS_RUN.exists():
-        raise RuntimeError(f"{XCS_RUN} not found; build it first (make build) or set XCS_BIN_DIR")
-    return subprocess.run([str(XCS_RUN), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120)
+def xcs_run(*args, cwd=None, tool=XCS_RUN):
+    if not tool.exists():
+        raise RuntimeError(f"{tool} not found; build it first (make build) or set XCS_BIN_DIR")
+    return subprocess.run([str(tool), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
 def module_text(cases):
@@ -347,9 +350,10 @@ def check(cases, label):
 class Run:
     """One xcs-run of a hand-written program in directory `dir`: `inputs` maps argument names
     to `(array, elem)` (saved as .npy) or to a SPEC string passed as is; results land in
-    `dir/out` (see `result`, `text`) unless `output` is false."""
+    `dir/out` (see `result`, `text`) unless `output` is false. `tool=XCS_TEST_RUN` runs programs
+    that use the test dialect."""
 
-    def __init__(self, dir, text, entry="main", inputs=None, extra=(), output=True):
+    def __init__(self, dir, text, entry="main", inputs=None, extra=(), output=True, tool=XCS_RUN):
         self.dir = Path(dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.prog = self.dir / "prog.mlir"
@@ -365,7 +369,7 @@ class Run:
         self.out = self.dir / "out"
         if output:
             args += ["--output-dir", self.out]
-        self.proc = xcs_run(*args, *extra)
+        self.proc = xcs_run(*args, *extra, tool=tool)
 
     @property
     def ok(self):

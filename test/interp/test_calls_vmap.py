@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from harness import Gen, Run, mismatch, to_elem
+from harness import XCS_TEST_RUN, Gen, Run, mismatch, to_elem
 
 
 def softmax(x, axis=-1):
@@ -50,6 +50,7 @@ func.func @main(%x: tensor<?x4xf32> {xcs.name = "x"}, %w: tensor<4x3xf32> {xcs.n
 
 def test_recursion_through_branches(tmp_path, stats):
     # sum(x, n) = n == 0 ? 0 * x : x + sum(x, n - 1), with an i64 scalar from a literal input
+    # (the scalar counter is the test dialect's: xcs-test-run)
     prog = """
 func.func @rsum(%x: tensor<3xi32>, %n: i64) -> tensor<3xi32> {
   %zero = test.constant {value = 0 : i64} : i64
@@ -71,7 +72,7 @@ func.func @main(%x: tensor<3xi32>, %n: i64) -> tensor<3xi32> {
 }
 """
     x = np.array([1, -2, 7], dtype=np.int32)
-    r = Run(tmp_path, prog, inputs={"arg0": (x, "i32"), "arg1": "37"})
+    r = Run(tmp_path, prog, inputs={"arg0": (x, "i32"), "arg1": "37"}, tool=XCS_TEST_RUN)
     assert (r.result("result0", "i32") == 37 * x).all()
     stats("func.call", 1)
 

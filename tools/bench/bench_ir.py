@@ -579,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=2, help="RAYON_NUM_THREADS for part 2")
     p.add_argument("--cse-flavor", choices=["auto", "xcs", "test", "upstream"], default="auto",
                    help="op set of xcs-opt's cse module (auto: the XCS tensor dialect, else "
-                        "the test dialect)")
+                        "the test dialect, which only xcs-test-opt registers: give it as --xcs-opt)")
     p.add_argument("--cache", type=Path, default=ROOT / "target" / "bench",
                    help="where generated modules are kept (default %(default)s)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per command")

@@ -33,7 +33,8 @@ Flavors (which op names the abstract ops get):
       `tensor.constant`), with valid shapes; for xcs-opt only (mlir-opt rejects it). No
       `split`/`concat`; multi-result values come from 2-result `func.call`s.
   test: the XCS `test` dialect (`test.pure {xt.op = "..."}`, `test.constant`,
-      `test.region`/`test.yield`) that exists before the tensor dialect does; xcs-opt only.
+      `test.region`/`test.yield`) that exists before the tensor dialect does; for
+      xcs-test-opt only (the default xcs-opt does not register the test dialect).
 
 Mix of the default 100k-op upstream file (seed 1, 500 functions, 12.0 MB; shares of all
 ops, from --stats; the 1M-op file (5000 functions, 121 MB) is within a few tenths):

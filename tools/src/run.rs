@@ -458,6 +458,13 @@ fn command() -> Command {
 
 /// Runs xcs-run with `args` (including the program name); returns the exit code.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
+    main_with(args, |_| {})
+}
+
+/// Runs the xcs-run driver with more dialects and passes than XCS's own: `register` adds them
+/// to the compiler (its context has every XCS dialect and their lowering, its registry every
+/// XCS pass) before the input is parsed (`xcs-test-run` registers the test dialect this way).
+pub fn main_with(args: impl IntoIterator<Item = OsString>, register: impl FnOnce(&mut Compiler)) -> i32 {
     let matches = match command().try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => {
@@ -465,7 +472,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
             return if e.use_stderr() { 1 } else { 0 };
         }
     };
-    match run(&matches) {
+    match run(&matches, register) {
         Ok(()) => 0,
         Err(msg) => {
             let msg = msg.trim_end();
@@ -491,7 +498,7 @@ fn split_input(arg: &str) -> Result<(&str, InputSource), String> {
     ))
 }
 
-fn run(m: &ArgMatches) -> Result<(), String> {
+fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), String> {
     let backend = match (m.get_flag("interp"), m.get_one::<String>("backend").map(String::as_str)) {
         (true, Some("llvm")) => return Err("error: --interp and --backend=llvm contradict each other".into()),
         (true, _) | (false, Some("interp")) => "interp",
@@ -527,6 +534,7 @@ fn run(m: &ArgMatches) -> Result<(), String> {
 
     // ---- parse, verify, transform (the diagnostics are xcs-opt's)
     let mut xcs = Compiler::new();
+    register(&mut xcs);
     xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
     let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
     let (file, text) = crate::opt::read_input(input)?;

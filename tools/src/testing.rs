@@ -4,8 +4,9 @@
 //!
 //! ```
 //! let out = xcs::testing::run_pipeline(
-//!     "func.func @f(%a: i64) -> i64 { %z = test.constant {value = 0 : i64} : i64 \
-//!      %r = test.addi %a, %z : i64 return %r : i64 }",
+//!     "func.func @f(%a: tensor<4xi64>) -> tensor<4xi64> { \
+//!        %z = tensor.constant {value = dense<0> : tensor<4xi64>} : tensor<4xi64> \
+//!        %r = tensor.add %a, %z : tensor<4xi64> return %r : tensor<4xi64> }",
 //!     "builtin.module(func.func(canonicalize))",
 //! );
 //! insta::assert_snapshot!("doc_example", out);

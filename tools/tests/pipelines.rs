@@ -1,13 +1,14 @@
-//! Snapshot tests of the passes through the public API: each runs a pipeline on an input with
-//! `xcs::assert_pipeline_snapshot!` (insta), and a test of the `xcs::Compiler` calls (parse,
-//! run, print) with the rendered diagnostics of the failures.
+//! Snapshot tests of the passes through the public API: each runs a pipeline on an input of the
+//! test dialect with `xcs_test_support::assert_pipeline_snapshot!` (`xcs::assert_pipeline_snapshot!`
+//! with the test dialect and passes registered; insta), and a test of the `xcs::Compiler` calls
+//! (parse, run, print) with the rendered diagnostics of the failures.
 
 use xcs::testing::run_pipeline;
 use xcs::Compiler;
 
 #[test]
 fn cse_merges_what_dominates() {
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "cse_dominance",
         "func.func @f(%a: i32, %b: i32, %c: i1) -> i32 {
            %0 = test.addi %a, %b : i32
@@ -28,7 +29,7 @@ fn cse_merges_what_dominates() {
 
 #[test]
 fn cse_keeps_side_effects() {
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "cse_effects",
         "func.func @f(%a: i32) -> i32 {
            %0 = test.effect %a : i32
@@ -42,7 +43,7 @@ fn cse_keeps_side_effects() {
 
 #[test]
 fn canonicalize_folds_to_a_fixed_point() {
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "canonicalize_fold",
         "func.func @f(%a: i32) -> i32 {
            %c0 = test.constant {value = 0 : i32} : i32
@@ -63,7 +64,7 @@ fn canonicalize_folds_to_a_fixed_point() {
 
 #[test]
 fn canonicalize_simplifies_control_flow() {
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "canonicalize_cf",
         "func.func @f(%a: i32, %b: i32) -> i32 {
            %t = test.constant {value = true} : i1
@@ -85,7 +86,7 @@ fn canonicalize_simplifies_control_flow() {
 #[test]
 fn canonicalize_with_one_iteration() {
     // the constant made by folding stays where the folded op was: hoisting is the next sweep
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "canonicalize_one_iteration",
         "func.func @f(%a: i32) -> i32 {
            %c7 = test.constant {value = 7 : i32} : i32
@@ -102,7 +103,7 @@ fn canonicalize_with_one_iteration() {
 
 #[test]
 fn dce_removes_unused_pure_ops() {
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "dce",
         "func.func @f(%a: i32) -> i32 {
            %0 = test.addi %a, %a : i32
@@ -120,7 +121,7 @@ fn dce_removes_unused_pure_ops() {
 
 #[test]
 fn symbol_dce_keeps_what_is_reachable() {
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "symbol_dce",
         "func.func private @dead() { return }
          func.func private @used() { return }
@@ -142,7 +143,7 @@ fn symbol_dce_keeps_what_is_reachable() {
 
 #[test]
 fn inline_single_and_multi_block_callees() {
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "inline",
         "func.func private @add(%a: i32, %b: i32) -> i32 {
            %0 = test.addi %a, %b : i32
@@ -174,7 +175,7 @@ fn inline_single_and_multi_block_callees() {
 fn inline_then_cleanup_pipeline() {
     // the whole cleanup: inlining exposes constants, canonicalize folds them, cse merges,
     // symbol-dce drops what is left unused
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "inline_cleanup",
         "func.func private @scale(%a: i32, %k: i32) -> i32 {
            %0 = test.muli %a, %k : i32
@@ -196,17 +197,17 @@ fn inline_then_cleanup_pipeline() {
 
 #[test]
 fn failures_are_snapshotted_too() {
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "error_parse",
         "func.func @f(%a: i32) -> i32 {\n  %0 = test.addi %a, %nope : i32\n  return %0 : i32\n}",
         "builtin.module(cse)"
     );
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "error_unknown_pass",
         "func.func @f() { return }",
         "builtin.module(func.func(cse,nonexistent))"
     );
-    xcs::assert_pipeline_snapshot!(
+    xcs_test_support::assert_pipeline_snapshot!(
         "error_verify_each",
         "func.func @f(%a: i32) -> i32 {\n  %0 = test.addi %a, %a : i32\n  return %0 : i32\n}",
         "builtin.module(func.func(test-break-ir))"
@@ -215,7 +216,7 @@ fn failures_are_snapshotted_too() {
 
 #[test]
 fn compiler_api_parse_run_print() {
-    let xcs = Compiler::new();
+    let xcs = xcs_test_support::compiler();
     let mut module = xcs
         .parse(
             "func.func @f(%a: i64) -> i64 {
@@ -245,7 +246,7 @@ fn compiler_api_parse_run_print() {
 
 #[test]
 fn compiler_api_errors_are_rendered() {
-    let xcs = Compiler::new();
+    let xcs = xcs_test_support::compiler();
     let err = xcs
         .parse_named("bad.mlir", "func.func @f() {\n  test.addi\n}")
         .err()

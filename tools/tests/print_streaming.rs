@@ -1,5 +1,6 @@
 //! `print_module_to` writes the module in pieces between top-level ops; its output must be
-//! byte-identical to `print_module`'s for modules far larger than one piece.
+//! byte-identical to `print_module`'s for modules far larger than one piece (of test-dialect
+//! ops).
 
 use xcs_ir::printer::{print_module, print_module_to, PrintOptions};
 
@@ -18,7 +19,7 @@ fn big_module(funcs: usize) -> String {
 
 #[test]
 fn streamed_output_equals_whole_output() {
-    let xcs = xcs::Compiler::new();
+    let xcs = xcs_test_support::compiler();
     let module = xcs.parse(&big_module(2000)).expect("parses");
     for generic in [false, true] {
         let opts = PrintOptions { generic, ..Default::default() };
@@ -52,7 +53,7 @@ fn failing_writer_reports_the_error() {
             Ok(())
         }
     }
-    let xcs = xcs::Compiler::new();
+    let xcs = xcs_test_support::compiler();
     let module = xcs.parse(&big_module(300)).expect("parses");
     let err = print_module_to(&xcs.ctx, &module, &PrintOptions::default(), Box::new(Broken)).err().expect("an error");
     assert_eq!(err.to_string(), "disk full");

@@ -14,7 +14,8 @@ fuzz_target!(|data: &[u8]| {
     // `"builtin.module"`, `func.func` or a leading newline do not).
     let Some(&first) = data.first() else { return };
     let text = String::from_utf8_lossy(data);
-    let ctx = xcs_dialects::context();
+    // every XCS dialect and the test dialect (the seeds use its region, symbol and verifier ops)
+    let ctx = xcs_test_support::context();
     let opts = ParseOptions { allow_unregistered: first & 1 == 1, ..Default::default() };
     let Ok(module) = parse_module(&ctx, &text, "fuzz.mlir", &opts) else { return };
     if verify_module(&ctx, &module, false).is_err() {

@@ -4,8 +4,9 @@
 //! so the lowering *attaches* it to the ops it compiles, per context (`crate::ops`'s
 //! `attach_interfaces`), as MLIR's external models do (`LLVMTranslationDialectInterface`
 //! registered through a `DialectRegistry` extension); a crate with ops of its own attaches their
-//! lowering the same way (`crate::testing` does it for the test dialect). Also the op being
-//! lowered with its run-time error site ([`OpSite`]) and [`LowerFn`], the usual implementation.
+//! lowering the same way (`xcs-test-support`, `test/lib/src/lowering.rs`, does it for the test
+//! dialect). Also the op being lowered with its run-time error site ([`OpSite`]) and
+//! [`LowerFn`], the usual implementation.
 
 use xcs_dialects::interp::ElemType;
 use xcs_ir::opdef::OpView;

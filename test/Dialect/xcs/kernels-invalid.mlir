@@ -1,5 +1,5 @@
 // Every verifier rule of the xcs kernel ops.
-// RUN: xcs-opt %s --split-input-file --verify-diagnostics
+// RUN: xcs-test-opt %s --split-input-file --verify-diagnostics
 
 // expected-error@+1 {{'xcs.kernel' op has results in its function_type; a kernel returns nothing, it writes its out and inout tensors}}
 xcs.kernel @k {function_type = (tensor<4xf32>) -> tensor<4xf32>, arg_kinds = ["out"]}

@@ -1,7 +1,7 @@
 // Dominance in the regions of XCS's ops, which MLIR does not know: test.region has an
 // SSACFG region, test.graph a graph region (uses before definitions are fine), and
 // test.isolated is isolated from above.
-// RUN: xcs-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s
+// RUN: xcs-test-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s
 // (mlir-opt cannot check this file: to it these ops are unregistered, and the regions of
 // unregistered ops may be graph regions.)
 

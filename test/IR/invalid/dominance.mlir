@@ -1,5 +1,5 @@
 // SSA dominance, checked by the verifier as MLIR defines it (the same file passes mlir-opt).
-// RUN: xcs-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s
+// RUN: xcs-test-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s
 // RUN: mlir-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s
 
 // Within a block.

@@ -1,6 +1,6 @@
 // What each op's declaration checks (operand and result counts and types, attributes,
 // regions, traits) and the test dialect's custom verifier. XCS's own ops, so no mlir-opt.
-// RUN: xcs-opt --split-input-file --verify-diagnostics %s
+// RUN: xcs-test-opt --split-input-file --verify-diagnostics %s
 
 // expected-error@+1 {{'test.addi' op requires 2 operands, but found 1}}
 %0 = "test.addi"(%a) : (i32) -> i32

@@ -1,5 +1,5 @@
 // ... and in the uniform pretty form of XCS's ops.
-// RUN: xcs-opt --split-input-file --verify-diagnostics %s
+// RUN: xcs-test-opt --split-input-file --verify-diagnostics %s
 
 func.func @f(%a: i32) {
   // expected-error@+1 {{expected ':' followed by the operand and result types}}

@@ -2,15 +2,15 @@
 // source line and a caret under the column, exit code 1; standard output has only the split
 // markers.
 // Verifier errors add the failing op as a note, in the generic form, as mlir-opt does.
-// RUN: not xcs-opt --split-input-file %s 2> %t.err > %t.out
+// RUN: not xcs-test-opt --split-input-file %s 2> %t.err > %t.out
 // RUN: FileCheck %s --strict-whitespace --match-full-lines < %t.err
 // RUN: FileCheck %s --check-prefix=OUT --match-full-lines < %t.out
 // OUT-COUNT-3: // {{-----}}
 // OUT-NOT: {{.}}
 // Each chunk fails on its own; the exit code is 1 if any does.
-// RUN: not xcs-opt %s 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: not xcs-test-opt %s 2>&1 | FileCheck %s --check-prefix=FIRST
 // The exit code is exactly 1.
-// RUN: sh -c "xcs-opt --split-input-file %s 2>/dev/null >/dev/null; test \$? -eq 1"
+// RUN: sh -c "xcs-test-opt --split-input-file %s 2>/dev/null >/dev/null; test \$? -eq 1"
 // The same text as mlir-opt's, and the same standard output (the split markers).
 // RUN: not mlir-opt --allow-unregistered-dialect --split-input-file %s 2> %t.mlir.err > %t.mlir.out
 // RUN: diff %t.err %t.mlir.err

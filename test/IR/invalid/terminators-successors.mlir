@@ -1,5 +1,5 @@
 // Terminators and successors (the same file passes mlir-opt).
-// RUN: xcs-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s
+// RUN: xcs-test-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s
 // RUN: mlir-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics %s
 
 // A function body must end in a terminator (an unregistered op might be one: it is not

@@ -1,8 +1,8 @@
 // Unregistered dialects without --allow-unregistered-dialect, and unknown ops of registered
 // dialects or custom forms of unknown dialects (rejected even with the flag). Messages as
 // mlir-opt words them.
-// RUN: xcs-opt --split-input-file --verify-diagnostics %s
-// RUN: not xcs-opt --allow-unregistered-dialect --split-input-file %s 2>&1 | FileCheck %s --check-prefix=ALLOW
+// RUN: xcs-test-opt --split-input-file --verify-diagnostics %s
+// RUN: not xcs-test-opt --allow-unregistered-dialect --split-input-file %s 2>&1 | FileCheck %s --check-prefix=ALLOW
 // RUN: not mlir-opt --allow-unregistered-dialect --split-input-file %s 2>&1 | FileCheck %s --check-prefix=ALLOW
 
 // ALLOW-NOT: error:

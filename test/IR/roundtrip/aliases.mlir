@@ -4,7 +4,7 @@
 // RUN: %roundtrip
 // RUN: %roundtrip_debuginfo
 // RUN: FileCheck %s < %t.xcs
-// RUN: xcs-opt --allow-unregistered-dialect --mlir-print-debuginfo %s | FileCheck %s --check-prefix=DBG
+// RUN: xcs-test-opt --allow-unregistered-dialect --mlir-print-debuginfo %s | FileCheck %s --check-prefix=DBG
 
 !t4 = tensor<4xf32>
 !pair = tuple<!t4, i32>

@@ -3,7 +3,7 @@
 // without a location get their position in this file.
 // RUN: %roundtrip
 // RUN: %roundtrip_debuginfo
-// RUN: xcs-opt --allow-unregistered-dialect --mlir-print-op-generic --mlir-print-debuginfo %s | FileCheck %s
+// RUN: xcs-test-opt --allow-unregistered-dialect --mlir-print-op-generic --mlir-print-debuginfo %s | FileCheck %s
 
 // CHECK-LABEL: "test.region"() ({
 // CHECK-NEXT: ^bb0(%[[A:.*]]: i32 loc("arg.py":1:1), %{{.*}}: i32 loc("{{.*}}locations.mlir":[[@LINE+2]]:35)):

@@ -2,8 +2,8 @@
 // per branch. The tree on the IR: marker (xcs.mark) > the function's own xcs.module >
 // "source available?" (a declaration has no body: its symbol name is all there is) > the
 // body's ops and calls, each name going through module-aware matching then the keywords.
-// RUN: xcs-opt %s --allow-unregistered-dialect --classify | FileCheck %s
-// RUN: xcs-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(classify)' | FileCheck %s
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --classify | FileCheck %s
+// RUN: xcs-test-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(classify)' | FileCheck %s
 
 // ---- Has a marker? YES -> return based on the marker values (DONE)
 // CHECK-LABEL: func.func @marker_tensor
@@ -111,7 +111,7 @@ func.func @name_both_keywords() {
 // CHECK-SAME: xcs.orchestration_ops = [], xcs.tensor_ops = []
 func.func @name_nothing(%a: i32) -> i32 {
   "mylib.helper"() : () -> ()
-  %b = test.addi %a, %a : i32
+  %b = "test.addi"(%a, %a) : (i32, i32) -> i32
   return %b : i32
 }
 // ---- the XCS dialects themselves: tensor ops are tensor ops, xcs.llm is orchestration

@@ -1,95 +1,10 @@
-//! Control flow, calls, recursion, the test dialect's integer ops and run-time errors of calls.
+//! Control flow and calls on tensors, recursion through regions, and run-time errors of calls.
+//! (Loops, recursion and unsupported registered ops written with the `test` dialect's integer
+//! ops are in `dialects/tests/interp.rs`, which uses `xcs-test-support`.)
 
 use std::sync::Arc;
 
 use super::*;
-
-/// `@sum(n) = 1 + 2 + ... + n` with a loop of blocks.
-const SUM: &str = r#"
-func.func @sum(%n: i64) -> i64 {
-  %zero = test.constant {value = 0 : i64} : i64
-  cf.br ^loop(%zero, %zero : i64, i64)
-^loop(%i: i64, %acc: i64):
-  %c = test.cmpi %i, %n {predicate = "slt"} : (i64, i64) -> i1
-  cf.cond_br %c, ^body, ^exit(%acc : i64)
-^body:
-  %one = test.constant {value = 1 : i64} : i64
-  %i1 = test.addi %i, %one : i64
-  %a1 = test.addi %acc, %i1 : i64
-  cf.br ^loop(%i1, %a1 : i64, i64)
-^exit(%r: i64):
-  return %r : i64
-}
-"#;
-
-#[test]
-fn branches_and_block_arguments() {
-    let ctx = crate::context();
-    let m = parse(&ctx, SUM);
-    for (n, want) in [(0, 0), (1, 1), (10, 55), (100, 5050)] {
-        let out = run_function(&ctx, &m, "sum", vec![RtValue::int(n, 64)]).unwrap();
-        assert_eq!(out[0].as_scalar(), Some(Scalar::new(want, 64)), "n = {n}");
-    }
-}
-
-#[test]
-fn op_limit_stops_long_loops() {
-    let ctx = crate::context();
-    let m = parse(&ctx, SUM);
-    let err = Interpreter::new(&ctx, &m).with_op_limit(50).call("sum", vec![RtValue::int(1000, 64)]).unwrap_err();
-    assert!(err.message.ends_with("op operation limit of 50 exceeded"), "{}", err.message);
-    // the same interpreter runs short calls fine (the count restarts per call)
-    let interp = Interpreter::new(&ctx, &m).with_op_limit(50);
-    assert!(interp.call("sum", vec![RtValue::int(2, 64)]).is_ok());
-    assert!(interp.call("sum", vec![RtValue::int(2, 64)]).is_ok());
-}
-
-#[test]
-fn recursion() {
-    let ctx = crate::context();
-    let src = r#"
-func.func @fib(%n: i64) -> i64 {
-  %two = test.constant {value = 2 : i64} : i64
-  %c = test.cmpi %n, %two {predicate = "slt"} : (i64, i64) -> i1
-  cf.cond_br %c, ^base, ^rec
-^base:
-  return %n : i64
-^rec:
-  %m1 = test.constant {value = -1 : i64} : i64
-  %m2 = test.constant {value = -2 : i64} : i64
-  %n1 = test.addi %n, %m1 : i64
-  %n2 = test.addi %n, %m2 : i64
-  %f1 = call @fib(%n1) : (i64) -> i64
-  %f2 = call @fib(%n2) : (i64) -> i64
-  %s = test.addi %f1, %f2 : i64
-  return %s : i64
-}
-"#;
-    let out = run_src(&ctx, src, "fib", vec![RtValue::int(15, 64)]).unwrap();
-    assert_eq!(out[0].as_scalar().unwrap().value, 610);
-}
-
-#[test]
-fn unbounded_recursion_is_an_error_not_a_stack_overflow() {
-    let ctx = crate::context();
-    let src = r#"
-func.func @down(%n: i64) -> i64 {
-  %m1 = test.constant {value = -1 : i64} : i64
-  %n1 = test.addi %n, %m1 : i64
-  %r = call @down(%n1) : (i64) -> i64
-  return %r : i64
-}
-"#;
-    let m = parse(&ctx, src);
-    let err = run_function(&ctx, &m, "down", vec![RtValue::int(0, 64)]).unwrap_err();
-    assert_eq!(err.message, format!("'func.call' op call depth limit of {DEFAULT_MAX_CALL_DEPTH} exceeded calling @down (unbounded recursion?)"));
-    assert_eq!(err.loc, loc_of(&ctx, src, "call @down"));
-    assert_eq!(err.notes.len(), 8, "notes are capped");
-    assert_eq!(err.notes[0].1, "called from here (@down)");
-    // a deeper limit works too: the interpreter's stack grows on demand
-    let err = Interpreter::new(&ctx, &m).with_max_call_depth(20000).call("down", vec![RtValue::int(0, 64)]).unwrap_err();
-    assert!(err.message.contains("limit of 20000"), "{}", err.message);
-}
 
 #[test]
 fn unbounded_recursion_through_vmap_regions() {
@@ -117,26 +32,6 @@ func.func @g(%x: tensor<2xi64>) -> tensor<2xi64> {
         assert_eq!(err.notes[0].1, "in batch element 0");
         assert_eq!(err.notes[1].1, "called from here (@g)");
     }
-}
-
-#[test]
-fn test_dialect_integers_wrap_at_their_width() {
-    let ctx = crate::context();
-    let src = r#"
-func.func @f(%a: i8, %b: i8) -> (i8, i8, i8, i8, i1) {
-  %s = test.addi %a, %b : i8
-  %p = test.muli %a, %b : i8
-  %n = test.negi %a : i8
-  %c = test.constant {value = -3 : i8} : i8
-  %e = test.cmpi %a, %b {predicate = "eq"} : (i8, i8) -> i1
-  return %s, %p, %n, %c, %e : i8, i8, i8, i8, i1
-}
-"#;
-    let out = run_src(&ctx, src, "f", vec![RtValue::int(-128, 8), RtValue::int(100, 8)]).unwrap();
-    let v: Vec<i128> = out.iter().map(|x| x.as_scalar().unwrap().value).collect();
-    assert_eq!(v, vec![-28, 0, -128, -3, 0]);
-    assert_eq!(out[4].to_string(), "false");
-    assert_eq!(out[0].to_string(), "-28");
 }
 
 #[test]
@@ -197,30 +92,6 @@ fn calling_a_missing_function_is_an_error() {
     b.finish(&mut m, "calls_missing", &[i], &[i]);
     let e = run_function(&ctx, &m, "calls_missing", vec![RtValue::int(1, 64)]).unwrap_err();
     assert_eq!(e.message, "'func.call' op calls @missing, which is not a function of the module");
-}
-
-#[test]
-fn unsupported_ops_are_errors() {
-    let ctx = crate::context();
-    let src = r#"
-func.func @f() -> i64 {
-  %r = test.effect : () -> i64
-  return %r : i64
-}
-"#;
-    let e = run_src(&ctx, src, "f", vec![]).unwrap_err();
-    assert_eq!(e.message, "'test.effect' op is not supported by the interpreter");
-    assert_eq!(e.loc, loc_of(&ctx, src, "test.effect"));
-    // an unregistered op too
-    let src = r#"
-func.func @f() -> i64 {
-  %r = "foo.bar"() : () -> i64
-  return %r : i64
-}
-"#;
-    let m = parse_with(&ctx, src, true);
-    let e = run_function(&ctx, &m, "f", vec![]).unwrap_err();
-    assert_eq!(e.message, "'foo.bar' op is not supported by the interpreter");
 }
 
 #[test]

@@ -23,24 +23,6 @@ fn sum_of_ints(info: &OpInfo<'_>, args: &[&RtValue]) -> Result<RtValue, String> 
 }
 
 #[test]
-fn an_attached_semantics_runs_an_op_its_dialect_gives_none() {
-    static SUM: ValueKernel = ValueKernel(sum_of_ints);
-    let src = r#"
-func.func @f(%a: i64, %b: i64) -> i64 {
-  %r = "test.pure"(%a, %b) : (i64, i64) -> i64
-  return %r : i64
-}
-"#;
-    let plain = crate::context();
-    let e = run_src(&plain, src, "f", vec![RtValue::int(2, 64), RtValue::int(40, 64)]).unwrap_err();
-    assert_eq!(e.message, "'test.pure' op is not supported by the interpreter");
-    let mut ctx = crate::context();
-    ctx.attach_interface::<dyn Semantics>(crate::test::PureOp::DEF, &SUM);
-    let out = run_src(&ctx, src, "f", vec![RtValue::int(2, 64), RtValue::int(40, 64)]).unwrap();
-    assert_eq!(out[0].as_scalar(), Some(Scalar::new(42, 64)));
-}
-
-#[test]
 fn an_attached_semantics_replaces_the_declared_one_in_its_context_only() {
     // `tensor.add` computing `lhs - rhs` (with the shapes of the test: equal, no broadcasting)
     static SUBTRACT: Kernel = Kernel(|_, ts| {

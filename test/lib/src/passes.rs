@@ -1,11 +1,13 @@
 //! Passes for testing the pass infrastructure, like MLIR's `test-*` passes: `test-break-ir`
 //! leaves invalid IR behind (for `--verify-each`), `test-pass-failure` fails (for
-//! `--mlir-print-ir-after-failure` and error handling). Not meant for real pipelines.
+//! `--mlir-print-ir-after-failure` and error handling). Not meant for real pipelines: only
+//! the test tools register them ([`crate::register_passes`]), like MLIR's test passes in
+//! `mlir/test/lib/Pass`.
 
 use xcs_ir::pass::{for_each_body_mut, Pass, PassInfo, PassResult};
 use xcs_ir::{Body, Context, DiagSink, Diagnostic};
 
-use crate::util;
+use xcs_passes::util;
 
 /// Erases the terminator of the entry block of the anchor's body and of every isolated op in
 /// it (e.g. each function's `return`), which the verifier rejects.

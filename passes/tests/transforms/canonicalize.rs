@@ -1,6 +1,6 @@
 //! Canonicalizer tests on the test dialect (its folders and its `x * 2 -> x + x` pattern).
 
-use crate::testing::*;
+use xcs_test_support::builder::*;
 use xcs_ir::{Context, Module};
 
 fn f1(ctx: &Context, build: impl FnOnce(&mut Ir<'_>)) -> Module {
@@ -299,8 +299,8 @@ fn effects_and_unregistered_ops_stay() {
 fn reports_whether_the_ir_changed() {
     use xcs_ir::pass::{Pass, PassResult};
     let ctx = ctx();
-    let pass = super::Canonicalize {
-        config: super::Config::default(),
+    let pass = xcs_passes::canonicalize::Canonicalize {
+        config: xcs_passes::canonicalize::Config::default(),
     };
     // only a constant to hoist: a change
     let mut m = f1(&ctx, |ir| {

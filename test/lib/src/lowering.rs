@@ -1,16 +1,16 @@
 //! The LLVM lowering of the `test` dialect's integer ops (`test.constant` of an integer,
 //! `test.addi`, `test.muli`, `test.negi`, `test.cmpi`), for tests of functions, calls and
-//! control flow. Written against the crate's public API only, as a crate that owns ops lowers
-//! them (an external model): when the test dialect moves to its test-support crate, this file
-//! moves with it and that crate calls its `attach_test_dialect_lowering`.
+//! control flow. Written against `xcs_lowering`'s public API only and attached to a context
+//! from here, as any crate that owns ops lowers them (an external model: `xcs_lowering` does
+//! not know the test dialect).
 
 use xcs_dialects::interp::ElemType;
-use xcs_dialects::test::{AddIOp, CmpIOp, ConstantOp, MulIOp, NegIOp, TEST_DIALECT};
 use xcs_ir::{Body, Context, Op};
+use xcs_lowering::codegen::llvm_ir::Val;
+use xcs_lowering::codegen::types::comp_ty;
+use xcs_lowering::codegen::{FunctionLowering, LowerOp, OpSite, Slot, R};
 
-use crate::codegen::llvm_ir::Val;
-use crate::codegen::types::comp_ty;
-use crate::codegen::{FunctionLowering, LowerOp, OpSite, Slot, R};
+use crate::dialect::{AddIOp, CmpIOp, ConstantOp, MulIOp, NegIOp, TEST_DIALECT};
 
 /// What a test op computes on its integer operands.
 enum TestOp {
@@ -28,8 +28,7 @@ static NEGI: TestOp = TestOp::Negate;
 static CMPI: TestOp = TestOp::Compare;
 
 /// Attaches the lowering of the test dialect's integer ops to `ctx` (registering the dialect
-/// first if it is not yet). `xcs_lowering::context()` does it, since `xcs_dialects::context()`
-/// registers the test dialect.
+/// first if it is not yet); [`crate::lowering_context`] does it.
 pub fn attach_test_dialect_lowering(ctx: &mut Context) {
     ctx.register_dialect(&TEST_DIALECT);
     ctx.attach_interface::<dyn LowerOp>(ConstantOp::DEF, &CONSTANT);

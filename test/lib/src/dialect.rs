@@ -1,7 +1,9 @@
 //! The `test` dialect: small ops for testing the infrastructure (parser, verifier, passes),
-//! like MLIR's own test dialect. Not meant for user programs. The integer ops (`test.constant`,
-//! `test.addi`, `test.muli`, `test.negi`, `test.cmpi`) have interpreter semantics (wrapping
-//! arithmetic at the result's width), so programs of the dialect run before and after a pass.
+//! like MLIR's own test dialect (`mlir/test/lib/Dialect/Test`). Not meant for user programs:
+//! only the test tools and tests register it ([`crate::register_dialect`]). The integer ops
+//! (`test.constant`, `test.addi`, `test.muli`, `test.negi`, `test.cmpi`) have interpreter
+//! semantics (wrapping arithmetic at the result's width), so programs of the dialect run before
+//! and after a pass.
 
 use smallvec::{smallvec, SmallVec};
 use xcs_ir::opdef::constraints::*;
@@ -9,8 +11,8 @@ use xcs_ir::opdef::{DialectDef, FoldResult, OpView, Syntax};
 use xcs_ir::rewrite::{FnPattern, RewritePattern, Rewriter};
 use xcs_ir::{op, Attr, AttrKind, Body, Context, Location, Op, OperationState, Type};
 
-use crate::interp::semantics::{OpInfo, Semantics, ValueKernel};
-use crate::interp::value::{tensor_from_attr, RtValue, Scalar};
+use xcs_dialects::interp::semantics::{OpInfo, Semantics, ValueKernel};
+use xcs_dialects::interp::value::{tensor_from_attr, RtValue, Scalar};
 
 op! {
     /// A constant of any attribute; the dialect's constant materializer creates these.
@@ -206,7 +208,9 @@ custom verifier.",
 };
 
 fn materialize(ctx: &Context, body: &mut Body, value: Attr, ty: Type, loc: Location) -> Option<Op> {
-    let st = OperationState::of(ctx, ConstantOp::DEF, loc).results(&[ty]).attr(ctx, "value", value);
+    let st = OperationState::of(ctx, ConstantOp::DEF, loc)
+        .results(&[ty])
+        .attr(ctx, "value", value);
     Some(body.create_op(st))
 }
 
@@ -228,13 +232,19 @@ fn constant(info: &OpInfo<'_>, _: &[&RtValue]) -> Result<RtValue, String> {
 fn int_operands(args: &[&RtValue]) -> Result<Vec<Scalar>, String> {
     args.iter()
         .enumerate()
-        .map(|(i, a)| a.as_scalar().ok_or_else(|| format!("operand #{i} is a {}, not an integer", a.type_string())))
+        .map(|(i, a)| {
+            a.as_scalar()
+                .ok_or_else(|| format!("operand #{i} is a {}, not an integer", a.type_string()))
+        })
         .collect()
 }
 
 /// The width of the integer result, which the arithmetic wraps at.
 fn result_width(info: &OpInfo<'_>) -> Result<u32, String> {
-    info.result_types.first().and_then(|&t| info.ctx.int_width(t)).ok_or_else(|| "result is not an integer".into())
+    info.result_types
+        .first()
+        .and_then(|&t| info.ctx.int_width(t))
+        .ok_or_else(|| "result is not an integer".into())
 }
 
 /// `test.addi`: wrapping addition.
@@ -264,8 +274,15 @@ fn negi(info: &OpInfo<'_>, args: &[&RtValue]) -> Result<RtValue, String> {
 /// `test.cmpi`: the signed comparison its `predicate` names, as an `i1`.
 fn cmpi(info: &OpInfo<'_>, args: &[&RtValue]) -> Result<RtValue, String> {
     let v = int_operands(args)?;
-    let (a, b) = (v.first().ok_or("needs two operands")?.value, v.get(1).ok_or("needs two operands")?.value);
-    let pred = info.op.attr("predicate").and_then(|a| info.ctx.as_str(a)).ok_or("requires 'predicate'")?;
+    let (a, b) = (
+        v.first().ok_or("needs two operands")?.value,
+        v.get(1).ok_or("needs two operands")?.value,
+    );
+    let pred = info
+        .op
+        .attr("predicate")
+        .and_then(|a| info.ctx.as_str(a))
+        .ok_or("requires 'predicate'")?;
     let r = match pred {
         "eq" => a == b,
         "ne" => a != b,
@@ -315,14 +332,19 @@ fn fold_muli(v: &OpView, c: &[Option<Attr>]) -> Option<SmallVec<[FoldResult; 1]>
 fn fold_negi(v: &OpView, c: &[Option<Attr>]) -> Option<SmallVec<[FoldResult; 1]>> {
     let ctx = v.ctx;
     if let Some((a, _)) = int_of(ctx, c[0]) {
-        return Some(smallvec![FoldResult::Attr(ctx.int_attr(a.wrapping_neg(), v.result_type(0)))]);
+        return Some(smallvec![FoldResult::Attr(
+            ctx.int_attr(a.wrapping_neg(), v.result_type(0))
+        )]);
     }
     let inner = v.body.defining_op(v.operand(0))?;
     (v.body.op_name(inner) == v.body.op_name(v.op)).then(|| smallvec![FoldResult::Value(v.body.operand(inner, 0))])
 }
 
 /// `test.muli %x, 2` (2 from a constant) becomes `test.addi %x, %x`.
-static MUL_BY_TWO: FnPattern = FnPattern { name: "test-mul-by-two", f: mul_by_two };
+static MUL_BY_TWO: FnPattern = FnPattern {
+    name: "test-mul-by-two",
+    f: mul_by_two,
+};
 
 fn mul_by_two(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let ctx = rw.ctx;
@@ -337,7 +359,9 @@ fn mul_by_two(op: Op, rw: &mut Rewriter<'_>) -> bool {
     }
     let x = body.operand(op, 0);
     let ty = body.value_type(body.result(op, 0));
-    let st = OperationState::of(ctx, AddIOp::DEF, body.op_loc(op)).operands(&[x, x]).results(&[ty]);
+    let st = OperationState::of(ctx, AddIOp::DEF, body.op_loc(op))
+        .operands(&[x, x])
+        .results(&[ty]);
     rw.replace_op_with_new(op, st);
     true
 }
