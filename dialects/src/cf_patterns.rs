@@ -1,16 +1,30 @@
-//! Canonicalization patterns of `cf.br` and `cf.cond_br`, after MLIR's `ControlFlowOps.cpp`:
-//! merge a block into its single `cf.br` predecessor, skip blocks that only branch on
-//! (pass-through), fold `cf.cond_br` on a constant condition or with identical successors.
-//! Blocks left without predecessors are removed by the canonicalizer's region simplification.
+//! Canonicalization patterns of the `cf` ops, after MLIR's `ControlFlowOps.cpp`: merge a block
+//! into its single `cf.br` predecessor, skip blocks that only branch on (pass-through), fold
+//! `cf.cond_br` on a constant condition or with identical successors, fold `cf.switch` with
+//! only a default, on a constant flag, or under a switch on the same flag, drop its cases that
+//! go where the default goes, and erase `cf.assert` of a constant `true`. Blocks left without
+//! predecessors are removed by the canonicalizer's region simplification.
 
 use smallvec::SmallVec;
+use xcs_ir::attrs::DenseData;
 use xcs_ir::opdef::Traits;
 use xcs_ir::rewrite::{FnPattern, RewritePattern, Rewriter};
-use xcs_ir::{AttrKind, Block, Body, Context, Location, Op, OperationState, Value};
+use xcs_ir::{Attr, AttrKind, Block, Body, Context, Location, Op, OperationState, Type, TypeKind, Value};
+
+use crate::cf::{SwitchOp, SwitchTargets};
 
 pub(crate) static BR_PATTERNS: &[&dyn RewritePattern] = &[&BR_TO_SINGLE_PRED, &PASS_THROUGH_BR];
 pub(crate) static COND_BR_PATTERNS: &[&dyn RewritePattern] =
     &[&CONST_COND_BRANCH, &PASS_THROUGH_COND_BR, &COND_BR_IDENTICAL_SUCCESSORS];
+pub(crate) static SWITCH_PATTERNS: &[&dyn RewritePattern] = &[
+    &SWITCH_ONLY_DEFAULT,
+    &SWITCH_DROP_CASES_MATCHING_DEFAULT,
+    &SWITCH_CONST_FLAG,
+    &PASS_THROUGH_SWITCH,
+    &SWITCH_FROM_SWITCH_ON_SAME_FLAG,
+    &SWITCH_FROM_DEFAULT_SWITCH_ON_SAME_FLAG,
+];
+pub(crate) static ASSERT_PATTERNS: &[&dyn RewritePattern] = &[&ASSERT_TRUE];
 
 static BR_TO_SINGLE_PRED: FnPattern = FnPattern {
     name: "cf-br-to-block-with-single-pred",
@@ -31,6 +45,35 @@ static PASS_THROUGH_COND_BR: FnPattern = FnPattern {
 static COND_BR_IDENTICAL_SUCCESSORS: FnPattern = FnPattern {
     name: "cf-cond-br-identical-successors",
     f: cond_br_identical_successors,
+};
+
+static SWITCH_ONLY_DEFAULT: FnPattern = FnPattern {
+    name: "cf-switch-with-only-default",
+    f: switch_only_default,
+};
+static SWITCH_DROP_CASES_MATCHING_DEFAULT: FnPattern = FnPattern {
+    name: "cf-drop-switch-cases-that-match-default",
+    f: switch_drop_cases_matching_default,
+};
+static SWITCH_CONST_FLAG: FnPattern = FnPattern {
+    name: "cf-const-switch-value",
+    f: switch_const_flag,
+};
+static PASS_THROUGH_SWITCH: FnPattern = FnPattern {
+    name: "cf-pass-through-switch",
+    f: pass_through_switch,
+};
+static SWITCH_FROM_SWITCH_ON_SAME_FLAG: FnPattern = FnPattern {
+    name: "cf-switch-from-switch-on-same-condition",
+    f: switch_from_switch_on_same_flag,
+};
+static SWITCH_FROM_DEFAULT_SWITCH_ON_SAME_FLAG: FnPattern = FnPattern {
+    name: "cf-switch-from-default-switch-on-same-condition",
+    f: switch_from_default_switch_on_same_flag,
+};
+static ASSERT_TRUE: FnPattern = FnPattern {
+    name: "cf-assert-true",
+    f: assert_true,
 };
 
 /// The (terminator, successor index) pairs that branch to `b`, found by scanning its region.
@@ -256,6 +299,310 @@ fn cond_br_identical_successors(op: Op, rw: &mut Rewriter<'_>) -> bool {
     }
     let st = new_br(ctx, body.op_loc(op), succ[0], &t_ops);
     rw.create_before(op, st);
+    rw.erase_op(op);
+    true
+}
+
+// ---------------------------------------------------------------------------- cf.switch
+
+/// The operands, successors and inherent attributes of a new `cf.switch` on `flag` (of integer
+/// type `flag_ty`): `case_values` (absent without cases), `case_operand_segments`,
+/// `operandSegmentSizes`.
+pub(crate) struct SwitchParts {
+    pub operands: SmallVec<[Value; 4]>,
+    pub successors: SmallVec<[Block; 2]>,
+    pub attrs: [(&'static str, Option<Attr>); 3],
+}
+
+impl SwitchParts {
+    pub fn new(
+        ctx: &Context,
+        flag: Value,
+        flag_ty: Type,
+        default: (Block, &[Value]),
+        cases: &[(i128, Block, &[Value])],
+    ) -> SwitchParts {
+        let mut operands: SmallVec<[Value; 4]> = SmallVec::new();
+        operands.push(flag);
+        operands.extend_from_slice(default.1);
+        let mut successors: SmallVec<[Block; 2]> = SmallVec::new();
+        successors.push(default.0);
+        for &(_, dest, ops) in cases {
+            operands.extend_from_slice(ops);
+            successors.push(dest);
+        }
+        let i32_array = |v: &mut dyn Iterator<Item = usize>| {
+            let data: Vec<u8> = v.flat_map(|n| (n as i32).to_le_bytes()).collect();
+            ctx.attr(AttrKind::DenseArray {
+                elem: ctx.i32_type(),
+                data: data.into(),
+            })
+        };
+        let n_cases: usize = cases.iter().map(|c| c.2.len()).sum();
+        let segments = i32_array(&mut [1, default.1.len(), n_cases].into_iter());
+        let case_segments = i32_array(&mut cases.iter().map(|c| c.2.len()));
+        let values = (!cases.is_empty()).then(|| {
+            let nbytes = xcs_ir::attrs::dense_elem_bytes(ctx, flag_ty);
+            let is_i1 = ctx.int_width(flag_ty) == Some(1);
+            let mut bytes = Vec::with_capacity(nbytes * cases.len());
+            for &(v, _, _) in cases {
+                if is_i1 {
+                    bytes.push((v != 0) as u8);
+                } else {
+                    xcs_ir::attrs::write_int(&mut bytes, v, nbytes);
+                }
+            }
+            // all equal: a splat, as MLIR stores it
+            let data = if bytes.chunks_exact(nbytes.max(1)).all(|c| c == &bytes[..nbytes]) {
+                DenseData::Splat(bytes[..nbytes].into())
+            } else {
+                DenseData::Elements(bytes.into())
+            };
+            let ty = ctx.intern_type(TypeKind::Vector {
+                shape: Box::new([cases.len() as i64]),
+                scalable: Box::new([false]),
+                elem: flag_ty,
+            });
+            ctx.attr(AttrKind::DenseElements { ty, data })
+        });
+        SwitchParts {
+            operands,
+            successors,
+            attrs: [
+                ("case_values", values),
+                ("case_operand_segments", Some(case_segments)),
+                ("operandSegmentSizes", Some(segments)),
+            ],
+        }
+    }
+
+    fn state(self, ctx: &Context, loc: Location) -> OperationState {
+        let mut st = OperationState::of(ctx, SwitchOp::DEF, loc).operands(&self.operands);
+        st.successors = self.successors;
+        for (name, value) in self.attrs {
+            if let Some(v) = value {
+                st = st.attr(ctx, name, v);
+            }
+        }
+        st
+    }
+}
+
+/// A `cf.switch` with its targets, its flag and the flag's type.
+struct Switch {
+    targets: SwitchTargets,
+    flag: Value,
+    flag_ty: Type,
+    operands: SmallVec<[Value; 8]>,
+}
+
+impl Switch {
+    fn of(ctx: &Context, body: &Body, op: Op) -> Option<Switch> {
+        let targets = SwitchOp::cast(ctx, body, op)?.targets(ctx, body)?;
+        let operands: SmallVec<[Value; 8]> = body.operands(op).collect();
+        let flag = *operands.first()?;
+        Some(Switch {
+            targets,
+            flag,
+            flag_ty: body.value_type(flag),
+            operands,
+        })
+    }
+    fn default(&self) -> (Block, &[Value]) {
+        (self.targets.default.0, &self.operands[self.targets.default.1.clone()])
+    }
+    fn cases(&self) -> Vec<(i128, Block, &[Value])> {
+        self.targets
+            .cases
+            .iter()
+            .map(|c| (c.value, c.dest, &self.operands[c.operands.clone()]))
+            .collect()
+    }
+    /// A `cf.br` to where the switch goes when the flag is `flag`.
+    fn br_for(&self, ctx: &Context, loc: Location, flag: i128) -> OperationState {
+        let (dest, range) = self.targets.target(flag);
+        new_br(ctx, loc, dest, &self.operands[range])
+    }
+}
+
+/// Replaces switch `op` by a new one with `cases` (and the same flag and default).
+fn replace_switch(
+    rw: &mut Rewriter<'_>,
+    op: Op,
+    sw: &Switch,
+    default: (Block, &[Value]),
+    cases: &[(i128, Block, &[Value])],
+) {
+    let ctx = rw.ctx;
+    let st = SwitchParts::new(ctx, sw.flag, sw.flag_ty, default, cases).state(ctx, rw.body.op_loc(op));
+    rw.create_before(op, st);
+    rw.erase_op(op);
+}
+
+/// The integer value of a constant (a `ConstantLike` op's `value`).
+fn constant_int(ctx: &Context, body: &Body, v: Value) -> Option<i128> {
+    let def = body.defining_op(v)?;
+    if !ctx
+        .op_def(body.op_name(def))
+        .is_some_and(|d| d.has(Traits::ConstantLike))
+    {
+        return None;
+    }
+    body.attr(ctx, def, "value").and_then(|a| ctx.as_int(a))
+}
+
+/// `cf.switch %f : i32, [default: ^bb1(x)]`: a `cf.br ^bb1(x)`.
+fn switch_only_default(op: Op, rw: &mut Rewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx, &*rw.body);
+    let Some(sw) = Switch::of(ctx, body, op) else {
+        return false;
+    };
+    if !sw.targets.cases.is_empty() {
+        return false;
+    }
+    let (dest, ops) = sw.default();
+    let st = new_br(ctx, body.op_loc(op), dest, ops);
+    rw.create_before(op, st);
+    rw.erase_op(op);
+    true
+}
+
+/// Cases that go where the default goes, with the same operands, are dropped.
+fn switch_drop_cases_matching_default(op: Op, rw: &mut Rewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx, &*rw.body);
+    let Some(sw) = Switch::of(ctx, body, op) else {
+        return false;
+    };
+    let default = sw.default();
+    let cases = sw.cases();
+    let kept: Vec<(i128, Block, &[Value])> = cases
+        .iter()
+        .copied()
+        .filter(|&(_, dest, ops)| dest != default.0 || ops != default.1)
+        .collect();
+    if kept.len() == cases.len() {
+        return false;
+    }
+    replace_switch(rw, op, &sw, default, &kept);
+    true
+}
+
+/// A switch on a constant: a `cf.br` to the case it selects.
+fn switch_const_flag(op: Op, rw: &mut Rewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx, &*rw.body);
+    let Some(sw) = Switch::of(ctx, body, op) else {
+        return false;
+    };
+    let Some(flag) = constant_int(ctx, body, sw.flag) else {
+        return false;
+    };
+    let st = sw.br_for(ctx, body.op_loc(op), flag);
+    rw.create_before(op, st);
+    rw.erase_op(op);
+    true
+}
+
+/// Successors that only branch on are skipped (MLIR's `simplifyPassThroughSwitch`).
+fn pass_through_switch(op: Op, rw: &mut Rewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx, &*rw.body);
+    let Some(sw) = Switch::of(ctx, body, op) else {
+        return false;
+    };
+    let mut changed = false;
+    let mut through = |dest: Block, ops: &[Value]| match collapse_one(ctx, body, dest, ops) {
+        Some((d, v)) => {
+            changed = true;
+            (d, v)
+        }
+        None => (dest, ops.into()),
+    };
+    let cases: Vec<(i128, Block, SmallVec<[Value; 4]>)> = sw
+        .cases()
+        .into_iter()
+        .map(|(value, dest, ops)| {
+            let (d, v) = through(dest, ops);
+            (value, d, v)
+        })
+        .collect();
+    let (d0, o0) = sw.default();
+    let default = through(d0, o0);
+    if !changed {
+        return false;
+    }
+    let cases: Vec<(i128, Block, &[Value])> = cases.iter().map(|(v, b, o)| (*v, *b, o.as_slice())).collect();
+    replace_switch(rw, op, &sw, (default.0, &default.1), &cases);
+    true
+}
+
+/// The block's only predecessor edge, if it has exactly one.
+fn single_predecessor(body: &Body, b: Block) -> Option<Op> {
+    match predecessors(body, b).as_slice() {
+        [(t, _)] => Some(*t),
+        _ => None,
+    }
+}
+
+/// In a block that only a case of a switch on the same flag reaches, the flag has that case's
+/// value: the switch becomes a `cf.br` to where that value goes.
+fn switch_from_switch_on_same_flag(op: Op, rw: &mut Rewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx, &*rw.body);
+    let Some(sw) = Switch::of(ctx, body, op) else {
+        return false;
+    };
+    let Some(blk) = body.op_block(op) else { return false };
+    let Some(pred) = single_predecessor(body, blk).and_then(|t| Switch::of(ctx, body, t)) else {
+        return false;
+    };
+    if pred.flag != sw.flag || pred.targets.default.0 == blk {
+        return false;
+    }
+    let Some(case) = pred.targets.cases.iter().find(|c| c.dest == blk) else {
+        return false;
+    };
+    let st = sw.br_for(ctx, body.op_loc(op), case.value);
+    rw.create_before(op, st);
+    rw.erase_op(op);
+    true
+}
+
+/// In a block that only the default of a switch on the same flag reaches, the flag has none of
+/// that switch's case values: those cases are dropped.
+fn switch_from_default_switch_on_same_flag(op: Op, rw: &mut Rewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx, &*rw.body);
+    let Some(sw) = Switch::of(ctx, body, op) else {
+        return false;
+    };
+    let Some(blk) = body.op_block(op) else { return false };
+    let Some(pred) = single_predecessor(body, blk).and_then(|t| Switch::of(ctx, body, t)) else {
+        return false;
+    };
+    if pred.flag != sw.flag || pred.targets.default.0 != blk {
+        return false;
+    }
+    let impossible: Vec<i128> = pred
+        .targets
+        .cases
+        .iter()
+        .filter(|c| c.dest != blk)
+        .map(|c| c.value)
+        .collect();
+    let cases = sw.cases();
+    let kept: Vec<(i128, Block, &[Value])> = cases.iter().copied().filter(|c| !impossible.contains(&c.0)).collect();
+    if kept.len() == cases.len() {
+        return false;
+    }
+    replace_switch(rw, op, &sw, sw.default(), &kept);
+    true
+}
+
+// ---------------------------------------------------------------------------- cf.assert
+
+/// `cf.assert` of a constant `true` is erased.
+fn assert_true(op: Op, rw: &mut Rewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx, &*rw.body);
+    if body.num_operands(op) != 1 || !constant_int(ctx, body, body.operand(op, 0)).is_some_and(|c| c != 0) {
+        return false;
+    }
     rw.erase_op(op);
     true
 }

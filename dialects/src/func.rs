@@ -1,20 +1,23 @@
 //! The `func` dialect, as MLIR defines it: `func.func` (a symbol with a function type and a
-//! body), `func.return` and `func.call`. Its custom syntax matches mlir-opt's output. The
-//! interpreter runs `func.call` through its `Semantics` ([`CallSemantics`]); `func.return` is
+//! body), `func.return`, `func.call`, and function values: `func.constant` (a function as a
+//! value) and `func.call_indirect` (a call of one). Its custom syntax matches mlir-opt's
+//! output. The interpreter runs the calls through their `Semantics` ([`CallSemantics`],
+//! [`CallIndirectSemantics`]; a function value is an `RtValue::Func`); `func.return` is
 //! `ReturnLike`, which the interpreter runs for every such terminator. `func.call` declares its
 //! `vmap-batch` batching rule here (a call of a batched clone).
 
 use smallvec::SmallVec;
-use xcs_ir::interfaces::DefaultDialect;
+use xcs_ir::interfaces::{AsmResultName, DefaultDialect};
 use xcs_ir::opdef::constraints::*;
-use xcs_ir::opdef::{DialectDef, OpView, SymbolLookup, Syntax};
-use xcs_ir::{op, Body, Builder, Context, Diagnostic, Location, Module, Op, OperationState, Type, Value};
+use xcs_ir::opdef::{DialectDef, OpView, SymbolLookup, Syntax, TypeConstraint};
+use xcs_ir::rewrite::{FnPattern, RewritePattern, Rewriter};
+use xcs_ir::{op, Body, Builder, Context, Diagnostic, Location, Module, Op, OperationState, Type, TypeKind, Value};
 
 use crate::interfaces::batching::{
     BatchResult, BatchedResults, BatchedValue, Batcher, BatchingRule, RuleFn, Unbatchable,
 };
 use crate::interp::semantics::{Control, OpRun, Semantics};
-use crate::interp::InterpError;
+use crate::interp::{FuncValue, InterpError, RtValue};
 
 op! {
     /// An operation with a name containing a single SSACFG region: a function. Functions
@@ -74,7 +77,122 @@ op! {
     }
 }
 
+op! {
+    /// A function as an SSA value: `%f = func.constant @fn : (i32) -> i32` names the
+    /// `func.func @fn` of that type (MLIR allows no direct reference to a function as an
+    /// operand). Generic form: `"func.constant"() <{value = @fn}> : () -> ((i32) -> i32)`. It is
+    /// pure and constant-like, so cse and canonicalize merge copies (hoisted to the function's
+    /// entry) and dce removes unused ones; its reference keeps `@fn` alive for `symbol-dce` and
+    /// the inliner. Its result prints as `%f` (`%f_0`, ... when taken), as mlir-opt names it.
+    pub struct ConstantOp = "func.constant" in FUNC_OPS {
+        summary: "constant",
+        results: { result: ANY_TYPE },
+        attributes: { value: FLAT_SYMBOL_REF_ATTR },
+        traits: [Pure, ConstantLike],
+        verify_symbol_uses: verify_constant,
+        interfaces: [
+            dyn Semantics => &ConstantSemantics,
+            AsmResultName => &AsmResultName("f"),
+        ],
+        syntax: Syntax::Custom { parse: crate::func_syntax::parse_constant, print: crate::func_syntax::print_constant },
+    }
+}
+
+op! {
+    /// Calls the function value `callee` (e.g. made by `func.constant`) with the other
+    /// operands; their types and the result types must be the callee's function type. Custom
+    /// form: `%r = func.call_indirect %f(%a) : (i32) -> i32`. Its effects are those of any
+    /// call (unknown: never removed, merged or moved). Canonicalization turns a call of a
+    /// `func.constant` into a `func.call` of its function, which the inliner then inlines, as in
+    /// MLIR (whose inliner leaves indirect calls alone).
+    pub struct CallIndirectOp = "func.call_indirect" in FUNC_OPS {
+        summary: "indirect call operation",
+        operands: { callee: FUNCTION_TYPE, #[variadic] callee_operands: ANY_TYPE },
+        results: { #[variadic] results: ANY_TYPE },
+        attributes: {
+            #[optional] arg_attrs: DICT_ARRAY_ATTR,
+            #[optional] res_attrs: DICT_ARRAY_ATTR,
+        },
+        verify: verify_call_indirect,
+        patterns: CALL_INDIRECT_PATTERNS,
+        interfaces: [dyn Semantics => &CallIndirectSemantics],
+        syntax: Syntax::Custom { parse: crate::func_syntax::parse_call_indirect, print: crate::func_syntax::print_call_indirect },
+    }
+}
+
 xcs_ir::op_list!(pub FUNC_OPS);
+
+/// A function type (`(i32) -> i32`; ODS's `FunctionType`).
+pub const FUNCTION_TYPE: TypeConstraint = TypeConstraint {
+    desc: "function type",
+    check: |c, t| matches!(c.type_kind(t), TypeKind::Function { .. }),
+};
+
+/// What `func.constant` does when run: makes the function value of its `value` symbol.
+pub struct ConstantSemantics;
+
+impl Semantics for ConstantSemantics {
+    fn exec(&self, run: &OpRun<'_>) -> Result<Control, InterpError> {
+        let (ctx, body, op) = (run.ctx, run.body, run.op);
+        let symbol = body
+            .attr(ctx, op, "value")
+            .and_then(|a| ctx.as_symbol(a))
+            .ok_or_else(|| run.error("requires a 'value' symbol reference"))?;
+        let ty = *body.result_types(op).first().ok_or_else(|| run.error("has no result"))?;
+        Ok(Control::Values(vec![RtValue::Func(FuncValue::new(ctx, symbol, ty))]))
+    }
+}
+
+/// What `func.call_indirect` does when run: calls the function its first operand holds with
+/// the other operands (one call level deeper) and gives the function's results.
+pub struct CallIndirectSemantics;
+
+impl Semantics for CallIndirectSemantics {
+    fn exec(&self, run: &OpRun<'_>) -> Result<Control, InterpError> {
+        let mut args = run.operand_values();
+        if args.is_empty() {
+            return Err(run.error("has no callee"));
+        }
+        let callee = match args.remove(0) {
+            RtValue::Func(f) => f,
+            other => return Err(run.error(format!("callee is a {}, not a function", other.type_string()))),
+        };
+        run.call(&callee.symbol, args).map(Control::Values)
+    }
+}
+
+static CALL_INDIRECT_PATTERNS: &[&dyn RewritePattern] = &[&CALL_OF_CONSTANT];
+static CALL_OF_CONSTANT: FnPattern = FnPattern {
+    name: "func-call-indirect-of-constant",
+    f: call_of_constant,
+};
+
+/// `func.call_indirect` of a `func.constant @f`: a `func.call @f` (MLIR's
+/// `CallIndirectOp::canonicalize`), keeping the argument and result attributes.
+fn call_of_constant(op: Op, rw: &mut Rewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx, &*rw.body);
+    let Some(callee) = body.operands(op).next().and_then(|v| body.defining_op(v)) else {
+        return false;
+    };
+    if ConstantOp::cast(ctx, body, callee).is_none() {
+        return false;
+    }
+    let Some(symbol) = body.attr(ctx, callee, "value").filter(|&a| ctx.as_symbol(a).is_some()) else {
+        return false;
+    };
+    let args: SmallVec<[Value; 4]> = body.operands(op).skip(1).collect();
+    let mut st = OperationState::of(ctx, CallOp::DEF, body.op_loc(op))
+        .operands(&args)
+        .attr(ctx, "callee", symbol);
+    st.result_types = body.result_types(op);
+    for key in ["arg_attrs", "res_attrs"] {
+        if let Some(a) = body.attr(ctx, op, key) {
+            st = st.attr(ctx, key, a);
+        }
+    }
+    rw.replace_op_with_new(op, st);
+    true
+}
 
 /// What `func.call` does when run: calls the function its `callee` names with the operands
 /// (one call level deeper) and gives the function's results.
@@ -305,6 +423,38 @@ fn verify_call(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic>
                 .with_note(loc, format!("      op result types: {}", list(&mut v.result_types().into_iter())))
                 .with_note(loc, format!("function result types: {}", list(&mut results.iter().copied()))));
         }
+    }
+    Ok(())
+}
+
+/// MLIR's `ConstantOp::verifySymbolUses`: `value` names a `func.func` of the result's type.
+fn verify_constant(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic> {
+    let ctx = v.ctx;
+    let Some(name) = v.attr("value").and_then(|a| ctx.as_symbol(a)) else {
+        return Ok(()); // reported by the declaration checks
+    };
+    let Some(target) = symbols.lookup(name).filter(|s| FuncOp::matches(ctx, s.op_name)) else {
+        return Err(v.error(format!("reference to undefined function '{name}'")));
+    };
+    let ty = ctx.dict_get(target.attrs, "function_type").and_then(|a| ctx.as_type(a));
+    if v.num_results() != 1 || ty != Some(v.result_type(0)) {
+        return Err(v.error("reference to function with mismatched type"));
+    }
+    Ok(())
+}
+
+/// ODS's `TypesMatchWith` checks of `func.call_indirect`: the other operands and the results
+/// have the callee's input and result types.
+fn verify_call_indirect(v: &OpView) -> Result<(), Diagnostic> {
+    let Some((inputs, results)) = v.ctx.function_signature(v.operand_type(0)) else {
+        return Ok(()); // reported by the declaration checks
+    };
+    let args: SmallVec<[Type; 4]> = v.operand_types().into_iter().skip(1).collect();
+    if inputs != args.as_slice() {
+        return Err(v.error("failed to verify that callee input types match argument types"));
+    }
+    if results != v.result_types().as_slice() {
+        return Err(v.error("failed to verify that callee result types match result types"));
     }
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! The custom syntax of the `func` ops, as mlir-opt prints them:
 //! `func.func private @f(%arg0: i32) -> f32 attributes {..} {..}`, `return %a : i32`,
-//! `%r = call @f(%a) : (i32) -> f32`.
+//! `%r = call @f(%a) : (i32) -> f32`, `%f = constant @f : (i32) -> f32`,
+//! `%r = call_indirect %f(%a) : (i32) -> f32`.
 
 use xcs_ir::parser::{OpAsmParser, PResult};
 use xcs_ir::printer::OpAsmPrinter;
-use xcs_ir::{Attr, OperationState};
+use xcs_ir::{Attr, OperationState, TypeKind};
 
 /// `func.func (private|public|nested)? @name(args) (-> results)? (attributes {..})? region?`
 pub(crate) fn parse_func(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
@@ -152,4 +153,83 @@ pub(crate) fn print_call(p: &mut OpAsmPrinter<'_>) {
     p.print_optional_attr_dict(attrs, &["callee"]);
     p.write_str(" : ");
     p.print_functional_type();
+}
+/// `func.constant attr-dict @f : type` (the dictionary comes first, as in MLIR's format).
+pub(crate) fn parse_constant(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
+    let ctx = p.ctx();
+    p.parse_optional_attr_dict(st)?;
+    let off = p.offset();
+    let value = p.parse_attribute()?;
+    if ctx.as_symbol(value).is_none() {
+        return Err(p.emit_error_at(off, "invalid kind of attribute specified"));
+    }
+    // an explicit `value` in the dictionary wins, as in MLIR
+    if ctx.dict_get(st.attrs, "value").is_none() {
+        p.set_attr(st, "value", value);
+    }
+    p.parse_colon()?;
+    let ty = p.parse_type()?;
+    st.result_types.push(ty);
+    Ok(())
+}
+/// `%f = constant {attrs} @f : (i32) -> i32`.
+pub(crate) fn print_constant(p: &mut OpAsmPrinter<'_>) {
+    let ctx = p.ctx();
+    let results = p.result_types();
+    let (Some(value), [ty]) = (p.attr("value").filter(|&a| ctx.as_symbol(a).is_some()), results.as_slice()) else {
+        return p.fallback_to_generic();
+    };
+    let attrs = p.attrs();
+    p.print_optional_attr_dict(attrs, &["value"]);
+    p.write_str(" ");
+    p.print_attribute(value);
+    p.write_str(" : ");
+    p.print_type(*ty);
+}
+/// `func.call_indirect %f(%a, %b) attr-dict : (t1, t2) -> r`
+pub(crate) fn parse_call_indirect(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
+    let ctx = p.ctx();
+    let callee = p.parse_operand()?;
+    let args = p.parse_paren_operand_list()?;
+    p.parse_optional_attr_dict(st)?;
+    p.parse_colon()?;
+    let off = p.offset();
+    let ty = p.parse_type()?;
+    let TypeKind::Function { inputs, results } = ctx.type_kind(ty) else {
+        let found = xcs_ir::printer::type_to_string(ctx, ty);
+        return Err(p.emit_error_at(off, format!("invalid kind of type specified: expected builtin.function, but found '{found}'")));
+    };
+    let (inputs, results) = (inputs.clone(), results.clone());
+    let callee = p.resolve_operand(&callee, ty)?;
+    st.operands.push(callee);
+    p.resolve_operands(&args, &inputs, st)?;
+    st.result_types.extend_from_slice(&results);
+    Ok(())
+}
+/// `%r = call_indirect %f(%a) {attrs} : (i32) -> i32`.
+pub(crate) fn print_call_indirect(p: &mut OpAsmPrinter<'_>) {
+    let operands = p.operands();
+    let Some((&callee, args)) = operands.split_first() else {
+        return p.fallback_to_generic();
+    };
+    let ctx = p.ctx();
+    let Some(ty) = p.value_type(callee) else { return p.fallback_to_generic() };
+    // the type printed must give the operands' and results' types back
+    let arg_types = p.operand_types();
+    let result_types = p.result_types();
+    let matches = ctx
+        .function_signature(ty)
+        .is_some_and(|(i, r)| i == &arg_types[1..] && r == result_types.as_slice());
+    if !matches {
+        return p.fallback_to_generic();
+    }
+    p.write_str(" ");
+    p.print_operand(callee);
+    p.write_str("(");
+    p.print_operands(args);
+    p.write_str(")");
+    let attrs = p.attrs();
+    p.print_optional_attr_dict(attrs, &[]);
+    p.write_str(" : ");
+    p.print_type(ty);
 }

@@ -121,6 +121,57 @@ pub enum SuccessorOperands {
     /// `operandSegmentSizes` splits the operands: `leading` segments that are not forwarded,
     /// then one segment per successor (`cf.cond_br`: `[1, n, m]` with `leading = 1`).
     Segments { leading: u32 },
+    /// `operandSegmentSizes` gives `leading` segments that are not forwarded, the segment of
+    /// the first successor, then one segment that the `i32` dense array attribute `nested`
+    /// splits among the other successors (`cf.switch`: `[1, default, cases]` and
+    /// `case_operand_segments`; MLIR's `VariadicOfVariadic` operand group).
+    FirstThenNested { leading: u32, nested: &'static str },
+}
+
+impl SuccessorOperands {
+    /// The operands `op` forwards to its successor `i`, as a range of its operand list; `None`
+    /// if the op forwards nothing or its segment attributes are malformed (which its own
+    /// verifier reports).
+    pub fn range(self, ctx: &Context, body: &Body, op: Op, i: usize) -> Option<std::ops::Range<usize>> {
+        let n_succ = body.successors(op).len();
+        let n_ops = body.num_operands(op);
+        if i >= n_succ {
+            return None;
+        }
+        let segments = |name: &str| body.attr(ctx, op, name).and_then(|a| ctx.as_dense_ints(a));
+        let valid = |seg: &[i128], len: usize, total: usize| {
+            seg.len() == len && seg.iter().all(|&s| s >= 0) && seg.iter().sum::<i128>() == total as i128
+        };
+        let at = |seg: &[i128], k: usize| {
+            let start = seg[..k].iter().sum::<i128>() as usize;
+            start..start + seg[k] as usize
+        };
+        match self {
+            SuccessorOperands::None => None,
+            SuccessorOperands::All => (i == 0).then_some(0..n_ops),
+            SuccessorOperands::Segments { leading } => {
+                let seg = segments("operandSegmentSizes")?;
+                valid(&seg, leading as usize + n_succ, n_ops).then(|| at(&seg, leading as usize + i))
+            }
+            SuccessorOperands::FirstThenNested { leading, nested } => {
+                let leading = leading as usize;
+                let seg = segments("operandSegmentSizes")?;
+                if !valid(&seg, leading + 2, n_ops) {
+                    return None;
+                }
+                if i == 0 {
+                    return Some(at(&seg, leading));
+                }
+                let inner = segments(nested)?;
+                if !valid(&inner, n_succ - 1, seg[leading + 1] as usize) {
+                    return None;
+                }
+                let base = at(&seg, leading + 1).start;
+                let r = at(&inner, i - 1);
+                Some(base + r.start..base + r.end)
+            }
+        }
+    }
 }
 
 /// A read-only view of one op, handed to verifiers and folders.

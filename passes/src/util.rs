@@ -145,27 +145,12 @@ pub fn is_graph_region(ctx: &Context, body: &Body, r: Region) -> bool {
 
 /// The operand range `op` forwards to successor `i`, if the op declares how it forwards.
 pub fn successor_operands(ctx: &Context, body: &Body, op: Op, i: usize) -> Option<Range<usize>> {
-    let d = def(ctx, body, op)?;
-    match d.successor_operands {
-        SuccessorOperands::None => None,
-        SuccessorOperands::All => (i == 0).then(|| 0..body.num_operands(op)),
-        SuccessorOperands::Segments { leading } => {
-            let seg = body
-                .attr(ctx, op, "operandSegmentSizes")
-                .and_then(|a| ctx.as_dense_ints(a))?;
-            let idx = leading as usize + i;
-            if idx >= seg.len() {
-                return None;
-            }
-            let start: i128 = seg[..idx].iter().sum();
-            let len = seg[idx];
-            Some(start as usize..(start + len) as usize)
-        }
-    }
+    def(ctx, body, op)?.successor_operands.range(ctx, body, op, i)
 }
 
-/// Removes operand `j` of the range forwarded to successor `i`, keeping
-/// `operandSegmentSizes` in step. Returns false if the op does not declare its forwarding.
+/// Removes operand `j` of the range forwarded to successor `i`, keeping the segment
+/// attributes (`operandSegmentSizes`, and e.g. `cf.switch`'s `case_operand_segments`) in
+/// step. Returns false if the op does not declare its forwarding.
 pub fn erase_successor_operand(ctx: &Context, body: &mut Body, op: Op, i: usize, j: usize) -> bool {
     let Some(range) = successor_operands(ctx, body, op, i) else {
         return false;
@@ -176,19 +161,30 @@ pub fn erase_successor_operand(ctx: &Context, body: &mut Body, op: Op, i: usize,
     let mut ops = body.operand_vec(op);
     ops.remove(range.start + j);
     body.set_operands(op, &ops);
-    if let Some(SuccessorOperands::Segments { leading }) = def(ctx, body, op).map(|d| d.successor_operands) {
-        if let Some(mut seg) = body
-            .attr(ctx, op, "operandSegmentSizes")
-            .and_then(|a| ctx.as_dense_ints(a))
-        {
-            seg[leading as usize + i] -= 1;
+    // the segment holding the operand shrinks by one (`range` checked that they are well formed)
+    let forwarding = def(ctx, body, op).map(|d| d.successor_operands);
+    let mut shrink = |name: &str, k: usize| {
+        if let Some(mut seg) = body.attr(ctx, op, name).and_then(|a| ctx.as_dense_ints(a)) {
+            seg[k] -= 1;
             let data: Vec<u8> = seg.iter().flat_map(|&s| (s as i32).to_le_bytes()).collect();
             let a = ctx.attr(AttrKind::DenseArray {
                 elem: ctx.i32_type(),
                 data: data.into(),
             });
-            body.set_attr(ctx, op, "operandSegmentSizes", a);
+            body.set_attr(ctx, op, name, a);
         }
+    };
+    match forwarding {
+        Some(SuccessorOperands::Segments { leading }) => shrink("operandSegmentSizes", leading as usize + i),
+        Some(SuccessorOperands::FirstThenNested { leading, nested }) => {
+            if i == 0 {
+                shrink("operandSegmentSizes", leading as usize);
+            } else {
+                shrink("operandSegmentSizes", leading as usize + 1);
+                shrink(nested, i - 1);
+            }
+        }
+        _ => {}
     }
     true
 }

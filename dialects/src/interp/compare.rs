@@ -56,6 +56,7 @@ impl RtValue {
             (RtValue::Str(a), RtValue::Str(b)) if a == b => Ok(()),
             (RtValue::Scalar(a), RtValue::Scalar(b)) if a == b => Ok(()),
             (RtValue::Any(a), RtValue::Any(b)) if Arc::ptr_eq(&a.0, &b.0) => Ok(()),
+            (RtValue::Func(a), RtValue::Func(b)) if a == b => Ok(()),
             _ => Err(format!("got {self}, expected {expected}")),
         }
     }

@@ -10,7 +10,7 @@
 //! extra digits being the exact value's. Rank-0 tensors print as the numpy scalar: `1.0`,
 //! `1e-05`, `3`, `True`. Strings are the text
 //! itself; string elements of a tensor print as Python `repr`s (`['a' 'b']`); integer scalars of
-//! the test dialect print in decimal (`i1` as `true`/`false`); `!xcs.any` prints `<xcs.any>`.
+//! the test dialect print in decimal (`i1` as `true`/`false`); `!xcs.any` prints `<xcs.any>`, a function `@name`.
 //! `Display` of [`RtValue`] and [`Tensor`] is this text.
 
 use std::fmt;
@@ -32,6 +32,7 @@ pub fn value_string(v: &RtValue) -> String {
         RtValue::Scalar(s) if s.width == 1 => (if s.value != 0 { "true" } else { "false" }).to_string(),
         RtValue::Scalar(s) => s.value.to_string(),
         RtValue::Any(_) => "<xcs.any>".to_string(),
+        RtValue::Func(f) => format!("@{}", f.symbol),
     }
 }
 

@@ -3,8 +3,9 @@
 //! generation, so it is written to be obviously right rather than fast. The engine
 //! ([`Interpreter`]) knows no op: it runs blocks, and every op through its [`Semantics`]
 //! interface (see [`mod@semantics`]), which the op's dialect declares with the op: straight-line
-//! ops, branches between blocks (`cf.br`, `cf.cond_br`), calls (`func.call`, recursion up to a
-//! depth limit), every `tensor` op (`tensor::semantics`), the `xcs` ops (`xcs.llm` through an
+//! ops, branches between blocks (`cf.br`, `cf.cond_br`, `cf.switch`), assertions (`cf.assert`),
+//! calls (`func.call`, and `func.call_indirect` of a function value that `func.constant` makes;
+//! recursion up to a depth limit), every `tensor` op (`tensor::semantics`), the `xcs` ops (`xcs.llm` through an
 //! [`LlmProvider`], `xcs.vmap`, `xcs.parallel_map` on a thread pool: `xcs::semantics`) and the
 //! `test` dialect's integer ops. Every run-time error is an [`InterpError`] located at the op.
 //!
@@ -61,7 +62,10 @@ pub use npy::{read_npy, read_npy_bytes, write_npy, write_npy_bytes};
 pub use provider::{EchoProvider, LlmProvider, ProviderRegistry};
 pub use random::{random_input, random_tensor};
 pub use semantics::{eval_kernel, Control, Kernel, OpInfo, OpRun, Semantics, ValueKernel};
-pub use value::{splat_from_attr, splat_to_attr, tensor_from_attr, tensor_to_attr, AnyValue, ElemType, RtValue, Scalar, Tensor, TensorData};
+pub use value::{
+    splat_from_attr, splat_to_attr, tensor_from_attr, tensor_to_attr, AnyValue, ElemType, FuncValue, RtValue, Scalar, Tensor,
+    TensorData,
+};
 
 /// Runs function `name` of `module` on `inputs` with the default settings (built-in providers).
 pub fn run_function(ctx: &Context, module: &Module, name: &str, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {

@@ -903,16 +903,40 @@ impl fmt::Debug for AnyValue {
     }
 }
 
+/// A function value (`func.constant @f`, MLIR's values of function type): the function it
+/// names and its type; `func.call_indirect` calls it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FuncValue {
+    /// The symbol of the function (`f` for `@f`).
+    pub symbol: Arc<str>,
+    /// Its function type.
+    pub ty: Type,
+    /// The type as it prints (`(i32) -> i32`), for messages.
+    pub type_text: Arc<str>,
+}
+
+impl FuncValue {
+    pub fn new(ctx: &Context, symbol: &str, ty: Type) -> FuncValue {
+        FuncValue {
+            symbol: symbol.into(),
+            ty,
+            type_text: xcs_ir::printer::type_to_string(ctx, ty).into(),
+        }
+    }
+}
+
 /// A value the interpreter computes with.
 #[derive(Clone, Debug)]
 pub enum RtValue {
     Tensor(Tensor),
     /// An `!xcs.str`.
     Str(String),
-    /// An integer of the test dialect (`i1`..`i64`).
+    /// An integer scalar (`i1`..`i64`): a function argument, or made by the test dialect.
     Scalar(Scalar),
     /// An `!xcs.any`.
     Any(AnyValue),
+    /// A function (`func.constant`).
+    Func(FuncValue),
 }
 
 impl From<Tensor> for RtValue {
@@ -948,6 +972,7 @@ impl RtValue {
                 w => Err(format!("an i{w} value has no tensor form")),
             },
             RtValue::Any(_) => Err("an !xcs.any value has no tensor form".into()),
+            RtValue::Func(f) => Err(format!("a function value ({}) has no tensor form", f.type_text)),
         }
     }
 
@@ -973,19 +998,27 @@ impl RtValue {
             _ => None,
         }
     }
-    /// The type of the value as IR types print (`tensor<2xf32>`, `!xcs.str`, `i32`, `!xcs.any`).
+    pub fn as_func(&self) -> Option<&FuncValue> {
+        match self {
+            RtValue::Func(f) => Some(f),
+            _ => None,
+        }
+    }
+    /// The type of the value as IR types print (`tensor<2xf32>`, `!xcs.str`, `i32`, `!xcs.any`,
+    /// `(i32) -> i32`).
     pub fn type_string(&self) -> String {
         match self {
             RtValue::Tensor(t) => t.type_string(),
             RtValue::Str(_) => "!xcs.str".into(),
             RtValue::Scalar(s) => format!("i{}", s.width),
             RtValue::Any(_) => "!xcs.any".into(),
+            RtValue::Func(f) => f.type_text.to_string(),
         }
     }
 
     /// Checks that the value can be a value of IR type `ty`: a tensor of the same element type
     /// and rank whose size matches every static dim; a string for `!xcs.str`; an integer scalar
-    /// of the same width; anything for `!xcs.any`.
+    /// of the same width; a function of that function type; anything for `!xcs.any`.
     pub fn check_type(&self, ctx: &Context, ty: Type) -> Result<(), String> {
         let mismatch = || {
             format!("a value of type {} where '{}' is expected", self.type_string(), xcs_ir::printer::type_to_string(ctx, ty))
@@ -1009,6 +1042,7 @@ impl RtValue {
             }
             (RtValue::Str(_), _) if ty == str_type(ctx) => Ok(()),
             (RtValue::Scalar(s), TypeKind::Integer { width, .. }) if *width == s.width => Ok(()),
+            (RtValue::Func(f), _) if f.ty == ty => Ok(()),
             _ => Err(mismatch()),
         }
     }

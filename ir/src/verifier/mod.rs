@@ -511,38 +511,19 @@ impl<'a> BodyVerifier<'a> {
         let ctx = self.ctx;
         let succs = body.successors(op);
         let operands: SmallVec<[crate::body::Value; 8]> = body.operands(op).collect();
-        // The operand range forwarded to each successor, or None if it cannot be derived (a
+        // The operand range forwarded to each successor, or nothing if it cannot be derived (a
         // malformed `operandSegmentSizes` is the op's own verifier's business).
-        let ranges: Vec<std::ops::Range<usize>> = match def.successor_operands {
-            SuccessorOperands::None => return Ok(()),
-            SuccessorOperands::All => (0..succs.len())
-                .map(|i| if i == 0 { 0..operands.len() } else { 0..0 })
-                .collect(),
-            SuccessorOperands::Segments { leading } => {
-                let Some(seg) = body
-                    .attr(ctx, op, "operandSegmentSizes")
-                    .and_then(|a| ctx.as_dense_ints(a))
-                else {
-                    return Ok(());
-                };
-                let leading = leading as usize;
-                if seg.len() != leading + succs.len()
-                    || seg.iter().any(|&s| s < 0)
-                    || seg.iter().sum::<i128>() != operands.len() as i128
-                {
-                    return Ok(());
-                }
-                let mut start: usize = seg[..leading].iter().map(|&s| s as usize).sum();
-                seg[leading..]
-                    .iter()
-                    .map(|&s| {
-                        let r = start..start + s as usize;
-                        start += s as usize;
-                        r
-                    })
-                    .collect()
-            }
-        };
+        if def.successor_operands == SuccessorOperands::None {
+            return Ok(());
+        }
+        let ranges: Option<Vec<std::ops::Range<usize>>> = (0..succs.len())
+            .map(|i| match def.successor_operands {
+                // `cf.br`-like ops forward nothing to any further successor
+                SuccessorOperands::All if i > 0 => Some(0..0),
+                so => so.range(ctx, body, op, i),
+            })
+            .collect();
+        let Some(ranges) = ranges else { return Ok(()) };
         for (i, (&dest, range)) in succs.iter().zip(ranges).enumerate() {
             if !body.contains_block(dest) {
                 continue; // reported as a branch to another region at the block's exit

@@ -1,14 +1,19 @@
-//! `cf.br` and `cf.cond_br`: jumps to the LLVM blocks of their successors, passing the values of
-//! the successors' block arguments (phi nodes; see `codegen::function`). They run no check, so
-//! they make no run-time error site.
+//! `cf.br`, `cf.cond_br` and `cf.switch`: jumps to the LLVM blocks of their successors,
+//! passing the values of the successors' block arguments (phi nodes; see `codegen::function`).
+//! They run no check, so they make no run-time error site. `cf.assert`: a run-time error with
+//! its message when its operand is false.
 
+use xcs_dialects::cf::SwitchOp;
 use xcs_dialects::interp::ElemType;
 use xcs_ir::{Body, Op, Value};
 
-use crate::codegen::{FunctionLowering, LowerOp, OpSite, Slot, R};
+use crate::codegen::types::comp_ty;
+use crate::codegen::{FunctionLowering, LowerFn, LowerOp, OpSite, Slot, R};
 
 pub static BRANCH: Branch = Branch;
 pub static COND_BRANCH: CondBranch = CondBranch;
+pub static SWITCH: Switch = Switch;
+pub static ASSERT: LowerFn = LowerFn(assert);
 
 /// `cf.br`.
 pub struct Branch;
@@ -54,4 +59,57 @@ impl LowerOp for CondBranch {
         fl.after_terminator();
         Ok(Vec::new())
     }
+}
+
+/// `cf.switch`: an LLVM `switch` on the flag with one edge per case, each passing its values
+/// (a value that repeats goes where its first case goes, as in the interpreter: LLVM takes
+/// each value once).
+pub struct Switch;
+
+impl LowerOp for Switch {
+    fn lower(&self, fl: &mut FunctionLowering, body: &Body, op: Op) -> R<Vec<Slot>> {
+        let ctx = fl.ctx();
+        let o = OpSite::with_site(ctx, body, op, -1);
+        let targets = SwitchOp::cast(ctx, body, op)
+            .and_then(|s| s.targets(ctx, body))
+            .ok_or_else(|| o.err("has malformed cases"))?;
+        let ops: Vec<Value> = body.operands(op).collect();
+        let (flag, ty) = match fl.get(ops[0])? {
+            Slot::Scalar(v, e) if e != ElemType::Str && !e.is_float() => (v, comp_ty(e)),
+            _ => return Err(o.located(format!("'{}' op: the flag must be an integer scalar", o.name))),
+        };
+        let mut values: Vec<i128> = Vec::new();
+        let mut arms = Vec::new();
+        for c in &targets.cases {
+            if !values.contains(&c.value) {
+                values.push(c.value);
+                arms.push((c.value, fl.f.label("edge"), c.dest, c.operands.clone()));
+            }
+        }
+        let default = fl.f.label("edge");
+        let list: Vec<String> = arms.iter().map(|(v, l, ..)| format!("{ty} {v}, label %{l}")).collect();
+        fl.f.raw(format!("switch {ty} {flag}, label %{default} [{}]", list.join(" ")));
+        fl.f.start(&default);
+        fl.branch_to(body, targets.default.0, &ops[targets.default.1.clone()])?;
+        for (_, label, dest, range) in arms {
+            fl.f.start(&label);
+            fl.branch_to(body, dest, &ops[range])?;
+        }
+        fl.after_terminator();
+        Ok(Vec::new())
+    }
+}
+
+/// `cf.assert`: a run-time error (`'cf.assert' op assertion failed: <msg>`, at the op) when the
+/// operand is false.
+fn assert(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
+    let c = match fl.get(o.body.operand(o.op, 0))? {
+        Slot::Scalar(v, ElemType::I1) => v,
+        _ => return Err(o.located(format!("'{}' op: the operand must be an i1", o.name))),
+    };
+    let msg = o.str(fl, "msg")?;
+    let failed = fl.f.emit("i1", format!("xor i1 {c}, true"));
+    let text = fl.module.msg(o.site, &format!("assertion failed: {msg}"));
+    fl.fail_if(&failed, o.site, &text);
+    Ok(Vec::new())
 }

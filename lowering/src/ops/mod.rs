@@ -3,7 +3,7 @@
 //! select, cast: one lowering for every op with an `Elementwise` interface), [`reduce`] (reduce,
 //! softmax, layer_norm), [`matmul`] (matmul, einsum; the packed f32 kernel in [`matmul_f32`]),
 //! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`fused`]
-//! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches) and [`math`] (vectorizable
+//! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert) and [`math`] (vectorizable
 //! inline f32 exp, log, tanh, sigmoid, GELU, pow).
 //!
 //! [`attach_interfaces`] attaches each lowering to its op as the op's [`LowerOp`] interface, in
@@ -49,6 +49,8 @@ static LOWERINGS: &[(&OpDef, &dyn LowerOp)] = &[
     (func_dialect::ReturnOp::DEF, &func::RETURN),
     (cf_dialect::BranchOp::DEF, &cf::BRANCH),
     (cf_dialect::CondBranchOp::DEF, &cf::COND_BRANCH),
+    (cf_dialect::SwitchOp::DEF, &cf::SWITCH),
+    (cf_dialect::AssertOp::DEF, &cf::ASSERT),
 ];
 
 /// Attaches the LLVM lowering ([`LowerOp`]) of every op this backend compiles to `ctx`: the

@@ -7,6 +7,7 @@ use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use xcs_dialects::func::ConstantOp;
 use xcs_dialects::tensor::TENSOR_DIALECT;
 use xcs_dialects::xcs::LlmOp;
 use xcs_ir::opdef::Traits;
@@ -499,8 +500,11 @@ impl<'c, 'm> Analysis<'c, 'm> {
                             Self::add_local(node, TENSOR, Name::Str(name), CONF_OP);
                         } else if on == self.llm {
                             Self::add_local(node, ORCHESTRATION, Name::Str(name), CONF_OP);
-                        } else if def.has(Traits::CallLike) {
-                            let Some(callee) = b.attr(ctx, op, "callee") else {
+                        } else if def.has(Traits::CallLike) || def.is::<ConstantOp>() {
+                            // a call, or a function taken as a value (`func.constant`) to be
+                            // called indirectly: either way the function runs from here
+                            let key = if def.has(Traits::CallLike) { "callee" } else { "value" };
+                            let Some(callee) = b.attr(ctx, op, key) else {
                                 continue;
                             };
                             let Some(sym) = self.callee_symbol(callee) else {
