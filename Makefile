@@ -81,10 +81,10 @@ test-cargo: deps
 test-lit: build
 	$(LLVM_BIN)/lit -sv test
 
-# the reference interpreter (xcs-run --interp) against numpy, the xcs-run command line, and the
-# native benchmark harness (with a fake xcs-run)
+# the reference interpreter (xcs-run --interp) against numpy, the xcs-run command line, the
+# native benchmark harness (with a fake xcs-run) and the benchmark module generator
 test-python: build
-	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py
+	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_gen_module.py
 
 bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json

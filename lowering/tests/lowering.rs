@@ -1290,6 +1290,83 @@ fn softmax_rows_special_values() {
     assert_eq!(check_args(&src, std::slice::from_ref(&x)), Outcome::Same, "transposed");
 }
 
+/// Runs `f` of `src` on `args` through the JIT and the interpreter and returns their one
+/// result each.
+fn jit_and_interp_results(src: &str, args: &[RtValue]) -> [Tensor; 2] {
+    let ctx = xcs_lowering::context();
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    let one = |r: Result<Vec<RtValue>, String>| match r.map(|mut r| r.remove(0)) {
+        Ok(RtValue::Tensor(t)) => t,
+        other => panic!("expected a tensor: {other:?}"),
+    };
+    [
+        one(jit.call("f", args).map_err(|e| e.message())),
+        one(Interpreter::new(&ctx, &m).call("f", args.to_vec()).map_err(|e| e.message)),
+    ]
+}
+
+/// Softmax and layer_norm of inputs near +-1,000, against values computed here in f64 (the
+/// stable way: max subtracted, two-pass variance) as well as against the interpreter.
+/// `exp(1000)` overflows every float type, so a softmax that does not subtract the row's
+/// maximum gives NaN; layer_norm's one-pass variance `E[x^2] - E[x]^2` loses a spread of
+/// thousandths among values near 1,000, even in f64. (The interpreter and the JIT could agree
+/// on a wrong answer: the expected values come from neither.)
+#[test]
+fn softmax_and_layer_norm_of_large_inputs() {
+    let _g = lock();
+    let rows: [[f64; 4]; 3] = [[1000.0, 1004.0, 1008.0, 996.0], [-1000.0, -992.0, -1004.0, -1000.0], [1000.0; 4]];
+    let x: Vec<f64> = rows.iter().flatten().copied().collect();
+    let mut want_softmax = Vec::new();
+    for r in &rows {
+        let m = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = r.iter().map(|v| (v - m).exp()).collect();
+        let s: f64 = e.iter().sum();
+        want_softmax.extend(e.iter().map(|v| v / s));
+    }
+    for t in FLOATS {
+        let input = RtValue::Tensor(Tensor::from_f64s(elem(t), &[3, 4], &x).unwrap());
+        let src = format!("func.func @f(%x: tensor<3x4x{t}>) -> tensor<3x4x{t}> {{\n  %r = tensor.softmax %x {{axis = 1 : i64}} : tensor<3x4x{t}>\n  return %r : tensor<3x4x{t}>\n}}");
+        let want = Tensor::from_f64s(elem(t), &[3, 4], &want_softmax).unwrap();
+        let (rtol, atol) = tol(elem(t));
+        for (who, got) in ["jit", "interpreter"].iter().zip(jit_and_interp_results(&src, std::slice::from_ref(&input))) {
+            if let Err(e) = got.allclose(&want, rtol, atol) {
+                panic!("softmax {t} of inputs near 1000 ({who}): {e}\n  got {got}");
+            }
+        }
+    }
+    // layer_norm: rows of values 1000 +- a few thousandths (and their negatives) with a tiny
+    // epsilon, so the result is all spread: E[x^2] - E[x]^2 would lose it to rounding.
+    let ln: Vec<f64> = (0..16).map(|i| (1000.0 + 0.0013 * ((i * 7) % 8) as f64) * if i < 8 { 1.0 } else { -1.0 }).collect();
+    let eps = 1e-12f32 as f64;
+    for t in ["f32", "f64"] {
+        let e = elem(t);
+        let x = Tensor::from_f64s(e, &[2, 8], &ln).unwrap();
+        let rounded = x.data.to_f64s().unwrap();
+        let mut want_ln = Vec::new();
+        for r in rounded.chunks(8) {
+            let mean = r.iter().sum::<f64>() / 8.0;
+            let var = r.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 8.0;
+            want_ln.extend(r.iter().map(|v| (v - mean) / (var + eps).sqrt()));
+        }
+        let args = [
+            RtValue::Tensor(x),
+            RtValue::Tensor(Tensor::from_f64s(e, &[8], &[1.0; 8]).unwrap()),
+            RtValue::Tensor(Tensor::from_f64s(e, &[8], &[0.0; 8]).unwrap()),
+        ];
+        let src = format!("func.func @f(%x: tensor<2x8x{t}>, %g: tensor<8x{t}>, %b: tensor<8x{t}>) -> tensor<2x8x{t}> {{\n  %r = tensor.layer_norm %x, %g, %b {{axis = 1 : i64, epsilon = 1.0e-12 : f32}} : (tensor<2x8x{t}>, tensor<8x{t}>, tensor<8x{t}>) -> tensor<2x8x{t}>\n  return %r : tensor<2x8x{t}>\n}}");
+        let want = Tensor::from_f64s(e, &[2, 8], &want_ln).unwrap();
+        // f64: sums of values near 1000 in another order round differently, ~1e-10 of a
+        // spread of 1e-3 (a one-pass variance is off by ~1e-4)
+        let (rtol, atol) = if t == "f64" { (1e-9, 1e-12) } else { tol(e) };
+        for (who, got) in ["jit", "interpreter"].iter().zip(jit_and_interp_results(&src, &args)) {
+            if let Err(err) = got.allclose(&want, rtol, atol) {
+                panic!("layer_norm {t} of inputs near 1000 ({who}): {err}\n  got {got}");
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------- layout
 
 #[test]

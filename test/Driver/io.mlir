@@ -5,7 +5,9 @@
 // RUN: xcs-opt - < %s | FileCheck %s
 // RUN: cat %s | xcs-opt --cse - | FileCheck %s
 // RUN: xcs-opt %s -o %t.out && FileCheck %s --input-file=%t.out
+// RUN: rm -f %t.eq
 // RUN: xcs-opt %s -o=%t.eq 2>&1 | FileCheck %s --check-prefix=EQ --allow-empty
+// RUN: FileCheck %s --input-file=%t.eq
 // RUN: xcs-opt %s -o - | FileCheck %s
 // RUN: not xcs-opt %s.does-not-exist 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: xcs-opt %s.does-not-exist >/dev/null 2>&1; test $? -eq 1

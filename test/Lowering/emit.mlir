@@ -17,7 +17,15 @@
 // ASM: xcs_scale:
 // OBJ: T xcs_scale
 // OBJ: T xcs_scale_packed
-// SERIAL-NOT: call i32 @xcs_rt_parallel_for
+// With one thread the runtime's parallel loop is never declared nor called. The positive
+// matches split the file, so the -NOTs between and after them cover all of it (a -NOT alone
+// also passes on an empty or truncated file).
+// SERIAL: ModuleID
+// SERIAL-NOT: xcs_rt_parallel_for
+// SERIAL: define {{.*}}i32 @xcs_scale(ptr
+// SERIAL-NOT: xcs_rt_parallel_for
+// SERIAL: define {{.*}}i32 @xcs_scale_packed(ptr
+// SERIAL-NOT: xcs_rt_parallel_for
 // PARALLEL: call i32 @xcs_rt_parallel_for
 // BADEMIT: invalid value 'dll' for '--emit <emit>'
 // BADCPU: invalid value 'foobar' for '--mcpu <CPU>': 'foobar' is not a CPU LLVM knows for x86_64

@@ -555,6 +555,20 @@ def test_softmax(stats):
     stats("softmax", check(cases, "softmax"))
 
 
+def test_softmax_of_inputs_near_1000(stats):
+    """exp(1000) overflows every float type: a softmax without the row-max subtraction gives
+    NaN here (inputs in [-5, 5] would not show it)."""
+    g = Gen(31)
+    cases = []
+    for elem in FLOATS:
+        for lo, hi in [(990.0, 1010.0), (-1010.0, -990.0)]:
+            a = g.floats((3, 7), elem, lo, hi)
+            t = ttype(a.shape, elem)
+            cases.append(simple(f"softmax {elem} {t} in [{lo}, {hi})", "tensor.softmax", [Arg(a, elem, t)], t,
+                                softmax_ref(a, 1, elem), elem, {"axis": "1 : i64"}, exact=False))
+    stats("softmax near 1000", check(cases, "softmax_large"))
+
+
 def layer_norm_ref(x, gamma, beta, axis, eps, elem):
     x, gamma, beta = (v.astype(np.float64) for v in (x, gamma, beta))
     ax = tuple(range(axis % x.ndim, x.ndim))
@@ -579,6 +593,27 @@ def test_layer_norm(stats):
                                 layer_norm_ref(x, gm, bt, axis, eps, elem), elem,
                                 {"axis": f"{axis} : i64", "epsilon": eps_text}, exact=False))
     stats("layer_norm", check(cases, "layer_norm"))
+
+
+def test_layer_norm_of_inputs_near_1000(stats):
+    """Values near +-1000 a few thousandths apart (f32, f64; a tiny epsilon, so the result is
+    all spread): a one-pass variance E[x^2] - E[x]^2 loses that spread to rounding, even in
+    f64; the two-pass one keeps it. f16 and bf16 cannot hold such a spread: units apart."""
+    g = Gen(32)
+    cases = []
+    for elem in FLOATS:
+        spread, eps, eps_text = (0.01, 1e-12, "1.0e-12 : f32") if elem in ("f32", "f64") else (4.0, 1e-5, "1.0e-05 : f32")
+        for sign in (1.0, -1.0):
+            x = to_elem(sign * (1000.0 + g.floats((3, 8), "f64", -spread, spread)), elem)
+            gm, bt = to_elem(np.ones(8), elem), to_elem(np.zeros(8), elem)
+            t, tn = ttype(x.shape, elem), ttype((8,), elem)
+            args = [Arg(x, elem, t), Arg(gm, elem, tn), Arg(bt, elem, tn)]
+            # f64: numpy's mean near 1000 and ours round differently at ~1e-10 of the spread
+            tol = (1e-9, 1e-12) if elem == "f64" else None
+            cases.append(simple(f"layer_norm {elem} {t} near {sign * 1000}", "tensor.layer_norm", args, t,
+                                layer_norm_ref(x, gm, bt, 1, float(np.float32(eps)), elem), elem,
+                                {"axis": "1 : i64", "epsilon": eps_text}, exact=False, tol=tol))
+    stats("layer_norm near 1000", check(cases, "layer_norm_large"))
 
 
 # ---------------------------------------------------------------------------- data movement

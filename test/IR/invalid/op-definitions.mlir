@@ -104,7 +104,7 @@
 
 // Tensor ops check shapes.
 func.func @f(%a: tensor<4x8xf32>, %b: tensor<3xf32>) {
-  // expected-error@+1 {{'tensor.add'}}
+  // expected-error@+1 {{'tensor.add' op shapes 4x8 and 3 do not broadcast (dimension 8 vs 3)}}
   %0 = tensor.add %a, %b : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<4x8xf32>
   return
 }
