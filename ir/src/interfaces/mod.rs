@@ -14,7 +14,8 @@
 //!   per context, so independent contexts never share them.
 //!
 //! Interfaces defined here, because they need nothing but the IR: [`DefaultDialect`] (the
-//! default dialect inside an op's regions, for the text format), [`FusionRole`] (how `fuse`
+//! default dialect inside an op's regions, for the text format), [`ResultName`] (the name an
+//! op's results print with), [`FusionRole`] (how `fuse`
 //! groups an op) and [`loops`] (an op's loops and the indexing maps of its operands and
 //! results, as linalg's indexing maps, for sharding and tiling).
 
@@ -23,7 +24,7 @@ pub mod fusion;
 pub mod loops;
 
 pub use crate::op_interface::*;
-pub use asm::DefaultDialect;
+pub use asm::{DefaultDialect, ResultName};
 pub use fusion::{fusion_role, FusionRole};
 pub use loops::{LoopInfo, LoopKind, LoopStructure};
 

@@ -25,7 +25,7 @@ use crate::types::Type;
 
 use attr::Elision;
 pub(crate) use attr::{keyword_or_string_into, quoted_into};
-use names::{Names, Root, ARG, UNNAMED};
+use names::{Names, Root, ARG, NAMED, UNNAMED};
 
 /// Prints the custom form of the op `p` is positioned on (MLIR's `Op::print`). The printer
 /// has already written the results (`%0 = `) and the op name (without the default dialect
@@ -52,7 +52,7 @@ pub struct PrintOptions {
 /// (MLIR's `printTopLevelOperation`; mlir-opt writes one more `\n` after it).
 pub fn print_module(ctx: &Context, m: &Module, opts: &PrintOptions) -> String {
     let body = &m.body;
-    let mut names = names::number(Root::Body(body), opts.generic);
+    let mut names = names::number(ctx, Root::Body(body), opts.generic);
     if !opts.debug_info || opts.local_scope {
         // Most IR has nothing to alias: print once, and only redo it when something was.
         let mut st = PrintState::new(opts, names);
@@ -116,7 +116,7 @@ pub fn print_module_to(
         return Ok(w);
     }
     let body = &m.body;
-    let names = names::number(Root::Body(body), opts.generic);
+    let names = names::number(ctx, Root::Body(body), opts.generic);
     let mut st = PrintState::new(opts, names);
     st.out.reserve(1 << 21);
     st.sink = Some(w);
@@ -136,7 +136,7 @@ pub fn print_module_to(
 /// function pass (MLIR's `op->print()` with local scope: names start at `%0` in it). No
 /// trailing newline.
 pub fn print_isolated(ctx: &Context, body: &Body, opts: &PrintOptions) -> String {
-    let names = names::number(Root::Body(body), opts.generic);
+    let names = names::number(ctx, Root::Body(body), opts.generic);
     let mut st = PrintState::new(opts, names);
     // ~90 bytes per op in typical generic IR; one allocation instead of log2(n) regrowths
     st.out.reserve(body.total_ops().saturating_mul(if opts.debug_info { 120 } else { 90 }));
@@ -154,7 +154,7 @@ pub fn print_op_generic(ctx: &Context, body: &Body, op: Op) -> String {
         return "<<INVALID OPERATION>>".to_string();
     }
     let root = if body.is_isolated(op) { Root::Op(body, op) } else { Root::Body(body) };
-    let names = names::number(root, true);
+    let names = names::number(ctx, root, true);
     let opts = PrintOptions { generic: true, ..Default::default() };
     let mut st = PrintState::new(&opts, names);
     st.elide_limit = Some(16);
@@ -769,7 +769,12 @@ impl<'a> OpAsmPrinter<'a> {
             return;
         }
         self.st.out.push('%');
-        self.st.push_int(n);
+        if n & NAMED != 0 {
+            let st = &mut *self.st;
+            st.out.push_str(&st.names.strings[(n & !NAMED) as usize]);
+        } else {
+            self.st.push_int(n);
+        }
         if result_no {
             if let ValueDef::Result { op, index } = b.value_def(v) {
                 if b.num_results(op) > 1 {
