@@ -7,7 +7,7 @@
 //! `vmap-batch` batching rule here (a call of a batched clone).
 
 use smallvec::SmallVec;
-use xcs_ir::interfaces::{AsmResultName, DefaultDialect};
+use xcs_ir::interfaces::{DefaultDialect, ResultName};
 use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{DialectDef, OpView, SymbolLookup, Syntax, TypeConstraint};
 use xcs_ir::rewrite::{FnPattern, RewritePattern, Rewriter};
@@ -92,7 +92,7 @@ op! {
         verify_symbol_uses: verify_constant,
         interfaces: [
             dyn Semantics => &ConstantSemantics,
-            AsmResultName => &AsmResultName("f"),
+            ResultName => &ResultName("f"),
         ],
         syntax: Syntax::Custom { parse: crate::func_syntax::parse_constant, print: crate::func_syntax::print_constant },
     }

@@ -10,6 +10,7 @@ mod func_syntax;
 pub mod interfaces;
 pub mod interp;
 pub mod shape;
+pub mod shard;
 mod symbol_syntax;
 pub mod symbolic;
 pub mod tensor;
@@ -24,8 +25,15 @@ use xcs_ir::Context;
 
 /// Every dialect XCS provides (builtin is always registered by `Context::new`). The `test`
 /// dialect is not one of them: it lives with the tests (`xcs-test-support`, `test/lib/`).
-pub fn all_dialects() -> [&'static DialectDef; 5] {
-    [&func::FUNC_DIALECT, &cf::CF_DIALECT, &tensor::TENSOR_DIALECT, &xcs::XCS_DIALECT, &cost::COST_DIALECT]
+pub fn all_dialects() -> [&'static DialectDef; 6] {
+    [
+        &func::FUNC_DIALECT,
+        &cf::CF_DIALECT,
+        &tensor::TENSOR_DIALECT,
+        &xcs::XCS_DIALECT,
+        &cost::COST_DIALECT,
+        &shard::SHARD_DIALECT,
+    ]
 }
 
 /// Registers every XCS dialect in `ctx`.

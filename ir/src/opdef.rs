@@ -531,7 +531,9 @@ fn check_group_types(
         for i in start..(start + n).min(total) {
             let t = ty(i);
             if !(spec.constraint.check)(v.ctx, t) {
-                return Err(v.error(format!("{what} #{i} must be {}, but got '{}'", spec.constraint.desc, v.ty(t))));
+                // MLIR's wording: "variadic of <constraint>" for a variadic group's members
+                let variadic = if spec.arity == Arity::Variadic { "variadic of " } else { "" };
+                return Err(v.error(format!("{what} #{i} must be {variadic}{}, but got '{}'", spec.constraint.desc, v.ty(t))));
             }
         }
         start += n;

@@ -16,6 +16,7 @@ use smallvec::SmallVec;
 use xcs_dialects::func::{CallOp, FuncOp};
 use xcs_dialects::interfaces::batching::{move_dim_perm, BatchedValue, Batcher, Unbatchable};
 use xcs_dialects::shape::norm_axis;
+use xcs_dialects::shard::{ShardOp, ShardingOp};
 use xcs_dialects::xcs::{ParallelMapOp, VmapOp, YieldOp};
 use xcs_ir::opdef::Traits;
 use xcs_ir::pass::{IntKind, OptionKind, OptionSpec, Pass, PassInfo, PassResult};
@@ -44,7 +45,7 @@ pub const INFO: PassInfo = PassInfo {
     argument: "vmap-batch",
     summary: "Batch tensor-only xcs.vmap bodies; run the others as xcs.parallel_map",
     description: "Rewrites every `xcs.vmap` of the module, innermost first. A *tensor-only* body \
-(only `tensor` ops, `xcs.yield`, and `func.call`s of functions whose `xcs.class` is `\"tensor\"`, or, \
+(only `tensor` ops, `shard` annotations, `xcs.yield`, and `func.call`s of functions whose `xcs.class` is `\"tensor\"`, or, \
 for functions without a class or with class `\"none\"`, whose body is made of tensor ops) becomes the \
 same computation on batched tensors: the batch dimension is the leading one (prefix semantics); an \
 operand with `in_axes = k` is transposed to bring dim `k` to the front, an `in_axes = -1` operand is \
@@ -265,7 +266,9 @@ fn tensor_only(ctx: &Context, fb: &Body, op: Op, env: &mut Env<'_>) -> Result<()
         fb.walk_region_into(r, &mut ops);
     }
     for o in ops {
-        if YieldOp::cast(ctx, fb, o).is_some() || is_tensor_op(ctx, fb, o) {
+        // sharding annotations are identities that batch with the batch dim unsplit
+        let annotation = ShardOp::cast(ctx, fb, o).is_some() || ShardingOp::cast(ctx, fb, o).is_some();
+        if YieldOp::cast(ctx, fb, o).is_some() || is_tensor_op(ctx, fb, o) || annotation {
             continue;
         }
         if CallOp::cast(ctx, fb, o).is_some() {

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use xcs_ir::opdef::Traits;
 use xcs_ir::{Attr, Block, Body, Context, Location, Module, Op, Region, Type};
 
+use super::devices::Communicator;
 use super::error::InterpError;
 use super::frame::Frame;
 use super::provider::{LlmProvider, ProviderRegistry};
@@ -38,6 +39,10 @@ pub struct Interpreter<'a> {
     ctx: &'a Context,
     module: &'a Module,
     functions: FxHashMap<String, Op>,
+    /// Every symbol of the module (`sym_name` of its top-level ops), e.g. `shard.grid`s.
+    symbols: FxHashMap<String, Op>,
+    /// The device this interpreter runs as, in an SPMD run (`shard` collectives use it).
+    device: Option<&'a dyn Communicator>,
     providers: ProviderRegistry,
     externals: FxHashMap<String, ExternalFn>,
     max_call_depth: usize,
@@ -56,20 +61,25 @@ impl<'a> Interpreter<'a> {
     /// `FunctionLike` ops of the module, by `sym_name`.
     pub fn new(ctx: &'a Context, module: &'a Module) -> Self {
         let mut functions = FxHashMap::default();
+        let mut symbols = FxHashMap::default();
         for op in module.ops() {
+            let Some(name) = module.body.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) else {
+                continue;
+            };
+            symbols.entry(name.to_string()).or_insert(op);
             if ctx
                 .op_def(module.body.op_name(op))
                 .is_some_and(|d| d.has(Traits::FunctionLike))
             {
-                if let Some(name) = module.body.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) {
-                    functions.entry(name.to_string()).or_insert(op);
-                }
+                functions.entry(name.to_string()).or_insert(op);
             }
         }
         Interpreter {
             ctx,
             module,
             functions,
+            symbols,
+            device: None,
             providers: ProviderRegistry::default(),
             externals: FxHashMap::default(),
             max_call_depth: DEFAULT_MAX_CALL_DEPTH,
@@ -90,6 +100,14 @@ impl<'a> Interpreter<'a> {
     /// Implements the external function `name` (a declaration without a body) on the host.
     pub fn with_external(mut self, name: &str, f: ExternalFn) -> Self {
         self.externals.insert(name.to_string(), f);
+        self
+    }
+    /// Runs as one device of a device grid: the `shard` collectives communicate through
+    /// `device` (see [`super::devices`]; [`super::spmd::run_spmd`] runs a function on every
+    /// device of a grid). Without a device, a collective over a group of one device is local
+    /// and a larger group is a run-time error.
+    pub fn with_device(mut self, device: &'a dyn Communicator) -> Self {
+        self.device = Some(device);
         self
     }
     /// The maximum depth of nested calls (deeper is a run-time error, not a stack overflow).
@@ -380,6 +398,14 @@ impl Engine for Interpreter<'_> {
 
     fn providers(&self) -> &ProviderRegistry {
         &self.providers
+    }
+
+    fn symbol(&self, name: &str) -> Option<(&Body, Op)> {
+        self.symbols.get(name).map(|&op| (&self.module.body, op))
+    }
+
+    fn device(&self) -> Option<&dyn Communicator> {
+        self.device
     }
 
     fn thread_stack_size(&self) -> usize {

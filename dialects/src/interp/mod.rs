@@ -10,7 +10,8 @@
 //! `test` dialect's integer ops. Every run-time error is an [`InterpError`] located at the op.
 //!
 //! Entry points: [`run_function`], [`Interpreter::call`], [`eval_kernel`] (one op on
-//! constants, for folding); values: [`RtValue`], [`Tensor`];
+//! constants, for folding), [`run_spmd`] (a partitioned program on every device of a grid,
+//! devices as threads: [`mod@devices`], [`mod@shared_grid`], [`mod@spmd`]); values: [`RtValue`], [`Tensor`];
 //! files: [`read_npy`], [`write_npy`]; inputs: [`random_input`].
 //!
 //! # Semantics (numpy's unless said otherwise)
@@ -41,6 +42,7 @@
 //!   the ops one call may run.
 
 mod compare;
+pub mod devices;
 mod error;
 pub mod format;
 mod frame;
@@ -49,6 +51,8 @@ pub mod npy;
 pub mod provider;
 pub mod random;
 pub mod semantics;
+pub mod shared_grid;
+pub mod spmd;
 pub mod value;
 
 #[cfg(test)]
@@ -56,16 +60,16 @@ mod tests;
 
 use xcs_ir::{Context, Module};
 
+pub use devices::{Communicator, GridShape, Reduction, SingleDevice};
 pub use error::InterpError;
 pub use interpreter::{ExternalFn, Interpreter, DEFAULT_MAX_CALL_DEPTH};
 pub use npy::{read_npy, read_npy_bytes, write_npy, write_npy_bytes};
 pub use provider::{EchoProvider, LlmProvider, ProviderRegistry};
 pub use random::{random_input, random_tensor};
 pub use semantics::{eval_kernel, Control, Kernel, OpInfo, OpRun, Semantics, ValueKernel};
-pub use value::{
-    splat_from_attr, splat_to_attr, tensor_from_attr, tensor_to_attr, AnyValue, ElemType, FuncValue, RtValue, Scalar, Tensor,
-    TensorData,
-};
+pub use shared_grid::{run_on_grid, SharedGrid, ThreadDevice};
+pub use spmd::{run_spmd, shard_value, unshard_values, Split, Spmd};
+pub use value::{splat_from_attr, splat_to_attr, tensor_from_attr, tensor_to_attr, AnyValue, ElemType, FuncValue, RtValue, Scalar, Tensor, TensorData};
 
 /// Runs function `name` of `module` on `inputs` with the default settings (built-in providers).
 pub fn run_function(ctx: &Context, module: &Module, name: &str, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {

@@ -32,6 +32,7 @@ use smallvec::SmallVec;
 use xcs_ir::opdef::OpView;
 use xcs_ir::{Attr, Block, Body, Context, Location, Op, Region, Type, TypeKind};
 
+use super::devices::Communicator;
 use super::error::InterpError;
 use super::frame::Frame;
 use super::provider::ProviderRegistry;
@@ -83,6 +84,10 @@ pub(crate) trait Engine: Sync {
         owner_loc: Location,
     ) -> Result<Vec<RtValue>, InterpError>;
     fn providers(&self) -> &ProviderRegistry;
+    /// The top-level op of the module named `name` (its `sym_name`), in the module's body.
+    fn symbol(&self, name: &str) -> Option<(&Body, Op)>;
+    /// The device the program runs as, in an SPMD run.
+    fn device(&self) -> Option<&dyn Communicator>;
     /// The native stack size of interpreter threads.
     fn thread_stack_size(&self) -> usize;
 }
@@ -177,6 +182,15 @@ impl<'a> OpRun<'a> {
     /// The language-model providers (`xcs.llm`).
     pub fn providers(&self) -> &'a ProviderRegistry {
         self.engine.providers()
+    }
+    /// The module's top-level symbol `name` (e.g. the `shard.grid` a collective names).
+    pub fn symbol(&self, name: &str) -> Option<OpView<'a>> {
+        self.engine.symbol(name).map(|(body, op)| OpView::new(self.ctx, body, op))
+    }
+    /// The device this program runs as in an SPMD run (`None` outside one); see
+    /// [`super::devices`].
+    pub fn device(&self) -> Option<&'a dyn Communicator> {
+        self.engine.device()
     }
     /// The native stack size for threads that run regions (`xcs.parallel_map`'s pool).
     pub fn thread_stack_size(&self) -> usize {

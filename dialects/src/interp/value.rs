@@ -1018,7 +1018,9 @@ impl RtValue {
 
     /// Checks that the value can be a value of IR type `ty`: a tensor of the same element type
     /// and rank whose size matches every static dim; a string for `!xcs.str`; an integer scalar
-    /// of the same width; a function of that function type; anything for `!xcs.any`.
+    /// of the same width (64 bits for `index`); a function of that function type; anything for
+    /// `!xcs.any`; an opaque host value for any other dialect type (e.g. a `!shard.sharding`,
+    /// which the interpreter does not look into).
     pub fn check_type(&self, ctx: &Context, ty: Type) -> Result<(), String> {
         let mismatch = || {
             format!("a value of type {} where '{}' is expected", self.type_string(), xcs_ir::printer::type_to_string(ctx, ty))
@@ -1043,6 +1045,8 @@ impl RtValue {
             (RtValue::Str(_), _) if ty == str_type(ctx) => Ok(()),
             (RtValue::Scalar(s), TypeKind::Integer { width, .. }) if *width == s.width => Ok(()),
             (RtValue::Func(f), _) if f.ty == ty => Ok(()),
+            (RtValue::Scalar(s), TypeKind::Index) if s.width == 64 => Ok(()),
+            (RtValue::Any(_), TypeKind::Dialect { .. }) if ty != str_type(ctx) => Ok(()),
             _ => Err(mismatch()),
         }
     }

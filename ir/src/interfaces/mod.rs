@@ -14,17 +14,17 @@
 //!   per context, so independent contexts never share them.
 //!
 //! Interfaces defined here, because they need nothing but the IR: [`DefaultDialect`] (the
-//! default dialect inside an op's regions) and [`AsmResultName`] (the name of its results), for
-//! the text format; [`FusionRole`] (how `fuse` groups an op) and [`loops`] (an op's loops and
-//! the indexing maps of its operands and results, as linalg's indexing maps, for sharding and
-//! tiling).
+//! default dialect inside an op's regions, for the text format), [`ResultName`] (the name an
+//! op's results print with), [`FusionRole`] (how `fuse`
+//! groups an op) and [`loops`] (an op's loops and the indexing maps of its operands and
+//! results, as linalg's indexing maps, for sharding and tiling).
 
 pub mod asm;
 pub mod fusion;
 pub mod loops;
 
 pub use crate::op_interface::*;
-pub use asm::{AsmResultName, DefaultDialect};
+pub use asm::{DefaultDialect, ResultName};
 pub use fusion::{fusion_role, FusionRole};
 pub use loops::{LoopInfo, LoopKind, LoopStructure};
 

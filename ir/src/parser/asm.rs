@@ -264,6 +264,13 @@ impl<'a, 's> OpAsmParser<'a, 's> {
         }
     }
 
+    /// `2x?x4`: dimensions separated by `x`, `?` for a dynamic one (`DYNAMIC`) when
+    /// `allow_dynamic`, with no trailing `x` (MLIR's `parseDimensionList(dims, allowDynamic,
+    /// /*withTrailingX=*/false)`); empty if no dimension starts here.
+    pub fn parse_dimension_list(&mut self, allow_dynamic: bool) -> PResult<SmallVec<[i64; 4]>> {
+        self.p.parse_dimension_list_no_trailing_x(allow_dynamic)
+    }
+
     // ------------------------------------------------------------------ attributes and types
     pub fn parse_attribute(&mut self) -> PResult<Attr> {
         self.p.parse_attr()

@@ -414,6 +414,34 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// `dimension (x dimension)*` without a trailing `x` (MLIR's `parseDimensionList` with
+    /// `withTrailingX = false`, as in `shard.grid @g(shape = 2x?x4)`); empty if no dimension
+    /// starts here.
+    pub(crate) fn parse_dimension_list_no_trailing_x(&mut self, allow_dynamic: bool) -> PResult<SmallVec<[i64; 4]>> {
+        let mut dims = SmallVec::new();
+        if !self.is(Tok::Question) && !self.is(Tok::Integer) {
+            return Ok(dims);
+        }
+        loop {
+            if self.is(Tok::Question) {
+                if !allow_dynamic {
+                    return Err(self.error_here("expected static shape"));
+                }
+                self.bump();
+                dims.push(DYNAMIC);
+            } else if self.is(Tok::Integer) {
+                dims.push(self.parse_dimension_value()?);
+            } else {
+                return Err(self.error_here("invalid dimension"));
+            }
+            let t = self.tok;
+            if t.kind != Tok::BareId || self.text(t)[0] != b'x' {
+                return Ok(dims);
+            }
+            self.parse_x_in_dimension_list()?;
+        }
+    }
+
     /// The integer token at the cursor as a dimension; `0xf32` is `0` followed by `xf32`.
     fn parse_dimension_value(&mut self) -> PResult<i64> {
         let t = self.tok;
@@ -519,8 +547,19 @@ impl<'s> Parser<'s> {
                 ),
             ));
         };
-        let mnemonic = if ident.len() > ns.len() { &ident[ns.len() + 1..] } else { &b""[..] };
-        let mnemonic_off = t.start + 1 + (ns.len() as u32 + 1).min(ident.len() as u32);
+        // `#ns.mnemonic<params>`, or the opaque form `#ns<mnemonic params>` that MLIR prints when
+        // the parameters are not `<...>` (`#shard<axisarray[[0]]>`): the mnemonic opens the body.
+        let opaque = ident.len() == ns.len() && text.len() > ident.len() + 1;
+        let (mnemonic, mnemonic_off, params_start, params_end) = if opaque {
+            let body = &text[ident.len() + 1..text.len() - 1];
+            let blank = body.iter().take_while(|c| c.is_ascii_whitespace()).count();
+            let n = body[blank..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'.').count();
+            let start = ident.len() + 1 + blank;
+            (&body[blank..blank + n], t.start + 1 + start as u32, start + n, text.len() - 1)
+        } else {
+            let m = if ident.len() > ns.len() { &ident[ns.len() + 1..] } else { &b""[..] };
+            (m, t.start + 1 + (ns.len() as u32 + 1).min(ident.len() as u32), ident.len(), text.len())
+        };
         let found: Option<(&'static str, Option<ParamsFn>)> = if is_type {
             d.types.iter().find(|x| x.mnemonic.as_bytes() == mnemonic).map(|x| (x.mnemonic, x.params))
         } else {
@@ -536,14 +575,16 @@ impl<'s> Parser<'s> {
                 format!("unknown {what} `{}` in dialect `{ns}`", String::from_utf8_lossy(mnemonic)),
             ));
         };
-        let params = String::from_utf8_lossy(&text[ident.len()..]).into_owned();
+        let params = String::from_utf8_lossy(&text[params_start..params_end]).into_owned();
         match params_fn {
             None if !params.is_empty() => Err(self.error_at(t.end, format!("{what} '{ns}.{mn}' takes no parameters"))),
+            None if opaque => Ok(format!("{ns}.{mn}")),
             None => Ok(text_s),
             Some(f) => match f(self.ctx, &params) {
+                Ok(p) if opaque => Ok(canonical_dialect_symbol(ns, &format!("{ns}<{mn}{p}>"))),
                 Ok(p) => Ok(format!("{ns}.{mn}{p}")),
                 Err(e) => {
-                    let base = t.start as usize + 1 + ident.len();
+                    let base = t.start as usize + 1 + params_start;
                     let at = e.offset.map_or(t.end, |o| (base + o.min(params.len())) as u32);
                     Err(self.error_at(at, e.message))
                 }

@@ -775,8 +775,8 @@ impl<'a> OpAsmPrinter<'a> {
         }
         self.st.out.push('%');
         if n & NAMED != 0 {
-            let name = &self.st.names.strings[(n & !NAMED) as usize];
-            self.st.out.push_str(name);
+            let st = &mut *self.st;
+            st.out.push_str(&st.names.strings[(n & !NAMED) as usize]);
         } else {
             self.st.push_int(n);
         }

@@ -4,22 +4,22 @@
 //! restarts from the counters its parent region ended with (so names restart per function
 //! and sibling regions reuse numbers); in the generic form numbers are unique in the whole
 //! printed op (MLIR's `shouldPrintUniqueSSAIDs`), assigned in the stack's LIFO order.
-//! In the custom form, ops with an [`AsmResultName`] name their results (`%f`); a name already
-//! used in the region or the regions around it gets a suffix `_N` from a counter that, like the
-//! value numbers, each region restarts from where its parent region ended (MLIR's
-//! `uniqueValueName`).
+//! In the custom form an op with a [`ResultName`] interface names its results (`%sharding`),
+//! made unique within the region and its ancestors with a `_N` suffix from a counter that,
+//! like the value numbers, each region continues from its parent's (MLIR's
+//! `getAsmResultNames` and `uniqueValueName`).
 
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::body::{Block, Body, Op, Region, Value};
+use crate::context::Context;
 use crate::entity::EntityRef;
-use crate::interfaces::AsmResultName;
-use crate::Context;
+use crate::interfaces::ResultName;
 
 /// Marks an entry-block argument (`%argN`) in a value's name.
 pub(crate) const ARG: u32 = 1 << 31;
-/// Marks a named value (`%name`): the rest is the name's index in [`Names::strings`].
+/// Marks a named value: the rest is an index into [`Names::strings`].
 pub(crate) const NAMED: u32 = 1 << 30;
 pub(crate) const UNNAMED: u32 = u32::MAX;
 
@@ -27,7 +27,8 @@ pub(crate) const UNNAMED: u32 = u32::MAX;
 #[derive(Default)]
 pub(crate) struct BodyNames {
     /// `N` for `%N` (all results of an op share their first result's number), `ARG | N` for
-    /// `%argN`, `NAMED | i` for a named value, `UNNAMED` for values outside the printed scope.
+    /// `%argN`, `NAMED | i` for `%name` (`Names::strings[i]`), `UNNAMED` for values outside the
+    /// printed scope.
     pub values: Vec<u32>,
     /// The block's position in its region (`^bbN`).
     pub blocks: Vec<u32>,
@@ -64,9 +65,52 @@ impl BodyNames {
 #[derive(Default)]
 pub(crate) struct Names {
     pub bodies: Vec<BodyNames>,
-    /// The names of named values (`NAMED | i`), uniqued.
+    /// The names of named values (see [`NAMED`]).
     pub strings: Vec<String>,
     index: FxHashMap<*const Body, u32>,
+}
+
+/// The result names used in one region (MLIR's scoped `usedNames`): a name is taken if this
+/// region or an enclosing one uses it.
+struct NameScope {
+    parent: Option<u32>,
+    used: rustc_hash::FxHashSet<String>,
+}
+
+/// The scopes of the regions numbered so far, and the `_N` counter of the current region.
+#[derive(Default)]
+struct UniqueNames {
+    scopes: Vec<NameScope>,
+    next_conflict: u32,
+}
+
+impl UniqueNames {
+    fn used(&self, mut scope: u32, name: &str) -> bool {
+        loop {
+            let s = &self.scopes[scope as usize];
+            if s.used.contains(name) {
+                return true;
+            }
+            match s.parent {
+                Some(p) => scope = p,
+                None => return false,
+            }
+        }
+    }
+    /// `name`, or `name_N` with the first free `N` from the counter, marked used in `scope`.
+    fn unique(&mut self, scope: u32, name: &str) -> String {
+        let mut chosen = name.to_string();
+        while self.used(scope, &chosen) {
+            chosen = format!("{name}_{}", self.next_conflict);
+            self.next_conflict += 1;
+        }
+        self.scopes[scope as usize].used.insert(chosen.clone());
+        chosen
+    }
+    fn new_scope(&mut self, parent: Option<u32>) -> u32 {
+        self.scopes.push(NameScope { parent, used: Default::default() });
+        (self.scopes.len() - 1) as u32
+    }
 }
 
 impl Names {
@@ -94,43 +138,8 @@ pub(crate) enum Root<'b> {
     Op(&'b Body, Op),
 }
 
-/// The value names in use in each region being numbered and the regions around it (MLIR's
-/// `usedNames` scoped table). Entry-block arguments (`%argN`) are not entered: no
-/// [`AsmResultName`] has that form.
-#[derive(Default)]
-struct UsedNames {
-    /// (parent scope, names used in this region)
-    scopes: Vec<(Option<u32>, Vec<String>)>,
-}
-
-impl UsedNames {
-    fn push(&mut self, parent: Option<u32>) -> u32 {
-        self.scopes.push((parent, Vec::new()));
-        (self.scopes.len() - 1) as u32
-    }
-    fn is_used(&self, mut scope: Option<u32>, name: &str) -> bool {
-        while let Some(s) = scope {
-            let (parent, used) = &self.scopes[s as usize];
-            if used.iter().any(|n| n == name) {
-                return true;
-            }
-            scope = *parent;
-        }
-        false
-    }
-    /// `name`, or `name_N` with the first free `N` from `next_conflict` on, entered in `scope`.
-    fn unique(&mut self, scope: u32, name: &str, next_conflict: &mut u32) -> String {
-        let mut out = name.to_string();
-        while self.is_used(Some(scope), &out) {
-            out = format!("{name}_{next_conflict}");
-            *next_conflict += 1;
-        }
-        self.scopes[scope as usize].1.push(out.clone());
-        out
-    }
-}
-
-/// One region waiting to be numbered, with the counters and the scope of names it starts from.
+/// One region waiting to be numbered: its body and name table, and what it continues from
+/// (the parent region's counters and name scope).
 struct Pending<'b> {
     body: &'b Body,
     table: u32,
@@ -142,42 +151,31 @@ struct Pending<'b> {
 }
 
 /// Numbers everything under `root`. `unique` selects the generic form's module-wide unique
-/// numbering (which names no value).
+/// numbering (and no result names); `ctx` gives the ops' [`ResultName`]s.
 pub(crate) fn number(ctx: &Context, root: Root<'_>, unique: bool) -> Names {
     let mut names = Names::default();
-    let mut used = UsedNames::default();
     let mut stack: Vec<Pending<'_>> = Vec::new();
-    let (mut next_value, mut next_arg, mut next_conflict) = (0u32, 0u32, 0u32);
-    let pending = |body, table, region, scope| Pending {
-        body,
-        table,
-        region,
-        next_value: 0,
-        next_arg: 0,
-        next_conflict: 0,
-        scope,
-    };
+    let mut next_value = 0u32;
+    let pending = |body, table, region| Pending { body, table, region, next_value: 0, next_arg: 0, next_conflict: 0, scope: None };
     match root {
         Root::Body(b) => {
             let bi = names.add(b);
-            let top = used.push(None);
             for &r in b.root_regions() {
-                stack.push(pending(b, bi, r, Some(top)));
+                stack.push(pending(b, bi, r));
             }
         }
         Root::Op(b, op) => {
             let bi = names.add(b);
-            let top = used.push(None);
             match b.nested(op) {
                 Some(nb) => {
                     let ci = names.add(nb);
                     for &r in nb.root_regions() {
-                        stack.push(pending(nb, ci, r, Some(top)));
+                        stack.push(pending(nb, ci, r));
                     }
                 }
                 None => {
                     for &r in b.regions(op) {
-                        stack.push(pending(b, bi, r, Some(top)));
+                        stack.push(pending(b, bi, r));
                     }
                 }
             }
@@ -189,78 +187,98 @@ pub(crate) fn number(ctx: &Context, root: Root<'_>, unique: bool) -> Names {
             }
         }
     }
+    let mut counters = Counters { next_value, next_arg: 0, unique_names: UniqueNames::default() };
     let mut nested: Vec<(&Body, u32, Region)> = Vec::new();
     while let Some(p) = stack.pop() {
-        let (b, bi, r) = (p.body, p.table, p.region);
         if !unique {
-            next_value = p.next_value;
-            next_arg = p.next_arg;
-            next_conflict = p.next_conflict;
+            counters.next_value = p.next_value;
+            counters.next_arg = p.next_arg;
+            counters.unique_names.next_conflict = p.next_conflict;
         }
-        let scope = used.push(p.scope);
+        let scope = if unique { 0 } else { counters.unique_names.new_scope(p.scope) };
         nested.clear();
-        let t = &mut names.bodies[bi as usize];
-        for (ord, blk) in b.region_blocks(r).enumerate() {
-            t.set_block(blk, ord as u32);
-            let entry = ord == 0;
-            for &a in b.block_args(blk) {
-                if entry {
-                    t.set_value(a, ARG | next_arg);
-                    next_arg += 1;
-                } else {
-                    t.set_value(a, next_value);
-                    next_value += 1;
-                }
-            }
-            for op in b.block_ops(blk) {
-                if b.num_results(op) > 0 {
-                    let hint = if unique {
-                        None
-                    } else {
-                        ctx.interface::<AsmResultName>(b.op_name(op))
-                    };
-                    let n = match hint {
-                        Some(AsmResultName(name)) => {
-                            names.strings.push(used.unique(scope, name, &mut next_conflict));
-                            NAMED | (names.strings.len() - 1) as u32
-                        }
-                        None => {
-                            next_value += 1;
-                            next_value - 1
-                        }
-                    };
-                    for v in b.results(op) {
-                        t.set_value(v, n);
-                    }
-                }
-                for &s in b.successors(op) {
-                    t.preds.entry(s).or_default().push(blk);
-                }
-                if b.is_isolated(op) {
-                    if let Some(nb) = b.nested(op) {
-                        for &rr in nb.root_regions() {
-                            nested.push((nb, u32::MAX, rr));
-                        }
-                    }
-                } else {
-                    for &rr in b.regions(op) {
-                        nested.push((b, bi, rr));
-                    }
-                }
-            }
-        }
+        number_region(ctx, &mut names, &p, &mut counters, scope, unique, &mut nested);
         for &(nb, ti, rr) in nested.iter() {
             let ti = if ti == u32::MAX { names.add(nb) } else { ti };
             stack.push(Pending {
                 body: nb,
                 table: ti,
                 region: rr,
-                next_value,
-                next_arg,
-                next_conflict,
+                next_value: counters.next_value,
+                next_arg: counters.next_arg,
+                next_conflict: counters.unique_names.next_conflict,
                 scope: Some(scope),
             });
         }
     }
     names
+}
+
+/// The numbering state carried from region to region.
+struct Counters {
+    next_value: u32,
+    next_arg: u32,
+    unique_names: UniqueNames,
+}
+
+/// Numbers the blocks, block arguments and op results of one region and lists its nested
+/// regions (`u32::MAX` as the table of an isolated op's body, which gets its own).
+fn number_region<'b>(
+    ctx: &Context,
+    names: &mut Names,
+    p: &Pending<'b>,
+    c: &mut Counters,
+    scope: u32,
+    unique: bool,
+    nested: &mut Vec<(&'b Body, u32, Region)>,
+) {
+    let (b, bi) = (p.body, p.table);
+    for (ord, blk) in b.region_blocks(p.region).enumerate() {
+        let t = &mut names.bodies[bi as usize];
+        t.set_block(blk, ord as u32);
+        let entry = ord == 0;
+        for &a in b.block_args(blk) {
+            if entry {
+                t.set_value(a, ARG | c.next_arg);
+                c.next_arg += 1;
+            } else {
+                t.set_value(a, c.next_value);
+                c.next_value += 1;
+            }
+        }
+        for op in b.block_ops(blk) {
+            if b.num_results(op) > 0 {
+                let hint = if unique { None } else { ctx.interface::<ResultName>(b.op_name(op)) };
+                let n = match hint {
+                    Some(ResultName(hint)) => {
+                        let name = c.unique_names.unique(scope, hint);
+                        names.strings.push(name);
+                        NAMED | (names.strings.len() - 1) as u32
+                    }
+                    None => {
+                        c.next_value += 1;
+                        c.next_value - 1
+                    }
+                };
+                for v in b.results(op) {
+                    names.bodies[bi as usize].set_value(v, n);
+                }
+            }
+            let t = &mut names.bodies[bi as usize];
+            for &s in b.successors(op) {
+                t.preds.entry(s).or_default().push(blk);
+            }
+            if b.is_isolated(op) {
+                if let Some(nb) = b.nested(op) {
+                    for &rr in nb.root_regions() {
+                        nested.push((nb, u32::MAX, rr));
+                    }
+                }
+            } else {
+                for &rr in b.regions(op) {
+                    nested.push((b, bi, rr));
+                }
+            }
+        }
+    }
 }

@@ -3,8 +3,9 @@
 //! select, cast: one lowering for every op with an `Elementwise` interface), [`reduce`] (reduce,
 //! softmax, layer_norm), [`matmul`] (matmul, einsum; the packed f32 kernel in [`matmul_f32`]),
 //! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`fused`]
-//! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert) and [`math`] (vectorizable
-//! inline f32 exp, log, tanh, sigmoid, GELU, pow).
+//! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert), [`shard`] (the
+//! sharding annotations, identities on one device) and [`math`] (vectorizable inline f32 exp,
+//! log, tanh, sigmoid, GELU, pow).
 //!
 //! [`attach_interfaces`] attaches each lowering to its op as the op's [`LowerOp`] interface, in
 //! one context: a table keyed by the ops' typed declarations, never by name strings. This is
@@ -20,9 +21,10 @@ pub mod math;
 pub mod matmul;
 pub mod matmul_f32;
 pub mod reduce;
+pub mod shard;
 
 use xcs_dialects::tensor::elementwise::Elementwise;
-use xcs_dialects::{cf as cf_dialect, func as func_dialect, tensor};
+use xcs_dialects::{cf as cf_dialect, func as func_dialect, shard as shard_dialect, tensor};
 use xcs_ir::opdef::OpDef;
 use xcs_ir::Context;
 
@@ -51,17 +53,21 @@ static LOWERINGS: &[(&OpDef, &dyn LowerOp)] = &[
     (cf_dialect::CondBranchOp::DEF, &cf::COND_BRANCH),
     (cf_dialect::SwitchOp::DEF, &cf::SWITCH),
     (cf_dialect::AssertOp::DEF, &cf::ASSERT),
+    (shard_dialect::ShardOp::DEF, &shard::SHARD),
+    (shard_dialect::ShardingOp::DEF, &shard::SHARDING),
 ];
 
 /// Attaches the LLVM lowering ([`LowerOp`]) of every op this backend compiles to `ctx`: the
 /// ops of the `LOWERINGS` table, and every registered op with an `Elementwise` interface (they share
 /// [`elementwise::ELEMENTWISE`], which asks the op for its function: a new elementwise op needs
-/// nothing here). Registers the `func`, `cf` and `tensor` dialects first if they are not yet.
+/// nothing here). Registers the `func`, `cf`, `tensor` and `shard` dialects first if they are
+/// not yet.
 pub fn attach_interfaces(ctx: &mut Context) {
     for d in [
         &func_dialect::FUNC_DIALECT,
         &cf_dialect::CF_DIALECT,
         &tensor::TENSOR_DIALECT,
+        &shard_dialect::SHARD_DIALECT,
     ] {
         ctx.register_dialect(d);
     }

@@ -5,7 +5,8 @@
 //! (`xcs_dialects::interfaces::batching`), found in O(1) from the op's name — through an
 //! [`OpBatcher`], this pass's implementation of the rules' `Batcher`; the old op is erased later
 //! by the caller. An op whose operands are all unbatched computes the same value for every
-//! element and is kept as it is (the caller hoists it). An op without a rule makes the block
+//! element and is kept as it is (the caller hoists it; tensor ops and `shard.sharding`). An op
+//! without a rule makes the block
 //! [`Unbatchable`]; the caller then calls [`Translator::rollback`], which leaves the IR as it was.
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -14,6 +15,7 @@ use xcs_dialects::func::CallOp;
 use xcs_dialects::interfaces::batching::{
     batching_rule, shape_and_elem, BatchResult, BatchedValue, Batcher, CallTarget, Unbatchable,
 };
+use xcs_dialects::shard::ShardingOp;
 use xcs_dialects::tensor::{BroadcastToOp, CastOp, ConstantOp, ReshapeOp, TransposeOp, TENSOR_DIALECT};
 use xcs_ir::attrs::{float_to_bits, write_int, DenseData};
 use xcs_ir::{Attr, AttrKind, Body, Builder, Context, Op, OpDef, Type, Value, DYNAMIC};
@@ -172,7 +174,9 @@ impl<'c> Translator<'c> {
             }
             true
         } else {
-            is_tensor_op(ctx, body, op) && util::is_memory_effect_free(ctx, body, op)
+            // a `shard.sharding` describes the unbatched values; it is kept for their annotations
+            let sharding = ShardingOp::cast(ctx, body, op).is_some();
+            (is_tensor_op(ctx, body, op) || sharding) && util::is_memory_effect_free(ctx, body, op)
         };
         // (an op with regions that are not isolated could use block arguments inside)
         if !keep || !body.regions(op).is_empty() {

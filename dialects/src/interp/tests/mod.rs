@@ -8,6 +8,7 @@
 #![allow(clippy::cloned_ref_to_slice_refs)]
 
 mod control;
+mod devices;
 mod semantics;
 mod tensor;
 mod values;
