@@ -1,5 +1,5 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
-//! the seed passes (`classify`, `vmap-batch`, `fuse`, `cost-annotate`),
+//! the seed passes (`classify`, `vmap-batch`, `fuse`, `cost-annotate`), `shard-partition`,
 //! one file per pass, each exposing its pass type and its registry entry `INFO`.
 //! [`register_all`] adds them to a [`PassRegistry`]. (The `test-*` passes for testing the pass
 //! infrastructure live with the tests, in `xcs-test-support`.)
@@ -12,6 +12,7 @@ pub mod dce;
 pub mod fuse;
 pub mod inline;
 pub mod region_simplify;
+pub mod shard_partition;
 pub mod symbol_dce;
 pub mod util;
 pub mod vmap_batch;
@@ -27,6 +28,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(dce::INFO);
     registry.register(fuse::INFO);
     registry.register(inline::INFO);
+    registry.register(shard_partition::INFO);
     registry.register(symbol_dce::INFO);
     registry.register(vmap_batch::INFO);
 }

@@ -5,7 +5,8 @@
 //! the device queries (`process_multi_index`, `process_linear_index`, `grid_shape`). This file
 //! declares the ops; their syntax is in `syntax.rs`, their verifiers in `verify.rs`, what they
 //! do when run in [`mod@semantics`], `shard.shard`'s batching rule in `batching.rs`, the typed
-//! API (views and builders) in [`mod@build`].
+//! API (views and builders) in [`mod@build`], and how a partitioned function records its
+//! arguments' and results' shardings in [`mod@signature`].
 //!
 //! A module using only `func` and `shard` ops prints byte for byte as `mlir-opt` 22 prints it,
 //! in the custom form (with upstream's result names: `%sharding`, `%sharding_annotated`,
@@ -17,6 +18,7 @@ pub mod attrs;
 mod batching;
 pub mod build;
 pub mod semantics;
+pub mod signature;
 mod syntax;
 mod verify;
 
@@ -31,6 +33,7 @@ use crate::interp::semantics::Semantics;
 
 pub use attrs::{ReductionKind, SplitAxes};
 pub use build::{Grid, Sharding};
+pub use signature::Signature;
 
 /// The text of the `!shard.sharding` type after `!` (the type has the op's name, as in MLIR;
 /// spelled in parts so that the op's name appears only in its declaration).

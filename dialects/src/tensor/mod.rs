@@ -11,6 +11,7 @@ use xcs_ir::interfaces::{FusionRole, LoopStructure};
 
 use crate::interfaces::batching::BatchingRule;
 use crate::interfaces::cost::CostRule;
+use crate::interfaces::partition::SplitReduction;
 use crate::interp::semantics::Semantics;
 use crate::shape::{broadcastable_to, is_table_elem, num_elements, ranked, shape_str};
 use elementwise::{BinaryFn, CompareFn, Elementwise, ElementwiseFn, GeluFn, TernaryFn, UnaryFn};
@@ -22,6 +23,7 @@ pub mod elementwise;
 mod fold;
 mod infer;
 mod loops;
+mod partition;
 mod semantics;
 
 pub use build::*;
@@ -391,6 +393,7 @@ op! {
             dyn BatchingRule => &batching::REDUCE,
             dyn CostRule => &cost::REDUCE,
             dyn LoopStructure => &loops::REDUCE,
+            dyn SplitReduction => &partition::REDUCE,
             FusionRole => &FusionRole::Reduction,
         ],
     }
