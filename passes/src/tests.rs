@@ -66,6 +66,7 @@ fn every_pass_builds_with_its_defaults() {
             "dce",
             "fuse",
             "inline",
+            "shard-partition",
             "symbol-dce",
             "vmap-batch"
         ]

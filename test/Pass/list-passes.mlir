@@ -9,8 +9,8 @@
 // DEFAULT:     --symbol-dce{{ +}}-   Eliminate dead symbols
 // DEFAULT-NOT: --test-
 // DEFAULT:     --vmap-batch{{ +}}-   Batch tensor-only xcs.vmap bodies
-// COUNT: {{^}}9{{$}}
-// TEST-COUNT: {{^}}11{{$}}
+// COUNT: {{^}}10{{$}}
+// TEST-COUNT: {{^}}12{{$}}
 
 // CHECK:      Passes:
 // CHECK-NEXT:   --canonicalize{{ +}}-   Canonicalize operations
@@ -46,6 +46,7 @@
 // CHECK-NEXT:     --inlining-threshold=<uint>{{ +}}- If the ratio
 // CHECK-NEXT:     --max-iterations=<uint>{{ +}}- Maximum number of iterations when inlining within an SCC (default: 4)
 // CHECK-NEXT:     --op-pipelines=<string>{{ +}}- Callable operation specific optimizer pipelines
+// CHECK-NEXT:   --shard-partition{{ +}}-   Rewrite annotated functions into per-device SPMD programs with explicit collectives
 // CHECK-NEXT:   --symbol-dce{{ +}}-   Eliminate dead symbols
 // CHECK-NEXT:   --test-break-ir{{ +}}-   Test only: erase the terminator
 // CHECK-NEXT:   --test-pass-failure{{ +}}-   Test only: fail with an error
