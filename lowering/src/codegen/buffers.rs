@@ -7,11 +7,35 @@
 use xcs_dialects::interp::ElemType;
 
 use super::function::FunctionLowering;
-use super::llvm_ir::Val;
+use super::llvm_ir::{ModuleBuilder, Val};
 use super::loops::copy_into;
 use super::types::elem_size;
 use super::values::{row_major, TensorVal};
 use super::R;
+
+/// A run-time error to record: the message, or a format with two `%lld` and their values.
+#[derive(Clone, Copy)]
+pub(super) enum RunTimeError<'a> {
+    Message(&'a str),
+    Format2 { fmt: &'a str, a: &'a Val, b: &'a Val },
+}
+
+impl RunTimeError<'_> {
+    /// The call of the runtime function that records the error at `site` (`xcs_rt_fail` or
+    /// `xcs_rt_fail2`); the text becomes a constant string of `m`.
+    pub(super) fn record_call(self, m: &mut ModuleBuilder, site: i32) -> String {
+        match self {
+            RunTimeError::Message(msg) => {
+                let s = m.cstr(msg);
+                format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})")
+            }
+            RunTimeError::Format2 { fmt, a, b } => {
+                let s = m.cstr(fmt);
+                format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})")
+            }
+        }
+    }
+}
 
 /// The life of a buffer of the function being lowered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +100,8 @@ impl FunctionLowering<'_, '_> {
             self.f.condbr(&bad, &e, &ok);
             self.f.start(&e);
             self.f.raw(format!("call void @xcs_rt_free(ptr {p})"));
-            let s = self.module.m.cstr(&msg);
-            self.f.raw(format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})"));
+            let record = RunTimeError::Message(&msg).record_call(&mut self.module.m, site);
+            self.f.raw(record);
             self.cleanup_and_ret(&Val::i32(1));
             self.f.start(&ok);
         }
@@ -123,29 +147,24 @@ impl FunctionLowering<'_, '_> {
 
     /// Returns with a run-time error (`msg`, a full message) when `bad` holds, freeing what is live.
     pub fn fail_if(&mut self, bad: &Val, site: i32, msg: &str) {
-        if bad.as_bool() == Some(false) {
-            return;
-        }
-        let (e, ok) = (self.f.label("fail"), self.f.label("ok"));
-        self.f.condbr(bad, &e, &ok);
-        self.f.start(&e);
-        let s = self.module.m.cstr(msg);
-        self.f.raw(format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})"));
-        self.cleanup_and_ret(&Val::i32(1));
-        self.f.start(&ok);
+        self.fail_with_if(bad, site, RunTimeError::Message(msg));
     }
 
     /// Like [`FunctionLowering::fail_if`] with two integers formatted into `fmt` (`%lld` twice).
     pub fn fail2_if(&mut self, bad: &Val, site: i32, fmt: &str, a: &Val, b: &Val) {
+        self.fail_with_if(bad, site, RunTimeError::Format2 { fmt, a, b });
+    }
+
+    /// Records `error`, frees what is live and returns 1 when `bad` holds.
+    fn fail_with_if(&mut self, bad: &Val, site: i32, error: RunTimeError<'_>) {
         if bad.as_bool() == Some(false) {
             return;
         }
         let (e, ok) = (self.f.label("fail"), self.f.label("ok"));
         self.f.condbr(bad, &e, &ok);
         self.f.start(&e);
-        let s = self.module.m.cstr(fmt);
-        self.f
-            .raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
+        let record = error.record_call(&mut self.module.m, site);
+        self.f.raw(record);
         self.cleanup_and_ret(&Val::i32(1));
         self.f.start(&ok);
     }

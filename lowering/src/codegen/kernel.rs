@@ -2,6 +2,7 @@
 //! i64 %hi)` of its own ([`Kernel`]), called over its outer iteration space directly or, above
 //! a size threshold, through the runtime's thread pool ([`FunctionLowering::launch`]).
 
+use super::buffers::RunTimeError;
 use super::function::FunctionLowering;
 use super::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
 use super::values::TensorVal;
@@ -121,20 +122,14 @@ impl Kernel {
 
     /// Fails with `msg` (a full message, see [`ModuleLowering::msg`](super::ModuleLowering::msg)) when `bad` holds.
     pub fn fail_if(&mut self, bad: &Val, site: i32, msg: &str) {
-        if bad.as_bool() == Some(false) {
-            return;
-        }
-        self.fails += 1;
-        let (e, ok) = (self.f.label("kfail"), self.f.label("kok"));
-        self.f.condbr(bad, &e, &ok);
-        self.f.start(&e);
-        let s = self.m.cstr(msg);
-        self.f.raw(format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})"));
-        self.f.br("kerr");
-        self.f.start(&ok);
+        self.fail_with_if(bad, site, RunTimeError::Message(msg));
     }
     /// Fails with `fmt` (two `%lld`) formatted with `a` and `b` when `bad` holds.
     pub fn fail2_if(&mut self, bad: &Val, site: i32, fmt: &str, a: &Val, b: &Val) {
+        self.fail_with_if(bad, site, RunTimeError::Format2 { fmt, a, b });
+    }
+    /// Records `error` and leaves the kernel (returning 1) when `bad` holds.
+    fn fail_with_if(&mut self, bad: &Val, site: i32, error: RunTimeError<'_>) {
         if bad.as_bool() == Some(false) {
             return;
         }
@@ -142,9 +137,8 @@ impl Kernel {
         let (e, ok) = (self.f.label("kfail"), self.f.label("kok"));
         self.f.condbr(bad, &e, &ok);
         self.f.start(&e);
-        let s = self.m.cstr(fmt);
-        self.f
-            .raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
+        let record = error.record_call(&mut self.m, site);
+        self.f.raw(record);
         self.f.br("kerr");
         self.f.start(&ok);
     }
