@@ -2,7 +2,7 @@
 //! i64 %hi)` of its own ([`Kernel`]), called over its outer iteration space directly or, above
 //! a size threshold, through the runtime's thread pool ([`FunctionLowering::launch`]).
 
-use super::buffers::RunTimeError;
+use super::buffers::{RunTimeCheck, RunTimeError};
 use super::function::FunctionLowering;
 use super::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
 use super::values::TensorVal;
@@ -119,20 +119,11 @@ impl Kernel {
         }
         go(self, dims, &mut Vec::new(), init, body)
     }
+}
 
-    /// Fails with `msg` (a full message, see [`ModuleLowering::msg`](super::ModuleLowering::msg)) when `bad` holds.
-    pub fn fail_if(&mut self, bad: &Val, site: i32, msg: &str) {
-        self.fail_with_if(bad, site, RunTimeError::Message(msg));
-    }
-    /// Fails with `fmt` (two `%lld`) formatted with `a` and `b` when `bad` holds.
-    pub fn fail2_if(&mut self, bad: &Val, site: i32, fmt: &str, a: &Val, b: &Val) {
-        self.fail_with_if(bad, site, RunTimeError::Format2 { fmt, a, b });
-    }
-    /// Records `error` and leaves the kernel (returning 1) when `bad` holds.
-    fn fail_with_if(&mut self, bad: &Val, site: i32, error: RunTimeError<'_>) {
-        if bad.as_bool() == Some(false) {
-            return;
-        }
+impl RunTimeCheck for Kernel {
+    /// Records the error and returns 1 from the kernel.
+    fn branch_to_failure(&mut self, bad: &Val, site: i32, error: RunTimeError<'_>) {
         self.fails += 1;
         let (e, ok) = (self.f.label("kfail"), self.f.label("kok"));
         self.f.condbr(bad, &e, &ok);

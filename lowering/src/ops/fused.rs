@@ -25,7 +25,8 @@ use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{broadcast_dims, for_each_element};
 use crate::codegen::module::port_of;
 use crate::codegen::{
-    check_result_dims, row_major, FunctionLowering, Kernel, LowerError, LowerFn, OpSite, Slot, TensorVal, R,
+    check_result_dims, row_major, FunctionLowering, Kernel, LowerError, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal,
+    R,
 };
 
 /// The lowering of `tensor.fused`.

@@ -10,7 +10,7 @@ use super::matmul_f32::matmul_f32;
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{broadcast_dims, broadcast_strides, grain_rows, offset, unflatten};
 use crate::codegen::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
-use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, Slot, TensorVal, R};
+use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
 pub static MATMUL: LowerFn = LowerFn(matmul);
 pub static EINSUM: LowerFn = LowerFn(einsum);

@@ -10,7 +10,7 @@ use super::math::{self, MathBuilder};
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{grain_rows, offset, unflatten};
 use crate::codegen::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
-use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, Slot, TensorVal, R};
+use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
 pub static REDUCE: LowerFn = LowerFn(reduce);
 pub static SOFTMAX: LowerFn = LowerFn(softmax);
