@@ -328,29 +328,25 @@ impl<'a> OpRef<'a> {
             None => OpRef { outer: Some((body, t, op)), inner: body, inner_table: t },
         }
     }
-    fn name(&self) -> OpName {
+    /// `of_op` of the op in the body holding it, or `of_root` of the root's own body.
+    #[inline]
+    fn get<T>(&self, of_op: impl FnOnce(&'a Body, Op) -> T, of_root: impl FnOnce(&'a Body) -> T) -> T {
         match self.outer {
-            Some((b, _, op)) => b.op_name(op),
-            None => self.inner.name(),
+            Some((b, _, op)) => of_op(b, op),
+            None => of_root(self.inner),
         }
+    }
+    fn name(&self) -> OpName {
+        self.get(Body::op_name, Body::name)
     }
     fn attrs(&self) -> Attr {
-        match self.outer {
-            Some((b, _, op)) => b.attrs(op),
-            None => self.inner.self_attrs(),
-        }
+        self.get(Body::attrs, Body::self_attrs)
     }
     fn props(&self) -> Option<Attr> {
-        match self.outer {
-            Some((b, _, op)) => b.props(op),
-            None => self.inner.self_props(),
-        }
+        self.get(Body::props, Body::self_props)
     }
     fn loc(&self) -> Location {
-        match self.outer {
-            Some((b, _, op)) => b.op_loc(op),
-            None => self.inner.loc(),
-        }
+        self.get(Body::op_loc, Body::loc)
     }
     fn regions(&self) -> &'a [Region] {
         match self.outer {
@@ -828,15 +824,19 @@ impl<'a> OpAsmPrinter<'a> {
                 self.collect_arg(body, a);
             }
         }
+        for op in self.printed_ops(b, terminators) {
+            self.nested(op).print_full_op();
+        }
+    }
+
+    /// The ops of block `b` of the op's regions to print: all, or without the block's
+    /// terminator unless `terminators`.
+    fn printed_ops(&self, b: Block, terminators: bool) -> impl Iterator<Item = Op> + 'a {
+        let body = self.cur.inner;
         let last = body.last_op(b);
         let skip_last = !terminators
             && last.is_some_and(|l| self.ctx.op_def(body.op_name(l)).is_some_and(|d| d.has(Traits::Terminator)));
-        for op in body.block_ops(b) {
-            if skip_last && Some(op) == last {
-                break;
-            }
-            self.nested(op).print_full_op();
-        }
+        body.block_ops(b).take_while(move |&op| !(skip_last && Some(op) == last))
     }
 
     /// Alias collection for an op in the generic form: regions, operand and result types,
@@ -938,13 +938,7 @@ impl<'a> OpAsmPrinter<'a> {
             self.st.out.push('\n');
         }
         self.st.indent += 2;
-        let last = body.last_op(b);
-        let skip_last = !terminators
-            && last.is_some_and(|l| self.ctx.op_def(body.op_name(l)).is_some_and(|d| d.has(Traits::Terminator)));
-        for op in body.block_ops(b) {
-            if skip_last && Some(op) == last {
-                break;
-            }
+        for op in self.printed_ops(b, terminators) {
             self.nested(op).print_full_op();
             self.st.out.push('\n');
             if self.st.indent <= 2 {
