@@ -465,23 +465,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
 /// to the compiler (its context has every XCS dialect and their lowering, its registry every
 /// XCS pass) before the input is parsed (`xcs-test-run` registers the test dialect this way).
 pub fn main_with(args: impl IntoIterator<Item = OsString>, register: impl FnOnce(&mut Compiler)) -> i32 {
-    let matches = match command().try_get_matches_from(args) {
-        Ok(m) => m,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 1 } else { 0 };
-        }
-    };
-    match run(&matches, register) {
-        Ok(()) => 0,
-        Err(msg) => {
-            let msg = msg.trim_end();
-            if !msg.is_empty() {
-                eprintln!("{msg}");
-            }
-            1
-        }
-    }
+    crate::tool_main(command(), args, |m| run(m, register), crate::print_error)
 }
 
 /// `NAME=SPEC` of one `--input`.

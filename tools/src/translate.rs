@@ -93,23 +93,7 @@ fn parse_features(s: &str) -> Result<String, String> {
 
 /// Runs xcs-translate with `args` (including the program name); returns the exit code.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
-    let matches = match command().try_get_matches_from(args) {
-        Ok(m) => m,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 1 } else { 0 };
-        }
-    };
-    match run(&matches) {
-        Ok(()) => 0,
-        Err(msg) => {
-            let msg = msg.trim_end();
-            if !msg.is_empty() {
-                eprintln!("{msg}");
-            }
-            1
-        }
-    }
+    crate::tool_main(command(), args, run, crate::print_error)
 }
 
 fn run(m: &ArgMatches) -> Result<(), String> {
