@@ -65,6 +65,20 @@ pub(crate) fn tool_main<E>(
     }
 }
 
+/// A tool's `input-file` (`-`: standard input): its name for diagnostics and its module, parsed
+/// by `xcs` (unregistered dialects allowed with `--allow-unregistered-dialect`) and transformed
+/// by the `--pass-pipeline`, if any; an error is the rendered diagnostics.
+pub(crate) fn load_input(xcs: &mut Compiler, m: &clap::ArgMatches) -> Result<(String, Module), String> {
+    xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
+    let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
+    let (file, text) = opt::read_input(input)?;
+    let mut module = xcs.parse_named(&file, &text).map_err(|e| e.to_string())?;
+    if let Some(p) = m.get_one::<String>("pass-pipeline") {
+        xcs.run(&mut module, p).map_err(|e| e.to_string())?;
+    }
+    Ok((file, module))
+}
+
 /// Prints an error message of a tool to stderr without its trailing white space (nothing for an
 /// empty one: the error was printed already).
 pub(crate) fn print_error(msg: String) {

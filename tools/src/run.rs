@@ -519,13 +519,7 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
     // ---- parse, verify, transform (the diagnostics are xcs-opt's)
     let mut xcs = Compiler::new();
     register(&mut xcs);
-    xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
-    let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
-    let (file, text) = crate::opt::read_input(input)?;
-    let mut module = xcs.parse_named(&file, &text).map_err(|e| e.to_string())?;
-    if let Some(p) = m.get_one::<String>("pass-pipeline") {
-        xcs.run(&mut module, p).map_err(|e| e.to_string())?;
-    }
+    let (_, module) = crate::load_input(&mut xcs, m)?;
 
     // ---- the inputs, by argument
     let entry = m.get_one::<String>("entry").map(String::as_str).unwrap_or("main");
