@@ -335,7 +335,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `%a, %b, ...` (at least one), appended to `uses`.
-    #[inline]
+    #[inline(always)]
     fn parse_ssa_uses(&mut self, uses: &mut SmallVec<[UnresolvedOperand<'s>; 4]>) -> PResult<()> {
         loop {
             uses.push(self.parse_ssa_use()?);
@@ -346,7 +346,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `[^bb1, ^bb2]`, if the next token is `[`: the op's successors, added to `state`.
-    #[inline]
+    #[inline(always)]
     fn parse_optional_successor_list(&mut self, body: &mut Body, state: &mut OperationState) -> PResult<()> {
         if self.eat(Tok::LSquare) {
             loop {

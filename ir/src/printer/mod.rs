@@ -1080,6 +1080,7 @@ impl<'a> OpAsmPrinter<'a> {
 
     /// The op's successors as `open` (`[` or ` [`), `^bb1, ^bb2` and `]`; nothing without
     /// successors.
+    #[inline(always)]
     fn print_successor_list(&mut self, open: &str) {
         let succs = self.cur.successors();
         if !succs.is_empty() {
