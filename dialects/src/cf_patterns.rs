@@ -8,7 +8,7 @@
 use smallvec::SmallVec;
 use xcs_ir::attrs::DenseData;
 use xcs_ir::opdef::Traits;
-use xcs_ir::rewrite::{FnPattern, RewritePattern, Rewriter};
+use xcs_ir::rewrite::{FnPattern, ReplacePattern, RewritePattern, Rewriter};
 use xcs_ir::{Attr, AttrKind, Block, Body, Context, Location, Op, OperationState, Type, TypeKind, Value};
 
 use crate::cf::{SwitchOp, SwitchTargets};
@@ -30,44 +30,44 @@ static BR_TO_SINGLE_PRED: FnPattern = FnPattern {
     name: "cf-br-to-block-with-single-pred",
     f: br_to_single_pred,
 };
-static PASS_THROUGH_BR: FnPattern = FnPattern {
+static PASS_THROUGH_BR: ReplacePattern = ReplacePattern {
     name: "cf-pass-through-br",
     f: pass_through_br,
 };
-static CONST_COND_BRANCH: FnPattern = FnPattern {
+static CONST_COND_BRANCH: ReplacePattern = ReplacePattern {
     name: "cf-const-cond-branch",
     f: const_cond_branch,
 };
-static PASS_THROUGH_COND_BR: FnPattern = FnPattern {
+static PASS_THROUGH_COND_BR: ReplacePattern = ReplacePattern {
     name: "cf-pass-through-cond-br",
     f: pass_through_cond_br,
 };
-static COND_BR_IDENTICAL_SUCCESSORS: FnPattern = FnPattern {
+static COND_BR_IDENTICAL_SUCCESSORS: ReplacePattern = ReplacePattern {
     name: "cf-cond-br-identical-successors",
     f: cond_br_identical_successors,
 };
 
-static SWITCH_ONLY_DEFAULT: FnPattern = FnPattern {
+static SWITCH_ONLY_DEFAULT: ReplacePattern = ReplacePattern {
     name: "cf-switch-with-only-default",
     f: switch_only_default,
 };
-static SWITCH_DROP_CASES_MATCHING_DEFAULT: FnPattern = FnPattern {
+static SWITCH_DROP_CASES_MATCHING_DEFAULT: ReplacePattern = ReplacePattern {
     name: "cf-drop-switch-cases-that-match-default",
     f: switch_drop_cases_matching_default,
 };
-static SWITCH_CONST_FLAG: FnPattern = FnPattern {
+static SWITCH_CONST_FLAG: ReplacePattern = ReplacePattern {
     name: "cf-const-switch-value",
     f: switch_const_flag,
 };
-static PASS_THROUGH_SWITCH: FnPattern = FnPattern {
+static PASS_THROUGH_SWITCH: ReplacePattern = ReplacePattern {
     name: "cf-pass-through-switch",
     f: pass_through_switch,
 };
-static SWITCH_FROM_SWITCH_ON_SAME_FLAG: FnPattern = FnPattern {
+static SWITCH_FROM_SWITCH_ON_SAME_FLAG: ReplacePattern = ReplacePattern {
     name: "cf-switch-from-switch-on-same-condition",
     f: switch_from_switch_on_same_flag,
 };
-static SWITCH_FROM_DEFAULT_SWITCH_ON_SAME_FLAG: FnPattern = FnPattern {
+static SWITCH_FROM_DEFAULT_SWITCH_ON_SAME_FLAG: ReplacePattern = ReplacePattern {
     name: "cf-switch-from-default-switch-on-same-condition",
     f: switch_from_default_switch_on_same_flag,
 };
@@ -220,34 +220,23 @@ fn collapse(ctx: &Context, body: &Body, succ: Block, operands: &[Value]) -> Opti
     Some((dest, vals))
 }
 
-fn pass_through_br(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some(&dest) = body.successors(op).first() else {
-        return false;
-    };
-    let Some((to, vals)) = collapse(ctx, body, dest, &body.operand_vec(op)) else {
-        return false;
-    };
-    let st = new_br(ctx, body.op_loc(op), to, &vals);
-    rw.create_before(op, st);
-    rw.erase_op(op);
-    true
+fn pass_through_br(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let &dest = body.successors(op).first()?;
+    let (to, vals) = collapse(ctx, body, dest, &body.operand_vec(op))?;
+    Some(new_br(ctx, body.op_loc(op), to, &vals))
 }
 
-fn pass_through_cond_br(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else {
-        return false;
-    };
+fn pass_through_cond_br(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let (t_ops, f_ops) = cond_br_operands(ctx, body, op)?;
     let succ = body.successors(op);
     if succ.len() != 2 {
-        return false;
+        return None;
     }
     let (t, f) = (succ[0], succ[1]);
     let ct = collapse(ctx, body, t, &t_ops);
     let cf = collapse(ctx, body, f, &f_ops);
     if ct.is_none() && cf.is_none() {
-        return false;
+        return None;
     }
     let (t2, t_vals) = ct.unwrap_or((t, t_ops));
     let (f2, f_vals) = cf.unwrap_or((f, f_ops));
@@ -256,51 +245,26 @@ fn pass_through_cond_br(op: Op, rw: &mut Rewriter<'_>) -> bool {
     if let Some(w) = body.attr(ctx, op, "branch_weights") {
         st = st.attr(ctx, "branch_weights", w);
     }
-    rw.create_before(op, st);
-    rw.erase_op(op);
-    true
+    Some(st)
 }
 
 /// `cf.cond_br` on a constant `true`/`false`: a `cf.br` to the taken successor.
-fn const_cond_branch(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else {
-        return false;
-    };
-    let Some(def) = body.defining_op(body.operand(op, 0)) else {
-        return false;
-    };
-    if !ctx
-        .op_def(body.op_name(def))
-        .is_some_and(|d| d.has(Traits::ConstantLike))
-    {
-        return false;
-    }
-    let Some(c) = body.attr(ctx, def, "value").and_then(|a| ctx.as_int(a)) else {
-        return false;
-    };
+fn const_cond_branch(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let (t_ops, f_ops) = cond_br_operands(ctx, body, op)?;
+    let c = constant_int(ctx, body, body.operand(op, 0))?;
     let succ = body.successors(op);
     let (dest, vals) = if c != 0 { (succ[0], t_ops) } else { (succ[1], f_ops) };
-    let st = new_br(ctx, body.op_loc(op), dest, &vals);
-    rw.create_before(op, st);
-    rw.erase_op(op);
-    true
+    Some(new_br(ctx, body.op_loc(op), dest, &vals))
 }
 
 /// `cf.cond_br %c, ^a(x), ^a(x)`: a `cf.br ^a(x)`.
-fn cond_br_identical_successors(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some((t_ops, f_ops)) = cond_br_operands(ctx, body, op) else {
-        return false;
-    };
+fn cond_br_identical_successors(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let (t_ops, f_ops) = cond_br_operands(ctx, body, op)?;
     let succ = body.successors(op);
     if succ.len() != 2 || succ[0] != succ[1] || t_ops != f_ops {
-        return false;
+        return None;
     }
-    let st = new_br(ctx, body.op_loc(op), succ[0], &t_ops);
-    rw.create_before(op, st);
-    rw.erase_op(op);
-    true
+    Some(new_br(ctx, body.op_loc(op), succ[0], &t_ops))
 }
 
 // ---------------------------------------------------------------------------- cf.switch
@@ -425,18 +389,16 @@ impl Switch {
     }
 }
 
-/// Replaces switch `op` by a new one with `cases` (and the same flag and default).
-fn replace_switch(
-    rw: &mut Rewriter<'_>,
+/// A switch like `op` (`sw`) with `default` and `cases` (and the same flag).
+fn switch_with_cases(
+    ctx: &Context,
+    body: &Body,
     op: Op,
     sw: &Switch,
     default: (Block, &[Value]),
     cases: &[(i128, Block, &[Value])],
-) {
-    let ctx = rw.ctx;
-    let st = SwitchParts::new(ctx, sw.flag, sw.flag_ty, default, cases).state(ctx, rw.body.op_loc(op));
-    rw.create_before(op, st);
-    rw.erase_op(op);
+) -> OperationState {
+    SwitchParts::new(ctx, sw.flag, sw.flag_ty, default, cases).state(ctx, body.op_loc(op))
 }
 
 /// The integer value of a constant (a `ConstantLike` op's `value`).
@@ -452,27 +414,18 @@ fn constant_int(ctx: &Context, body: &Body, v: Value) -> Option<i128> {
 }
 
 /// `cf.switch %f : i32, [default: ^bb1(x)]`: a `cf.br ^bb1(x)`.
-fn switch_only_default(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some(sw) = Switch::of(ctx, body, op) else {
-        return false;
-    };
+fn switch_only_default(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let sw = Switch::of(ctx, body, op)?;
     if !sw.targets.cases.is_empty() {
-        return false;
+        return None;
     }
     let (dest, ops) = sw.default();
-    let st = new_br(ctx, body.op_loc(op), dest, ops);
-    rw.create_before(op, st);
-    rw.erase_op(op);
-    true
+    Some(new_br(ctx, body.op_loc(op), dest, ops))
 }
 
 /// Cases that go where the default goes, with the same operands, are dropped.
-fn switch_drop_cases_matching_default(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some(sw) = Switch::of(ctx, body, op) else {
-        return false;
-    };
+fn switch_drop_cases_matching_default(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let sw = Switch::of(ctx, body, op)?;
     let default = sw.default();
     let cases = sw.cases();
     let kept: Vec<(i128, Block, &[Value])> = cases
@@ -481,33 +434,21 @@ fn switch_drop_cases_matching_default(op: Op, rw: &mut Rewriter<'_>) -> bool {
         .filter(|&(_, dest, ops)| dest != default.0 || ops != default.1)
         .collect();
     if kept.len() == cases.len() {
-        return false;
+        return None;
     }
-    replace_switch(rw, op, &sw, default, &kept);
-    true
+    Some(switch_with_cases(ctx, body, op, &sw, default, &kept))
 }
 
 /// A switch on a constant: a `cf.br` to the case it selects.
-fn switch_const_flag(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some(sw) = Switch::of(ctx, body, op) else {
-        return false;
-    };
-    let Some(flag) = constant_int(ctx, body, sw.flag) else {
-        return false;
-    };
-    let st = sw.br_for(ctx, body.op_loc(op), flag);
-    rw.create_before(op, st);
-    rw.erase_op(op);
-    true
+fn switch_const_flag(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let sw = Switch::of(ctx, body, op)?;
+    let flag = constant_int(ctx, body, sw.flag)?;
+    Some(sw.br_for(ctx, body.op_loc(op), flag))
 }
 
 /// Successors that only branch on are skipped (MLIR's `simplifyPassThroughSwitch`).
-fn pass_through_switch(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some(sw) = Switch::of(ctx, body, op) else {
-        return false;
-    };
+fn pass_through_switch(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let sw = Switch::of(ctx, body, op)?;
     let mut changed = false;
     let mut through = |dest: Block, ops: &[Value]| match collapse_one(ctx, body, dest, ops) {
         Some((d, v)) => {
@@ -527,11 +468,10 @@ fn pass_through_switch(op: Op, rw: &mut Rewriter<'_>) -> bool {
     let (d0, o0) = sw.default();
     let default = through(d0, o0);
     if !changed {
-        return false;
+        return None;
     }
     let cases: Vec<(i128, Block, &[Value])> = cases.iter().map(|(v, b, o)| (*v, *b, o.as_slice())).collect();
-    replace_switch(rw, op, &sw, (default.0, &default.1), &cases);
-    true
+    Some(switch_with_cases(ctx, body, op, &sw, (default.0, &default.1), &cases))
 }
 
 /// The block's only predecessor edge, if it has exactly one.
@@ -544,40 +484,30 @@ fn single_predecessor(body: &Body, b: Block) -> Option<Op> {
 
 /// In a block that only a case of a switch on the same flag reaches, the flag has that case's
 /// value: the switch becomes a `cf.br` to where that value goes.
-fn switch_from_switch_on_same_flag(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some(sw) = Switch::of(ctx, body, op) else {
-        return false;
-    };
-    let Some(blk) = body.op_block(op) else { return false };
-    let Some(pred) = single_predecessor(body, blk).and_then(|t| Switch::of(ctx, body, t)) else {
-        return false;
-    };
-    if pred.flag != sw.flag || pred.targets.default.0 == blk {
-        return false;
+fn switch_from_switch_on_same_flag(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let (sw, blk, pred) = switch_under_switch_on_same_flag(ctx, body, op)?;
+    if pred.targets.default.0 == blk {
+        return None;
     }
-    let Some(case) = pred.targets.cases.iter().find(|c| c.dest == blk) else {
-        return false;
-    };
-    let st = sw.br_for(ctx, body.op_loc(op), case.value);
-    rw.create_before(op, st);
-    rw.erase_op(op);
-    true
+    let case = pred.targets.cases.iter().find(|c| c.dest == blk)?;
+    Some(sw.br_for(ctx, body.op_loc(op), case.value))
+}
+
+/// Switch `op`, its block and the switch on the same flag that is the block's only
+/// predecessor, if there is one.
+fn switch_under_switch_on_same_flag(ctx: &Context, body: &Body, op: Op) -> Option<(Switch, Block, Switch)> {
+    let sw = Switch::of(ctx, body, op)?;
+    let blk = body.op_block(op)?;
+    let pred = single_predecessor(body, blk).and_then(|t| Switch::of(ctx, body, t))?;
+    (pred.flag == sw.flag).then_some((sw, blk, pred))
 }
 
 /// In a block that only the default of a switch on the same flag reaches, the flag has none of
 /// that switch's case values: those cases are dropped.
-fn switch_from_default_switch_on_same_flag(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
-    let Some(sw) = Switch::of(ctx, body, op) else {
-        return false;
-    };
-    let Some(blk) = body.op_block(op) else { return false };
-    let Some(pred) = single_predecessor(body, blk).and_then(|t| Switch::of(ctx, body, t)) else {
-        return false;
-    };
-    if pred.flag != sw.flag || pred.targets.default.0 != blk {
-        return false;
+fn switch_from_default_switch_on_same_flag(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
+    let (sw, blk, pred) = switch_under_switch_on_same_flag(ctx, body, op)?;
+    if pred.targets.default.0 != blk {
+        return None;
     }
     let impossible: Vec<i128> = pred
         .targets
@@ -589,10 +519,9 @@ fn switch_from_default_switch_on_same_flag(op: Op, rw: &mut Rewriter<'_>) -> boo
     let cases = sw.cases();
     let kept: Vec<(i128, Block, &[Value])> = cases.iter().copied().filter(|c| !impossible.contains(&c.0)).collect();
     if kept.len() == cases.len() {
-        return false;
+        return None;
     }
-    replace_switch(rw, op, &sw, sw.default(), &kept);
-    true
+    Some(switch_with_cases(ctx, body, op, &sw, sw.default(), &kept))
 }
 
 // ---------------------------------------------------------------------------- cf.assert

@@ -336,15 +336,13 @@ fn verify_func(v: &OpView) -> Result<(), Diagnostic> {
                     inputs.len()
                 )));
             }
-            for (i, (&a, &t)) in args.iter().zip(&inputs).enumerate() {
-                let at = body.value_type(a);
-                if at != t {
-                    return Err(v.error(format!(
-                        "type of entry block argument #{i}('{}') must match the type of the corresponding argument in function signature('{}')",
-                        v.ty(at),
-                        v.ty(t)
-                    )));
-                }
+            let arg_types = args.iter().map(|&a| body.value_type(a));
+            if let Some((i, at, t)) = crate::shape::first_type_mismatch(arg_types, &inputs) {
+                return Err(v.error(format!(
+                    "type of entry block argument #{i}('{}') must match the type of the corresponding argument in function signature('{}')",
+                    v.ty(at),
+                    v.ty(t)
+                )));
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Shape arithmetic shared by the tensor ops' inference and verifiers: numpy broadcasting with
-//! dynamic (`?`) dimensions, axis normalisation, type compatibility, element-type classes.
+//! dynamic (`?`) dimensions, axis normalisation, type compatibility, element-type classes; and
+//! the first mismatch of a list of types, for every dialect's verifiers.
 
 use xcs_ir::types::{FloatKind, Signedness, DYNAMIC};
 use xcs_ir::{Context, Type, TypeKind};
@@ -7,6 +8,13 @@ use xcs_ir::{Context, Type, TypeKind};
 /// Formats a shape the way types print it: `4x?x8`.
 pub fn shape_str(shape: &[i64]) -> String {
     shape.iter().map(|&d| if d == DYNAMIC { "?".to_string() } else { d.to_string() }).collect::<Vec<_>>().join("x")
+}
+
+/// The first position where the types `actual` and `expected` differ: its index and both types
+/// (the verifiers' check of block arguments or yielded values against an op's types).
+pub fn first_type_mismatch(actual: impl IntoIterator<Item = Type>, expected: &[Type]) -> Option<(usize, Type, Type)> {
+    let pairs = actual.into_iter().zip(expected.iter().copied()).enumerate();
+    pairs.map(|(i, (a, e))| (i, a, e)).find(|&(_, a, e)| a != e)
 }
 
 /// numpy broadcasting of two shapes (right-aligned; a dim of 1 stretches; `?` against `n` gives

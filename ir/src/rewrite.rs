@@ -1,5 +1,6 @@
-//! Pattern rewriting: the [`RewritePattern`] trait ops declare as canonicalization patterns,
-//! and the [`Rewriter`] they mutate the IR through. The rewriter records what changed so a
+//! Pattern rewriting: the [`RewritePattern`] trait ops declare as canonicalization patterns
+//! (written as functions: [`FnPattern`], or [`ReplacePattern`] for one new op in place of the
+//! old), and the [`Rewriter`] they mutate the IR through. The rewriter records what changed so a
 //! driver (the greedy canonicalizer) can keep its worklist up to date.
 
 use smallvec::SmallVec;
@@ -27,6 +28,27 @@ impl RewritePattern for FnPattern {
     }
     fn match_and_rewrite(&self, op: Op, rw: &mut Rewriter<'_>) -> bool {
         (self.f)(op, rw)
+    }
+}
+
+/// A pattern that replaces its op by one new op, written as a plain function that finds the
+/// new op (its state), or `None` when the op does not match; the new op's results replace the
+/// old op's. MLIR: a `matchAndRewrite` that ends in `replaceOpWithNewOp`.
+pub struct ReplacePattern {
+    pub name: &'static str,
+    pub f: fn(&Context, &Body, Op) -> Option<OperationState>,
+}
+
+impl RewritePattern for ReplacePattern {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn match_and_rewrite(&self, op: Op, rw: &mut Rewriter<'_>) -> bool {
+        let Some(state) = (self.f)(rw.ctx, rw.body, op) else {
+            return false;
+        };
+        rw.replace_op_with_new(op, state);
+        true
     }
 }
 

@@ -104,16 +104,7 @@ impl Pass for Classify {
         "Classify"
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        if !ctx.op_def(body.name()).is_some_and(|d| d.has(Traits::SymbolTable)) {
-            diags.emit(Diagnostic::error(
-                body.loc(),
-                format!(
-                    "'{}' op  was scheduled to run under Classify, but does not define a symbol table",
-                    ctx.op_name_str(body.name())
-                ),
-            ));
-            return Err(());
-        }
+        util::require_symbol_table(ctx, body, "Classify", diags)?;
         let keys = ResultKeys::new(ctx);
         let mut entries = self.report.as_ref().map(|_| Vec::new());
         let changed = self.classify_table(ctx, &keys, body, "", &mut entries, diags)?;

@@ -15,7 +15,7 @@ use xcs_dialects::cost::library;
 use xcs_dialects::cost::resolve::{Child, Kernel, KernelBody, KernelSet, ResolvedNode};
 use xcs_dialects::cost::Cost;
 use xcs_dialects::interfaces::cost::{elem_bytes, product, type_dims, CostOp, CostRule, Dims, Rule, ValInfo};
-use xcs_dialects::symbolic::{parse_numeric_bindings, Expr};
+use xcs_dialects::symbolic::{parse_numeric_bindings, Expr, ExprError};
 use xcs_dialects::tensor::FusedOp;
 use xcs_dialects::xcs::{ParallelMapOp, VmapOp};
 use xcs_ir::builtin::ModuleOp;
@@ -127,6 +127,31 @@ struct Annotator<'a> {
     kernels: Vec<Kernel>,
     /// Counter of fresh dim names (`_dN`) over the module.
     fresh: usize,
+}
+
+/// A composite kernel being built (a function, a fused region or a map body): its name (the
+/// prefix of the names of composites nested in it), its children so far with their unique
+/// labels, and whether it is inside a fused region (whose ops move no memory of their own).
+struct Composite {
+    name: String,
+    labels: Labels,
+    children: Vec<ChildRec>,
+    in_fused: bool,
+}
+
+impl Composite {
+    fn new(name: String, in_fused: bool) -> Self {
+        Composite { name, labels: Labels::default(), children: Vec::new(), in_fused }
+    }
+
+    /// The cost of one invocation: the sum of the children's costs times their counts.
+    fn total(&self) -> Result<Cost, ExprError> {
+        let mut total = Cost::default();
+        for c in &self.children {
+            total = c.cost.times(&c.count).and_then(|x| total.add(&x))?;
+        }
+        Ok(total)
+    }
 }
 
 /// Unique labels within one composite.
@@ -378,34 +403,32 @@ impl<'a> Annotator<'a> {
                 env.insert(v, ValInfo { dims: d.clone(), esize: es, imm: false });
             }
         }
-        let mut labels = Labels::default();
-        let mut children = Vec::new();
+        let mut comp = Composite::new(name.to_string(), false);
         let mut ret_dims: Option<Vec<Option<Dims>>> = None;
         let blocks: Vec<Block> = region.map(|r| f.region_blocks(r).collect()).unwrap_or_default();
         for b in blocks {
             if b != entry {
                 self.block_args_from_types(f, b, &mut env);
             }
-            let returned = self.block(f, b, &mut env, &mut labels, &mut children, false, name)?;
+            let returned = self.block(f, b, &mut env, &mut comp)?;
             if let (Some(vals), None) = (returned, &ret_dims) {
                 ret_dims = Some(vals.iter().map(|v| env.get(v).map(|x| x.dims.clone())).collect());
             }
         }
-        let mut total = Cost::default();
-        for c in &children {
-            total = match c.cost.times(&c.count).and_then(|x| total.add(&x)) {
-                Ok(t) => t,
-                Err(e) => {
-                    self.error(Diagnostic::error(f.loc(), format!("cost-annotate: the total of @{name}: {}", e.message)));
-                    return Err(());
-                }
-            };
-        }
-        self.push_composite(name.to_string(), params.clone(), &children);
+        let total = match comp.total() {
+            Ok(t) => t,
+            Err(e) => {
+                self.error(Diagnostic::error(f.loc(), format!("cost-annotate: the total of @{name}: {}", e.message)));
+                return Err(());
+            }
+        };
+        self.push_composite(comp, params.clone());
         Ok(FuncSummary { params, arg_dims, ret_dims: ret_dims.unwrap_or_default(), total, public, has_body: true })
     }
 
-    fn push_composite(&mut self, name: String, params: Vec<String>, children: &[ChildRec]) {
+    /// Adds `comp` to the report's kernels, with parameters `params`.
+    fn push_composite(&mut self, comp: Composite, params: Vec<String>) {
+        let Composite { name, children, .. } = comp;
         let chs = children
             .iter()
             .map(|c| Child { label: c.label.clone(), kernel: c.kernel.clone(), bindings: c.bindings.clone(), count: c.count.clone() })
@@ -454,16 +477,12 @@ impl<'a> Annotator<'a> {
     /// Annotates the ops of one block. Returns the operands of its return-like terminator.
     /// Calls, fused regions and maps are composites built here; every other op costs what its
     /// declared [`CostRule`] says.
-    #[allow(clippy::too_many_arguments)]
     fn block(
         &mut self,
         body: &mut Body,
         b: Block,
         env: &mut Env,
-        labels: &mut Labels,
-        children: &mut Vec<ChildRec>,
-        in_fused: bool,
-        prefix: &str,
+        comp: &mut Composite,
     ) -> Result<Option<Vec<Value>>, ()> {
         let ctx = self.ctx;
         let ops: Vec<Op> = body.block_ops(b).collect();
@@ -476,18 +495,18 @@ impl<'a> Annotator<'a> {
                 terminal = Some(body.operand_vec(op).to_vec());
                 continue;
             } else if traits.contains(Traits::CallLike) {
-                self.call(body, op, env, labels)?
+                self.call(body, op, env, comp)?
             } else if def.is_some_and(|d| d.is::<FusedOp>()) {
-                self.fused(body, op, env, labels, in_fused, prefix)?
+                self.fused(body, op, env, comp)?
             } else if def.is_some_and(|d| d.is::<VmapOp>() || d.is::<ParallelMapOp>()) {
-                self.map(body, op, env, labels, in_fused, prefix)?
+                self.map(body, op, env, comp)?
             } else if let Some(rule) = ctx.interface::<dyn CostRule>(name) {
-                Some(self.leaf(body, op, rule, env, labels, in_fused)?)
+                Some(self.leaf(body, op, rule, env, comp)?)
             } else {
                 self.uncosted(body, op, traits, env);
                 None
             };
-            children.extend(child);
+            comp.children.extend(child);
         }
         Ok(terminal)
     }
@@ -532,8 +551,7 @@ impl<'a> Annotator<'a> {
         op: Op,
         rule: &dyn CostRule,
         env: &mut Env,
-        labels: &mut Labels,
-        in_fused: bool,
+        comp: &mut Composite,
     ) -> Result<ChildRec, ()> {
         let ctx = self.ctx;
         let name = ctx.op_name_str(body.op_name(op));
@@ -557,7 +575,7 @@ impl<'a> Annotator<'a> {
         };
         let mut bindings: Vec<(String, Expr)> = rule.bindings.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         bindings.push(("bytes".to_string(), Expr::constant(rule.bytes)));
-        if in_fused {
+        if comp.in_fused {
             zero_bytes(&mut bindings);
         }
         let KernelBody::Leaf(template) = &leaf.body else { return Err(()) };
@@ -567,11 +585,11 @@ impl<'a> Annotator<'a> {
         };
         body.set_attr(ctx, op, "cost", self.bound(&cost).to_attr(ctx));
         self.set_results(body, op, rule.dims, imm, env);
-        let label = labels.make(ctx, name, body.op_loc(op));
+        let label = comp.labels.make(ctx, name, body.op_loc(op));
         Ok(ChildRec { label, kernel: leaf_name.to_string(), bindings, count: Expr::one(), cost })
     }
 
-    fn call(&mut self, body: &mut Body, op: Op, env: &mut Env, labels: &mut Labels) -> Result<Option<ChildRec>, ()> {
+    fn call(&mut self, body: &mut Body, op: Op, env: &mut Env, comp: &mut Composite) -> Result<Option<ChildRec>, ()> {
         let ctx = self.ctx;
         let Some(callee) = body.attr(ctx, op, "callee").and_then(|a| ctx.as_symbol(a)).map(str::to_string) else {
             return Ok(None);
@@ -624,22 +642,14 @@ impl<'a> Annotator<'a> {
         }
         body.set_attr(ctx, op, "cost", self.bound(&cost).to_attr(ctx));
         self.set_results(body, op, rets, false, env);
-        let label = labels.make(ctx, ctx.op_name_str(body.op_name(op)), body.op_loc(op));
+        let label = comp.labels.make(ctx, ctx.op_name_str(body.op_name(op)), body.op_loc(op));
         Ok(Some(ChildRec { label, kernel: callee, bindings, count: Expr::one(), cost }))
     }
 
-    fn fused(
-        &mut self,
-        body: &mut Body,
-        op: Op,
-        env: &mut Env,
-        labels: &mut Labels,
-        in_fused: bool,
-        prefix: &str,
-    ) -> Result<Option<ChildRec>, ()> {
+    fn fused(&mut self, body: &mut Body, op: Op, env: &mut Env, comp: &mut Composite) -> Result<Option<ChildRec>, ()> {
         let ctx = self.ctx;
-        let label = labels.make(ctx, FusedOp::DEF.name, body.op_loc(op));
-        let kname = format!("{prefix}/{label}");
+        let label = comp.labels.make(ctx, FusedOp::DEF.name, body.op_loc(op));
+        let kname = format!("{}/{label}", comp.name);
         let operands = body.operand_vec(op).to_vec();
         let infos: Vec<Option<ValInfo>> = operands.iter().map(|v| env.get(v).cloned()).collect();
         let Some(inner) = body.nested_mut(op) else { return Ok(None) };
@@ -650,9 +660,8 @@ impl<'a> Annotator<'a> {
                 ienv.insert(a, info.clone());
             }
         }
-        let mut ilabels = Labels::default();
-        let mut ichildren = Vec::new();
-        let term = self.block(inner, entry, &mut ienv, &mut ilabels, &mut ichildren, true, &kname)?;
+        let mut icomp = Composite::new(kname.clone(), true);
+        let term = self.block(inner, entry, &mut ienv, &mut icomp)?;
         let ret: Vec<Option<Dims>> = term.map(|vals| vals.iter().map(|v| ienv.get(v).map(|x| x.dims.clone())).collect()).unwrap_or_default();
         self.set_results(body, op, ret, false, env);
         // The memory traffic: each input once (immediates free), each output once.
@@ -677,23 +686,20 @@ impl<'a> Annotator<'a> {
             }
         }
         let mut io_bindings = vec![("input_bytes".to_string(), input_bytes), ("output_bytes".to_string(), output_bytes)];
-        if in_fused {
+        if comp.in_fused {
             zero_bytes(&mut io_bindings);
         }
         let io_leaf = library::leaf(FusedOp::DEF.name).ok_or(())?;
         let KernelBody::Leaf(io_t) = &io_leaf.body else { return Err(()) };
         let io_cost = xcs_dialects::cost::resolve::substitute(io_t, &io_bindings).map_err(|_| ())?;
-        let io_label = ilabels.make(ctx, "io", Location::UNKNOWN);
-        ichildren.push(ChildRec { label: io_label, kernel: FusedOp::DEF.name.into(), bindings: io_bindings, count: Expr::one(), cost: io_cost });
-        let mut total = Cost::default();
-        for c in &ichildren {
-            total = match c.cost.times(&c.count).and_then(|x| total.add(&x)) {
-                Ok(t) => t,
-                Err(e) => return self.op_fail(body, op, e.message),
-            };
-        }
+        let io_label = icomp.labels.make(ctx, "io", Location::UNKNOWN);
+        icomp.children.push(ChildRec { label: io_label, kernel: FusedOp::DEF.name.into(), bindings: io_bindings, count: Expr::one(), cost: io_cost });
+        let total = match icomp.total() {
+            Ok(t) => t,
+            Err(e) => return self.op_fail(body, op, e.message),
+        };
         body.set_attr(ctx, op, "cost", self.bound(&total).to_attr(ctx));
-        self.push_composite(kname.clone(), Vec::new(), &ichildren);
+        self.push_composite(icomp, Vec::new());
         Ok(Some(ChildRec { label, kernel: kname, bindings: Vec::new(), count: Expr::one(), cost: total }))
     }
 
@@ -703,19 +709,11 @@ impl<'a> Annotator<'a> {
     }
 
     /// `xcs.vmap` / `xcs.parallel_map`: the body once per batch element.
-    fn map(
-        &mut self,
-        body: &mut Body,
-        op: Op,
-        env: &mut Env,
-        labels: &mut Labels,
-        in_fused: bool,
-        prefix: &str,
-    ) -> Result<Option<ChildRec>, ()> {
+    fn map(&mut self, body: &mut Body, op: Op, env: &mut Env, comp: &mut Composite) -> Result<Option<ChildRec>, ()> {
         let ctx = self.ctx;
         let name = ctx.op_name_str(body.op_name(op)).to_string();
-        let label = labels.make(ctx, &name, body.op_loc(op));
-        let kname = format!("{prefix}/{label}");
+        let label = comp.labels.make(ctx, &name, body.op_loc(op));
+        let kname = format!("{}/{label}", comp.name);
         let in_axes = body.attr(ctx, op, "in_axes").and_then(|a| ctx.as_i64_array(a)).unwrap_or_default();
         let out_axes = body.attr(ctx, op, "out_axes").and_then(|a| ctx.as_i64_array(a)).unwrap_or_default();
         let Some(region) = body.regions(op).first().copied() else { return Ok(None) };
@@ -736,9 +734,8 @@ impl<'a> Annotator<'a> {
             }
         }
         let batch = batch.unwrap_or_else(Expr::one);
-        let mut ilabels = Labels::default();
-        let mut ichildren = Vec::new();
-        let term = self.block(body, entry, env, &mut ilabels, &mut ichildren, in_fused, &kname)?;
+        let mut icomp = Composite::new(kname.clone(), comp.in_fused);
+        let term = self.block(body, entry, env, &mut icomp)?;
         let rets: Vec<Option<Dims>> = term
             .map(|vals| {
                 vals.iter()
@@ -757,24 +754,21 @@ impl<'a> Annotator<'a> {
             })
             .unwrap_or_default();
         self.set_results(body, op, rets, false, env);
-        let mut per = Cost::default();
-        for c in &ichildren {
-            per = match c.cost.times(&c.count).and_then(|x| per.add(&x)) {
-                Ok(t) => t,
-                Err(e) => return self.op_fail(body, op, e.message),
-            };
-        }
-        if ichildren.is_empty() {
+        let per = match icomp.total() {
+            Ok(t) => t,
+            Err(e) => return self.op_fail(body, op, e.message),
+        };
+        if icomp.children.is_empty() {
             // An empty body still needs a child for the composite; it costs nothing.
-            let l = ilabels.make(ctx, "view", Location::UNKNOWN);
-            ichildren.push(ChildRec { label: l, kernel: "view".into(), bindings: Vec::new(), count: Expr::one(), cost: Cost::default() });
+            let l = icomp.labels.make(ctx, "view", Location::UNKNOWN);
+            icomp.children.push(ChildRec { label: l, kernel: "view".into(), bindings: Vec::new(), count: Expr::one(), cost: Cost::default() });
         }
         let total = match per.times(&batch) {
             Ok(t) => t,
             Err(e) => return self.op_fail(body, op, e.message),
         };
         body.set_attr(ctx, op, "cost", self.bound(&total).to_attr(ctx));
-        self.push_composite(kname.clone(), Vec::new(), &ichildren);
+        self.push_composite(icomp, Vec::new());
         Ok(Some(ChildRec { label, kernel: kname, bindings: Vec::new(), count: batch, cost: per }))
     }
 

@@ -9,7 +9,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use xcs_ir::opdef::Traits;
 use xcs_ir::pass::{Pass, PassInfo, PassResult};
-use xcs_ir::{Body, Context, DiagSink, Diagnostic, Op, Region};
+use xcs_ir::{Body, Context, DiagSink, Op, Region};
 
 use crate::util;
 
@@ -35,16 +35,7 @@ impl Pass for SymbolDce {
         "SymbolDCE"
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        if !ctx.op_def(body.name()).is_some_and(|d| d.has(Traits::SymbolTable)) {
-            diags.emit(Diagnostic::error(
-                body.loc(),
-                format!(
-                    "'{}' op  was scheduled to run under SymbolDCE, but does not define a symbol table",
-                    ctx.op_name_str(body.name())
-                ),
-            ));
-            return Err(());
-        }
+        util::require_symbol_table(ctx, body, "SymbolDCE", diags)?;
         let Some(&region) = body.root_regions().first() else {
             return Ok(PassResult::Unchanged);
         };

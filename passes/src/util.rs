@@ -9,7 +9,20 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use xcs_ir::opdef::{SuccessorOperands, Traits};
-use xcs_ir::{Attr, AttrKind, Block, Body, Context, Ident, Op, OpDef, Region};
+use xcs_ir::{Attr, AttrKind, Block, Body, Context, DiagSink, Diagnostic, Ident, Op, OpDef, Region};
+
+/// Checks that the anchor `body` of a pass that works on symbols defines a symbol table;
+/// otherwise emits MLIR's error ("'...' op  was scheduled to run under `pass`, but does not
+/// define a symbol table", the double space included) and fails.
+pub fn require_symbol_table(ctx: &Context, body: &Body, pass: &str, diags: &mut dyn DiagSink) -> Result<(), ()> {
+    if ctx.op_def(body.name()).is_some_and(|d| d.has(Traits::SymbolTable)) {
+        return Ok(());
+    }
+    let name = ctx.op_name_str(body.name());
+    let message = format!("'{name}' op  was scheduled to run under {pass}, but does not define a symbol table");
+    diags.emit(Diagnostic::error(body.loc(), message));
+    Err(())
+}
 
 /// The op's definition, if it is registered.
 pub fn def(ctx: &Context, body: &Body, op: Op) -> Option<&'static OpDef> {

@@ -94,16 +94,7 @@ impl Pass for VmapBatch {
         "VmapBatch"
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        if !ctx.op_def(body.name()).is_some_and(|d| d.has(Traits::SymbolTable)) {
-            diags.emit(Diagnostic::error(
-                body.loc(),
-                format!(
-                    "'{}' op  was scheduled to run under vmap-batch, but does not define a symbol table",
-                    ctx.op_name_str(body.name())
-                ),
-            ));
-            return Err(());
-        }
+        util::require_symbol_table(ctx, body, "vmap-batch", diags)?;
         let stats = self.run_on_module(ctx, body, diags)?;
         Ok(PassResult::from_changed(stats.batched + stats.parallel > 0))
     }

@@ -328,18 +328,5 @@ fn run(m: &ArgMatches) -> Result<(), String> {
 
 /// Runs xcs-cost with `args` (including the program name); returns the exit code.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
-    let m = match command().try_get_matches_from(args) {
-        Ok(m) => m,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 1 } else { 0 };
-        }
-    };
-    match run(&m) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("xcs-cost: error: {e}");
-            1
-        }
-    }
+    crate::tool_main(command(), args, run, |e| eprintln!("xcs-cost: error: {e}"))
 }

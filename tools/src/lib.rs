@@ -16,6 +16,7 @@ pub mod run;
 pub mod testing;
 pub mod translate;
 
+use std::ffi::OsString;
 use std::fmt;
 
 #[doc(hidden)]
@@ -37,6 +38,55 @@ use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::pass::{PassManager, PassRegistry};
 use xcs_ir::printer::{print_module, PrintOptions};
 use xcs_ir::render::SourceMap;
+
+/// The main of a command-line tool: parses `args` (including the program name) with `command`
+/// and calls `run`; returns the exit code: 0, or 1 after a usage error (printed by clap, which
+/// also prints `--help` and `--version` and returns 0 for them) or an error of `run`, which
+/// `report` prints.
+pub(crate) fn tool_main<E>(
+    command: clap::Command,
+    args: impl IntoIterator<Item = OsString>,
+    run: impl FnOnce(&clap::ArgMatches) -> Result<(), E>,
+    report: impl FnOnce(E),
+) -> i32 {
+    let matches = match command.try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 1 } else { 0 };
+        }
+    };
+    match run(&matches) {
+        Ok(()) => 0,
+        Err(e) => {
+            report(e);
+            1
+        }
+    }
+}
+
+/// A tool's `input-file` (`-`: standard input): its name for diagnostics and its module, parsed
+/// by `xcs` (unregistered dialects allowed with `--allow-unregistered-dialect`) and transformed
+/// by the `--pass-pipeline`, if any; an error is the rendered diagnostics.
+pub(crate) fn load_input(xcs: &mut Compiler, m: &clap::ArgMatches) -> Result<(String, Module), String> {
+    xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
+    let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
+    let (file, text) = opt::read_input(input)?;
+    let mut module = xcs.parse_named(&file, &text).map_err(|e| e.to_string())?;
+    if let Some(p) = m.get_one::<String>("pass-pipeline") {
+        xcs.run(&mut module, p).map_err(|e| e.to_string())?;
+    }
+    Ok((file, module))
+}
+
+/// Prints an error message of a tool to stderr without its trailing white space (nothing for an
+/// empty one: the error was printed already).
+pub(crate) fn print_error(msg: String) {
+    let msg = msg.trim_end();
+    if !msg.is_empty() {
+        eprintln!("{msg}");
+    }
+}
 
 /// A failure with its diagnostics, rendered against the source as `xcs-opt` prints them.
 #[derive(Debug)]

@@ -354,7 +354,9 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         let mut diags = DiagBuffer::default();
         let parse =
             ParseOptions { line_offset: chunk.line_offset, col_offset: chunk.col_offset, ..driver.parse.clone() };
-        let ok = driver.process(chunk.text, &file, &parse, &mut diags, &mut stderr, &mut phases, &mut output);
+        let module = driver.transform(chunk.text, &file, &parse, &mut diags, &mut stderr, &mut phases);
+        driver.print_chunk(module.as_ref(), &mut phases, &mut output);
+        let ok = module.is_some();
         for d in &diags.diags {
             match verifier.as_mut() {
                 Some(v) => v.process(ctx, &sources, d),
@@ -456,22 +458,11 @@ impl Output {
 }
 
 impl Driver<'_> {
-    /// Parses, verifies, transforms and prints one chunk; false if a stage failed (its
-    /// diagnostics are in `diags`; the chunk's output is then empty).
-    #[allow(clippy::too_many_arguments)]
-    fn process(
-        &self,
-        text: &str,
-        file: &str,
-        parse: &ParseOptions,
-        diags: &mut DiagBuffer,
-        ir_dumps: &mut dyn Write,
-        phases: &mut Phases,
-        output: &mut Output,
-    ) -> bool {
-        let module = self.transform(text, file, parse, diags, ir_dumps, phases);
+    /// Prints one chunk's transformed module to the output (an empty chunk when a stage
+    /// failed, `module` is then `None`).
+    fn print_chunk(&self, module: Option<&xcs_ir::Module>, phases: &mut Phases, output: &mut Output) {
         let t = Instant::now();
-        output.chunk(|w| match &module {
+        output.chunk(|w| match module {
             Some(m) => {
                 let mut w = print_module_to(self.ctx, m, &self.print, w)?;
                 w.write_all(b"\n")?;
@@ -480,10 +471,10 @@ impl Driver<'_> {
             None => Ok(w),
         });
         phases.output += t.elapsed();
-        module.is_some()
     }
 
-    /// Parses, verifies and runs the pipeline on one chunk.
+    /// Parses, verifies and runs the pipeline on one chunk; `None` if a stage failed (its
+    /// diagnostics are in `diags`).
     fn transform(
         &self,
         text: &str,

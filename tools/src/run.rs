@@ -465,23 +465,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
 /// to the compiler (its context has every XCS dialect and their lowering, its registry every
 /// XCS pass) before the input is parsed (`xcs-test-run` registers the test dialect this way).
 pub fn main_with(args: impl IntoIterator<Item = OsString>, register: impl FnOnce(&mut Compiler)) -> i32 {
-    let matches = match command().try_get_matches_from(args) {
-        Ok(m) => m,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 1 } else { 0 };
-        }
-    };
-    match run(&matches, register) {
-        Ok(()) => 0,
-        Err(msg) => {
-            let msg = msg.trim_end();
-            if !msg.is_empty() {
-                eprintln!("{msg}");
-            }
-            1
-        }
-    }
+    crate::tool_main(command(), args, |m| run(m, register), crate::print_error)
 }
 
 /// `NAME=SPEC` of one `--input`.
@@ -535,13 +519,7 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
     // ---- parse, verify, transform (the diagnostics are xcs-opt's)
     let mut xcs = Compiler::new();
     register(&mut xcs);
-    xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
-    let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
-    let (file, text) = crate::opt::read_input(input)?;
-    let mut module = xcs.parse_named(&file, &text).map_err(|e| e.to_string())?;
-    if let Some(p) = m.get_one::<String>("pass-pipeline") {
-        xcs.run(&mut module, p).map_err(|e| e.to_string())?;
-    }
+    let (_, module) = crate::load_input(&mut xcs, m)?;
 
     // ---- the inputs, by argument
     let entry = m.get_one::<String>("entry").map(String::as_str).unwrap_or("main");

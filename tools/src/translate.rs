@@ -93,23 +93,7 @@ fn parse_features(s: &str) -> Result<String, String> {
 
 /// Runs xcs-translate with `args` (including the program name); returns the exit code.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
-    let matches = match command().try_get_matches_from(args) {
-        Ok(m) => m,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 1 } else { 0 };
-        }
-    };
-    match run(&matches) {
-        Ok(()) => 0,
-        Err(msg) => {
-            let msg = msg.trim_end();
-            if !msg.is_empty() {
-                eprintln!("{msg}");
-            }
-            1
-        }
-    }
+    crate::tool_main(command(), args, run, crate::print_error)
 }
 
 fn run(m: &ArgMatches) -> Result<(), String> {
@@ -122,13 +106,7 @@ fn run(m: &ArgMatches) -> Result<(), String> {
         .map(Path::new)
         .ok_or("error: -o FILE is required")?;
     let mut xcs = Compiler::new();
-    xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
-    let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
-    let (file, text) = crate::opt::read_input(input)?;
-    let mut module = xcs.parse_named(&file, &text).map_err(|e| e.to_string())?;
-    if let Some(p) = m.get_one::<String>("pass-pipeline") {
-        xcs.run(&mut module, p).map_err(|e| e.to_string())?;
-    }
+    let (file, module) = crate::load_input(&mut xcs, m)?;
     let mut opts = Options::host();
     if let Some(&n) = m.get_one::<u64>("threads") {
         opts.threads = n as usize;

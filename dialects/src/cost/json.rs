@@ -33,6 +33,26 @@ pub enum KernelBody {
     Composite { children: Vec<ChildJson> },
 }
 
+impl KernelBody {
+    /// A leaf's formulas with their field names, in the schema's order (`transcendentals` only
+    /// when present); none for a composite.
+    pub fn formulas(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        let (fields, transcendentals) = match self {
+            KernelBody::Leaf {
+                flops,
+                memory_read,
+                memory_write,
+                transcendentals,
+            } => {
+                let fields = [("flops", flops), ("memory_read", memory_read), ("memory_write", memory_write)];
+                (Some(fields.map(|(k, f)| (k, f.as_str()))), transcendentals.as_deref())
+            }
+            KernelBody::Composite { .. } => (None, None),
+        };
+        fields.into_iter().flatten().chain(transcendentals.map(|t| ("transcendentals", t)))
+    }
+}
+
 /// One entry of `children`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChildJson {
@@ -133,17 +153,9 @@ impl KernelCostJson {
         o.insert("init_params".into(), arr(&self.init_params));
         o.insert("forward_params".into(), arr(&self.forward_params));
         match &self.body {
-            KernelBody::Leaf {
-                flops,
-                memory_read,
-                memory_write,
-                transcendentals,
-            } => {
-                o.insert("flops".into(), Value::String(flops.clone()));
-                o.insert("memory_read".into(), Value::String(memory_read.clone()));
-                o.insert("memory_write".into(), Value::String(memory_write.clone()));
-                if let Some(t) = transcendentals {
-                    o.insert("transcendentals".into(), Value::String(t.clone()));
+            KernelBody::Leaf { .. } => {
+                for (k, text) in self.body.formulas() {
+                    o.insert(k.into(), Value::String(text.to_string()));
                 }
             }
             KernelBody::Composite { children } => {
@@ -172,20 +184,9 @@ impl KernelCostJson {
                 .attr(ctx, "forward_params", strs(&self.forward_params))
         };
         match &self.body {
-            KernelBody::Leaf {
-                flops,
-                memory_read,
-                memory_write,
-                transcendentals,
-            } => {
+            KernelBody::Leaf { .. } => {
                 let mut cost = Cost::default();
-                let fields: [(&str, &str); 3] = [
-                    ("flops", flops),
-                    ("memory_read", memory_read),
-                    ("memory_write", memory_write),
-                ];
-                let tr = transcendentals.as_deref().map(|t| ("transcendentals", t));
-                for (i, (k, text)) in fields.into_iter().chain(tr).enumerate() {
+                for (i, (k, text)) in self.body.formulas().enumerate() {
                     let e = text.parse().map_err(|e: crate::symbolic::ExprError| {
                         format!(
                             "kernel '{}': malformed {k} formula \"{text}\": {}",

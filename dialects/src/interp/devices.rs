@@ -13,9 +13,10 @@
 //!
 //! Reductions combine the group's tensors in group order: floats accumulate in `f64` and round
 //! once to the element type (as the interpreter's reductions do), integers wrap; `max`/`min`
-//! propagate NaN and order -0.0 below +0.0.
+//! propagate NaN and order -0.0 below +0.0 (the tensor dialect's [`fmax`] and [`fmin`], IEEE 754-2019).
 
 use super::value::{ElemType, Tensor, TensorData};
+use crate::tensor::elementwise::{fmax, fmin};
 
 /// A grid of devices: one size per axis; devices are numbered row-major (the last axis varies
 /// fastest).
@@ -220,16 +221,11 @@ fn combine_floats(lanes: &[Vec<f64>], kind: Reduction, n: usize) -> Result<Vec<f
     let f: fn(f64, f64) -> f64 = match kind {
         Reduction::Sum | Reduction::Average => |a, b| a + b,
         Reduction::Product => |a, b| a * b,
-        Reduction::Max => fmax,
-        Reduction::Min => fmin,
+        Reduction::Max => fmax::<f64>,
+        Reduction::Min => fmin::<f64>,
         _ => return Err(format!("a {kind:?} reduction needs integer elements")),
     };
-    let mut acc = lanes[0].clone();
-    for l in &lanes[1..] {
-        for (a, &b) in acc.iter_mut().zip(l) {
-            *a = f(*a, b);
-        }
-    }
+    let mut acc = fold_lanes(lanes, f);
     if kind == Reduction::Average {
         acc.iter_mut().for_each(|a| *a /= n as f64);
     }
@@ -246,46 +242,22 @@ fn combine_ints(lanes: &[Vec<i64>], kind: Reduction, n: usize) -> Vec<i64> {
         Reduction::BitwiseOr => |a, b| a | b,
         Reduction::BitwiseXor => |a, b| a ^ b,
     };
-    let mut acc = lanes[0].clone();
-    for l in &lanes[1..] {
-        for (a, &b) in acc.iter_mut().zip(l) {
-            *a = f(*a, b);
-        }
-    }
+    let mut acc = fold_lanes(lanes, f);
     if kind == Reduction::Average {
         acc.iter_mut().for_each(|a| *a /= n as i64);
     }
     acc
 }
 
-/// IEEE 754-2019 `maximum`: NaN if either is NaN, +0.0 above -0.0.
-fn fmax(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else if a == b {
-        if a.is_sign_negative() {
-            b
-        } else {
-            a
+/// The devices' lanes (equally long) combined elementwise by `f`, in group order.
+fn fold_lanes<T: Copy>(lanes: &[Vec<T>], f: fn(T, T) -> T) -> Vec<T> {
+    let mut acc = lanes[0].clone();
+    for l in &lanes[1..] {
+        for (a, &b) in acc.iter_mut().zip(l) {
+            *a = f(*a, b);
         }
-    } else {
-        a.max(b)
     }
-}
-
-/// IEEE 754-2019 `minimum`: NaN if either is NaN, -0.0 below +0.0.
-fn fmin(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else if a == b {
-        if a.is_sign_negative() {
-            a
-        } else {
-            b
-        }
-    } else {
-        a.min(b)
-    }
+    acc
 }
 
 /// The communicator of a device that runs alone: every group along axes of size 1 is the

@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 use xcs_ir::opdef::Traits;
-use xcs_ir::{Attr, Block, Body, Context, Location, Module, Op, Region, Type};
+use xcs_ir::{Attr, Block, Body, Context, Location, Module, Op, Type};
 
 use super::devices::Communicator;
 use super::error::InterpError;
 use super::frame::Frame;
 use super::provider::{LlmProvider, ProviderRegistry};
-use super::semantics::{Control, Engine, OpRun, Semantics};
+use super::semantics::{Control, Engine, FunctionCall, OpRun, RegionRun, Semantics};
 use super::value::RtValue;
 
 /// Default maximum depth of nested `func.call`s.
@@ -148,7 +148,7 @@ impl<'a> Interpreter<'a> {
             let spawned = std::thread::Builder::new()
                 .name("xcs-interp".into())
                 .stack_size(THREAD_STACK)
-                .spawn_scoped(s, || self.call_function(name, args, 0, None));
+                .spawn_scoped(s, || self.call_function(FunctionCall { name, depth: 0, site: None }, args));
             match spawned {
                 Ok(h) => h.join().unwrap_or_else(|_| {
                     Err(InterpError::new(
@@ -164,16 +164,16 @@ impl<'a> Interpreter<'a> {
         })
     }
 
-    /// Runs the body of function `name` (or its host implementation) on checked arguments.
+    /// Runs the body `fop` of the function `call` calls (or its host implementation) on checked
+    /// arguments.
     fn run_function_body(
         &self,
-        name: &str,
+        call: FunctionCall<'_>,
         fop: Op,
         args: Vec<RtValue>,
-        depth: usize,
-        site: Option<(&Body, Op)>,
-        err: &dyn Fn(String) -> InterpError,
     ) -> Result<(Vec<RtValue>, Location), InterpError> {
+        let FunctionCall { name, depth, site } = call;
+        let err = |m: String| call.error(self.ctx, m);
         let fbody = self
             .module
             .body
@@ -181,10 +181,13 @@ impl<'a> Interpreter<'a> {
             .ok_or_else(|| err(format!("@{name} has no body")))?;
         let region = fbody.root_regions().first().copied();
         let out = match region.filter(|&r| !fbody.region_is_empty(r)) {
-            Some(region) => self.run_region(fbody, region, args, None, depth, fbody.loc()).map_err(|e| match site {
-                Some((b, op)) => e.with_note(b.op_loc(op), format!("called from here (@{name})")),
-                None => e,
-            })?,
+            Some(region) => {
+                let run = RegionRun { body: fbody, region, parent: None, depth, owner_loc: fbody.loc() };
+                self.run_region(run, args).map_err(|e| match site {
+                    Some((b, op)) => e.with_note(b.op_loc(op), format!("called from here (@{name})")),
+                    None => e,
+                })?
+            }
             None => match self.externals.get(name) {
                 Some(f) => f(&args).map_err(|e| err(format!("external function @{name} failed: {e}")))?,
                 None => {
@@ -197,16 +200,9 @@ impl<'a> Interpreter<'a> {
         Ok((out, fbody.loc()))
     }
 
-    /// Runs `region` of `body` (see [`Engine::run_region`]) on the current stack.
-    fn run_region_here(
-        &self,
-        body: &Body,
-        region: Region,
-        args: Vec<RtValue>,
-        parent: Option<&Frame<'_>>,
-        depth: usize,
-        owner_loc: Location,
-    ) -> Result<Vec<RtValue>, InterpError> {
+    /// Runs `region` (see [`Engine::run_region`]) on the current stack.
+    fn run_region_here(&self, region: RegionRun<'_>, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
+        let RegionRun { body, region, parent, depth, owner_loc } = region;
         let Some(mut block) = body.entry_block(region) else {
             return Err(InterpError::new(owner_loc, "cannot run an empty region"));
         };
@@ -325,20 +321,12 @@ impl<'a> Interpreter<'a> {
 }
 
 impl Engine for Interpreter<'_> {
-    /// Calls a function at call depth `depth`, checking the arguments and results against its
-    /// type; `site` is the calling op (for errors).
-    fn call_function(
-        &self,
-        name: &str,
-        args: Vec<RtValue>,
-        depth: usize,
-        site: Option<(&Body, Op)>,
-    ) -> Result<Vec<RtValue>, InterpError> {
+    /// Makes `call`, checking the arguments and results against the callee's type; errors of
+    /// the call itself are reported at its site.
+    fn call_function(&self, call: FunctionCall<'_>, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
         let ctx = self.ctx;
-        let err = |m: String| match site {
-            Some((b, op)) => InterpError::op(ctx, b, op, m),
-            None => InterpError::new(Location::UNKNOWN, m),
-        };
+        let (name, depth) = (call.name, call.depth);
+        let err = |m: String| call.error(ctx, m);
         if depth > self.max_call_depth {
             return Err(err(format!(
                 "call depth limit of {} exceeded calling @{name} (unbounded recursion?)",
@@ -362,7 +350,7 @@ impl Engine for Interpreter<'_> {
             a.check_type(ctx, t)
                 .map_err(|e| err(format!("argument #{i} of @{name}: {e}")))?;
         }
-        let (out, loc) = self.run_function_body(name, fop, args, depth, site, &err)?;
+        let (out, loc) = self.run_function_body(call, fop, args)?;
         if out.len() != results.len() {
             return Err(InterpError::new(
                 loc,
@@ -382,18 +370,8 @@ impl Engine for Interpreter<'_> {
 
     /// Runs `region` of `body` from its entry block with `args` until a return, following
     /// branches, on a stack grown on demand.
-    fn run_region(
-        &self,
-        body: &Body,
-        region: Region,
-        args: Vec<RtValue>,
-        parent: Option<&Frame<'_>>,
-        depth: usize,
-        owner_loc: Location,
-    ) -> Result<Vec<RtValue>, InterpError> {
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-            self.run_region_here(body, region, args, parent, depth, owner_loc)
-        })
+    fn run_region(&self, region: RegionRun<'_>, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.run_region_here(region, args))
     }
 
     fn providers(&self) -> &ProviderRegistry {

@@ -61,28 +61,52 @@ pub enum Control {
     Return(Vec<RtValue>),
 }
 
+/// A call of a module function: which one, how deep, from where; what
+/// [`Engine::call_function`] needs besides the arguments.
+#[derive(Clone, Copy)]
+pub(crate) struct FunctionCall<'a> {
+    /// The callee's `sym_name`.
+    pub name: &'a str,
+    /// The call depth of the callee (0 for the entry function).
+    pub depth: usize,
+    /// The calling op (`None` for the entry function).
+    pub site: Option<(&'a Body, Op)>,
+}
+
+impl FunctionCall<'_> {
+    /// A run-time error of the call: at the calling op, or without a location for the entry
+    /// function.
+    pub fn error(&self, ctx: &Context, message: String) -> InterpError {
+        match self.site {
+            Some((body, op)) => InterpError::op(ctx, body, op, message),
+            None => InterpError::new(Location::UNKNOWN, message),
+        }
+    }
+}
+
+/// A region to run and where it runs: what [`Engine::run_region`] needs besides the arguments.
+#[derive(Clone, Copy)]
+pub(crate) struct RegionRun<'a> {
+    /// The body holding the region.
+    pub body: &'a Body,
+    pub region: Region,
+    /// The values the region sees from around its op (`None` for an isolated region or a
+    /// function body).
+    pub parent: Option<&'a Frame<'a>>,
+    /// The call depth.
+    pub depth: usize,
+    /// The location of the region's owner (a function, an op): where errors of the region
+    /// itself (an empty region, a block without a terminator) are reported.
+    pub owner_loc: Location,
+}
+
 /// What the engine does for an op: the callbacks of [`OpRun`] (implemented by the
 /// interpreter).
 pub(crate) trait Engine: Sync {
-    /// Calls function `name` of the module at call depth `depth`; `site` is the calling op.
-    fn call_function(
-        &self,
-        name: &str,
-        args: Vec<RtValue>,
-        depth: usize,
-        site: Option<(&Body, Op)>,
-    ) -> Result<Vec<RtValue>, InterpError>;
-    /// Runs `region` of `body` from its entry block with `args` until it returns; `parent` holds
-    /// the values the region sees from around its op (`None` for an isolated region).
-    fn run_region(
-        &self,
-        body: &Body,
-        region: Region,
-        args: Vec<RtValue>,
-        parent: Option<&Frame<'_>>,
-        depth: usize,
-        owner_loc: Location,
-    ) -> Result<Vec<RtValue>, InterpError>;
+    /// Makes `call` with `args`.
+    fn call_function(&self, call: FunctionCall<'_>, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError>;
+    /// Runs `region` from its entry block with `args` until it returns.
+    fn run_region(&self, region: RegionRun<'_>, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError>;
     fn providers(&self) -> &ProviderRegistry;
     /// The top-level op of the module named `name` (its `sym_name`), in the module's body.
     fn symbol(&self, name: &str) -> Option<(&Body, Op)>;
@@ -151,33 +175,21 @@ impl<'a> OpRun<'a> {
     }
     /// Calls function `callee` of the module (one call level deeper) with `args`.
     pub fn call(&self, callee: &str, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
-        self.engine
-            .call_function(callee, args, self.depth + 1, Some((self.body, self.op)))
+        let call = FunctionCall { name: callee, depth: self.depth + 1, site: Some((self.body, self.op)) };
+        self.engine.call_function(call, args)
     }
     /// Runs region `index` of the op with `args` as the entry block's arguments and returns
     /// what its `ReturnLike` terminator yields. A region of an isolated op (`tensor.fused`)
     /// sees only its arguments; any other region also sees the values defined around the op.
     /// May be called from several threads at once.
     pub fn run_region(&self, index: usize, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
-        let loc = self.body.op_loc(self.op);
-        match self.body.nested(self.op) {
-            Some(nested) => {
-                let region = *nested
-                    .root_regions()
-                    .get(index)
-                    .ok_or_else(|| self.error("has no region"))?;
-                self.engine.run_region(nested, region, args, None, self.depth, loc)
-            }
-            None => {
-                let region = *self
-                    .body
-                    .regions(self.op)
-                    .get(index)
-                    .ok_or_else(|| self.error("has no region"))?;
-                self.engine
-                    .run_region(self.body, region, args, Some(self.scope), self.depth, loc)
-            }
-        }
+        let (body, regions, parent) = match self.body.nested(self.op) {
+            Some(nested) => (nested, nested.root_regions(), None),
+            None => (self.body, self.body.regions(self.op), Some(self.scope)),
+        };
+        let region = *regions.get(index).ok_or_else(|| self.error("has no region"))?;
+        let owner_loc = self.body.op_loc(self.op);
+        self.engine.run_region(RegionRun { body, region, parent, depth: self.depth, owner_loc }, args)
     }
     /// The language-model providers (`xcs.llm`).
     pub fn providers(&self) -> &'a ProviderRegistry {

@@ -22,8 +22,8 @@
 use smallvec::{smallvec, SmallVec};
 use xcs_ir::attrs::{bits_to_float, DenseData};
 use xcs_ir::opdef::{FoldResult, OpView, Traits};
-use xcs_ir::rewrite::{FnPattern, RewritePattern, Rewriter};
-use xcs_ir::{Attr, AttrKind, Context, Op, OpDef, OpName, OperationState, Type, TypeKind, Value, DYNAMIC};
+use xcs_ir::rewrite::{ReplacePattern, RewritePattern};
+use xcs_ir::{Attr, AttrKind, Body, Context, Op, OpDef, OpName, OperationState, Type, TypeKind, Value, DYNAMIC};
 
 use super::elementwise::{elementwise_fn, BinaryFn, ElementwiseFn};
 use super::infer::parse_einsum;
@@ -385,67 +385,53 @@ fn fold_reshape(v: &OpView) -> Option<FoldResult> {
 pub(crate) static TRANSPOSE_PATTERNS: &[&dyn RewritePattern] = &[&COMPOSE_TRANSPOSES];
 pub(crate) static RESHAPE_PATTERNS: &[&dyn RewritePattern] = &[&COMBINE_RESHAPES];
 
-static COMPOSE_TRANSPOSES: FnPattern = FnPattern {
+static COMPOSE_TRANSPOSES: ReplacePattern = ReplacePattern {
     name: "tensor-compose-transposes",
     f: compose_transposes,
 };
-static COMBINE_RESHAPES: FnPattern = FnPattern {
+static COMBINE_RESHAPES: ReplacePattern = ReplacePattern {
     name: "tensor-combine-reshapes",
     f: combine_reshapes,
 };
 
-/// Replaces `op` by an op `def` on `x` with `op`'s result type and location and attributes
-/// `attrs`.
-fn replace_with(rw: &mut Rewriter<'_>, op: Op, def: &OpDef, x: Value, attrs: Attr) {
-    let ty = rw.body.value_type(rw.body.result(op, 0));
-    let mut st = OperationState::of(rw.ctx, def, rw.body.op_loc(op))
-        .operands(&[x])
-        .results(&[ty]);
+/// An op `def` on `x` with `op`'s result type and location and attributes `attrs`.
+fn unary_like(ctx: &Context, body: &Body, op: Op, def: &OpDef, x: Value, attrs: Attr) -> OperationState {
+    let ty = body.value_type(body.result(op, 0));
+    let mut st = OperationState::of(ctx, def, body.op_loc(op)).operands(&[x]).results(&[ty]);
     st.attrs = attrs;
-    rw.replace_op_with_new(op, st);
+    st
 }
 
 /// `transpose(transpose(y, p1), p2) -> transpose(y, q)`, `q[i] = p1[p2[i]]` (the inner
 /// transpose stays if it has other uses).
-fn compose_transposes(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
+fn compose_transposes(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
     if body.num_operands(op) != 1 || body.num_results(op) != 1 {
-        return false;
+        return None;
     }
-    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), TransposeOp::matches) else {
-        return false;
-    };
-    let (Some(p1), Some(p2)) = (perm_of(ctx, body, inner), perm_of(ctx, body, op)) else {
-        return false;
-    };
-    let Some(q) = compose(&p1, &p2) else { return false };
+    let inner = defined_by(ctx, body, body.operand(op, 0), TransposeOp::matches)?;
+    let (p1, p2) = (perm_of(ctx, body, inner)?, perm_of(ctx, body, op)?);
+    let q = compose(&p1, &p2)?;
     let y = body.operand(inner, 0);
     let attrs = ctx.dict_set(body.attrs(op), ctx.ident("perm"), Some(ctx.dense_i64_array(&q)));
-    replace_with(rw, op, TransposeOp::DEF, y, attrs);
-    true
+    Some(unary_like(ctx, body, op, TransposeOp::DEF, y, attrs))
 }
 
 /// `reshape(reshape(y)) -> reshape(y)` (the inner reshape stays if it has other uses).
-fn combine_reshapes(op: Op, rw: &mut Rewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx, &*rw.body);
+fn combine_reshapes(ctx: &Context, body: &Body, op: Op) -> Option<OperationState> {
     if body.num_operands(op) != 1 || body.num_results(op) != 1 {
-        return false;
+        return None;
     }
-    let Some(inner) = defined_by(ctx, body, body.operand(op, 0), ReshapeOp::matches) else {
-        return false;
-    };
+    let inner = defined_by(ctx, body, body.operand(op, 0), ReshapeOp::matches)?;
     let y = body.operand(inner, 0);
     // Through a `?` dim the two static counts may differ (the program fails at run time); one
     // reshape between them would not verify, so leave such a chain alone.
     let count = |v: Value| ranked(ctx, body.value_type(v)).and_then(|(s, _)| crate::shape::num_elements(s));
     if let (Some(a), Some(b)) = (count(y), count(body.result(op, 0))) {
         if a != b {
-            return false;
+            return None;
         }
     }
-    let attrs = body.attrs(op);
-    replace_with(rw, op, ReshapeOp::DEF, y, attrs);
-    true
+    Some(unary_like(ctx, body, op, ReshapeOp::DEF, y, body.attrs(op)))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::interfaces::batching::BatchingRule;
 use crate::interfaces::cost::CostRule;
 use crate::interfaces::partition::SplitReduction;
 use crate::interp::semantics::Semantics;
-use crate::shape::{broadcastable_to, is_table_elem, num_elements, ranked, shape_str};
+use crate::shape::{broadcastable_to, first_type_mismatch, is_table_elem, num_elements, ranked, shape_str};
 use elementwise::{BinaryFn, CompareFn, Elementwise, ElementwiseFn, GeluFn, TernaryFn, UnaryFn};
 
 mod batching;
@@ -661,15 +661,12 @@ fn verify_fused(v: &OpView) -> Result<(), Diagnostic> {
     if args.len() != inputs.len() {
         return Err(v.error(format!("body block has {} arguments, but the op has {} operands", args.len(), inputs.len())));
     }
-    for (i, (&a, &t)) in args.iter().zip(&inputs).enumerate() {
-        let at = body.value_type(a);
-        if at != t {
-            return Err(v.error(format!(
-                "body block argument #{i} has type '{}', but operand #{i} has type '{}'",
-                v.ty(at),
-                v.ty(t)
-            )));
-        }
+    if let Some((i, at, t)) = first_type_mismatch(args.iter().map(|&a| body.value_type(a)), &inputs) {
+        return Err(v.error(format!(
+            "body block argument #{i} has type '{}', but operand #{i} has type '{}'",
+            v.ty(at),
+            v.ty(t)
+        )));
     }
     // A body that does not end in `tensor.yield` is reported by the terminator checks.
     let Some(term) = body.last_op(entry).filter(|&t| YieldOp::cast(v.ctx, body, t).is_some()) else {
@@ -680,10 +677,8 @@ fn verify_fused(v: &OpView) -> Result<(), Diagnostic> {
     if yielded.len() != results.len() {
         return Err(v.error(format!("body yields {} values, but the op has {} results", yielded.len(), results.len())));
     }
-    for (j, (&y, &r)) in yielded.iter().zip(&results).enumerate() {
-        if y != r {
-            return Err(v.error(format!("yielded value #{j} has type '{}', but result #{j} has type '{}'", v.ty(y), v.ty(r))));
-        }
+    if let Some((j, y, r)) = first_type_mismatch(yielded.iter().copied(), &results) {
+        return Err(v.error(format!("yielded value #{j} has type '{}', but result #{j} has type '{}'", v.ty(y), v.ty(r))));
     }
     Ok(())
 }

@@ -248,15 +248,12 @@ fn verify_map_like(v: &OpView) -> Result<(), Diagnostic> {
             inner.len()
         )));
     }
-    for (i, (&a, &t)) in args.iter().zip(&inner).enumerate() {
-        let at = body.value_type(a);
-        if at != t {
-            return Err(v.error(format!(
-                "body block argument #{i} has type '{}', but the unbatched operand type is '{}'",
-                v.ty(at),
-                v.ty(t)
-            )));
-        }
+    if let Some((i, at, t)) = crate::shape::first_type_mismatch(args.iter().map(|&a| body.value_type(a)), &inner) {
+        return Err(v.error(format!(
+            "body block argument #{i} has type '{}', but the unbatched operand type is '{}'",
+            v.ty(at),
+            v.ty(t)
+        )));
     }
     Ok(())
 }

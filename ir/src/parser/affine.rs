@@ -181,39 +181,34 @@ fn mul(l: Expr, r: Expr) -> Expr {
 }
 
 fn floordiv_expr(l: Expr, r: Expr) -> Expr {
-    let Some(c) = r.konst().filter(|&c| c >= 1) else {
-        return bin(Kind::FloorDiv, l, r);
-    };
-    if let Some(a) = l.konst() {
-        return Const(floor_div(a, c));
-    }
-    if c == 1 {
-        return l;
-    }
-    if let Bin(Kind::Mul, ll, lr) = &l {
-        if let Some(lc) = lr.konst() {
-            if lc % c == 0 {
-                return mul((**ll).clone(), Const(lc / c));
-            }
+    division_expr(Kind::FloorDiv, l, r, floor_div, |l, c| match l {
+        // (a + b) floordiv c -> a floordiv c + b floordiv c when c divides a or b
+        Bin(Kind::Add, ll, lr) if ll.largest_known_divisor() % c == 0 || lr.largest_known_divisor() % c == 0 => {
+            Some(add(floordiv_expr((**ll).clone(), Const(c)), floordiv_expr((**lr).clone(), Const(c))))
         }
-    }
-    if let Bin(Kind::Add, ll, lr) = &l {
-        if ll.largest_known_divisor() % c == 0 || lr.largest_known_divisor() % c == 0 {
-            return add(
-                floordiv_expr((**ll).clone(), Const(c)),
-                floordiv_expr((**lr).clone(), Const(c)),
-            );
-        }
-    }
-    bin(Kind::FloorDiv, l, r)
+        _ => None,
+    })
 }
 
 fn ceildiv_expr(l: Expr, r: Expr) -> Expr {
+    division_expr(Kind::CeilDiv, l, r, ceil_div, |_, _| None)
+}
+
+/// `l kind r` for `floordiv` and `ceildiv` (`fold` on two constants), with the simplifications
+/// both have for a constant divisor `c >= 1`: constants fold, `x / 1 = x`, `(x * k) / c = x * (k
+/// / c)` when `c` divides `k`; then `more(l, c)`, the rules of one kind.
+fn division_expr(
+    kind: Kind,
+    l: Expr,
+    r: Expr,
+    fold: fn(i64, i64) -> i64,
+    more: impl FnOnce(&Expr, i64) -> Option<Expr>,
+) -> Expr {
     let Some(c) = r.konst().filter(|&c| c >= 1) else {
-        return bin(Kind::CeilDiv, l, r);
+        return bin(kind, l, r);
     };
     if let Some(a) = l.konst() {
-        return Const(ceil_div(a, c));
+        return Const(fold(a, c));
     }
     if c == 1 {
         return l;
@@ -225,7 +220,7 @@ fn ceildiv_expr(l: Expr, r: Expr) -> Expr {
             }
         }
     }
-    bin(Kind::CeilDiv, l, r)
+    more(&l, c).unwrap_or_else(|| bin(kind, l, r))
 }
 
 fn modulo_expr(l: Expr, r: Expr) -> Expr {

@@ -73,21 +73,27 @@ pub fn parse_module_bytes(ctx: &Context, src: &[u8], file: &str, opts: &ParseOpt
 /// Parses one type from `text` (e.g. `tensor<4x?xf32>`); unregistered dialect types are
 /// accepted.
 pub fn parse_type(ctx: &Context, text: &str) -> PResult<Type> {
-    let opts = ParseOptions { allow_unregistered: true, ..Default::default() };
-    let mut p = Parser::new(ctx, text.as_bytes(), "<type>", &opts)?;
-    let t = p.parse_type()?;
-    p.expect_eof()?;
-    Ok(t)
+    parse_whole(ctx, text, "<type>", |p| p.parse_type())
 }
 
 /// Parses one attribute from `text` (e.g. `dense<1.0> : tensor<4xf32>`); unregistered
 /// dialect attributes are accepted.
 pub fn parse_attr(ctx: &Context, text: &str) -> PResult<Attr> {
+    parse_whole(ctx, text, "<attr>", |p| p.parse_attr())
+}
+
+/// `parse` on all of `text` (named `file` in errors), unregistered dialects accepted.
+fn parse_whole<T>(
+    ctx: &Context,
+    text: &str,
+    file: &str,
+    parse: impl FnOnce(&mut Parser<'_>) -> PResult<T>,
+) -> PResult<T> {
     let opts = ParseOptions { allow_unregistered: true, ..Default::default() };
-    let mut p = Parser::new(ctx, text.as_bytes(), "<attr>", &opts)?;
-    let a = p.parse_attr()?;
+    let mut p = Parser::new(ctx, text.as_bytes(), file, &opts)?;
+    let value = parse(&mut p)?;
     p.expect_eof()?;
-    Ok(a)
+    Ok(value)
 }
 
 /// Maximum nesting of regions, types, attributes and locations. Deeper input is rejected with
@@ -360,34 +366,38 @@ impl<'s> Parser<'s> {
     /// If the type starting at the current token was parsed before from the same text, returns
     /// it and skips over it.
     pub(crate) fn cached_type(&mut self) -> Result<Type, Option<usize>> {
-        let start = self.tok.start as usize;
-        let Some(end) = scan::type_end(self.src, start) else { return Err(None) };
-        if end - start > MAX_CACHED_SPAN {
-            return Err(None);
-        }
-        match self.type_cache.get(&self.src[start..end]) {
-            Some(&t) => {
-                self.reset_to(end);
-                Ok(t)
-            }
-            None => Err(Some(end)),
-        }
+        let end = scan::type_end(self.src, self.tok.start as usize);
+        self.cached_span(end, |p, span| p.type_cache.get(span).copied())
     }
     pub(crate) fn cache_type(&mut self, start: u32, end: usize, consumed_end: u32, t: Type) {
         if consumed_end as usize == end {
             self.type_cache.insert(&self.src[start as usize..end], t);
         }
     }
+    /// Like [`Parser::cached_type`], for an attribute.
     pub(crate) fn cached_attr(&mut self) -> Result<Attr, Option<usize>> {
+        let end = scan::bracket_end(self.src, self.tok.start as usize);
+        self.cached_span(end, |p, span| p.attr_cache.get(span).copied())
+    }
+    /// What `lookup` finds for the text from the current token to `end` (then skipped over);
+    /// `Err(Some(end))` when it finds nothing (the parsed value may be cached), `Err(None)` when
+    /// the span has no end or is too long to cache.
+    #[inline]
+    fn cached_span<T>(
+        &mut self,
+        end: Option<usize>,
+        lookup: impl FnOnce(&Self, &[u8]) -> Option<T>,
+    ) -> Result<T, Option<usize>> {
         let start = self.tok.start as usize;
-        let Some(end) = scan::bracket_end(self.src, start) else { return Err(None) };
+        let Some(end) = end else { return Err(None) };
         if end - start > MAX_CACHED_SPAN {
             return Err(None);
         }
-        match self.attr_cache.get(&self.src[start..end]) {
-            Some(&a) => {
+        let src = self.src;
+        match lookup(self, &src[start..end]) {
+            Some(t) => {
                 self.reset_to(end);
-                Ok(a)
+                Ok(t)
             }
             None => Err(Some(end)),
         }
@@ -440,38 +450,39 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_type_alias_def(&mut self) -> PResult<()> {
-        let t = self.tok;
-        let name = &self.text(t)[1..];
-        if name.contains(&b'.') {
-            return Err(self.error_at(t.start, "type names with a '.' are reserved for dialect-defined names"));
-        }
-        if self.type_aliases.contains_key(name) {
-            return Err(
-                self.error_at(t.start, format!("redefinition of type alias id '{}'", String::from_utf8_lossy(name)))
-            );
-        }
-        self.bump();
-        self.expect(Tok::Equal, "expected '=' in type alias definition")?;
+        let name = self.parse_alias_def_name("type", |p, name| p.type_aliases.contains_key(name))?;
         let ty = self.parse_type()?;
         self.type_aliases.insert(name, ty);
         Ok(())
     }
 
     fn parse_attr_alias_def(&mut self) -> PResult<()> {
-        let t = self.tok;
-        let name = &self.text(t)[1..];
-        if name.contains(&b'.') {
-            return Err(self.error_at(t.start, "attribute names with a '.' are reserved for dialect-defined names"));
-        }
-        if self.attr_aliases.contains_key(name) {
-            return Err(self
-                .error_at(t.start, format!("redefinition of attribute alias id '{}'", String::from_utf8_lossy(name))));
-        }
-        self.bump();
-        self.expect(Tok::Equal, "expected '=' in attribute alias definition")?;
+        let name = self.parse_alias_def_name("attribute", |p, name| p.attr_aliases.contains_key(name))?;
         let a = self.parse_attr()?;
         self.attr_aliases.insert(name, a);
         Ok(())
+    }
+
+    /// `!name =` or `#name =` starting an alias definition of a `kind` (`type`, `attribute`):
+    /// the name, which must not have a `.` nor be `defined` already.
+    fn parse_alias_def_name(
+        &mut self,
+        kind: &str,
+        defined: impl FnOnce(&Self, &[u8]) -> bool,
+    ) -> PResult<&'s [u8]> {
+        let t = self.tok;
+        let name = &self.text(t)[1..];
+        if name.contains(&b'.') {
+            let message = format!("{kind} names with a '.' are reserved for dialect-defined names");
+            return Err(self.error_at(t.start, message));
+        }
+        if defined(self, name) {
+            let name = String::from_utf8_lossy(name);
+            return Err(self.error_at(t.start, format!("redefinition of {kind} alias id '{name}'")));
+        }
+        self.bump();
+        self.expect(Tok::Equal, &format!("expected '=' in {kind} alias definition"))?;
+        Ok(name)
     }
 
     pub(crate) fn lookup_type_alias(&self, name: &[u8]) -> Option<Type> {

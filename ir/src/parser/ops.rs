@@ -334,6 +334,33 @@ impl<'s> Parser<'s> {
         b
     }
 
+    /// `%a, %b, ...` (at least one), appended to `uses`.
+    #[inline(always)]
+    fn parse_ssa_uses(&mut self, uses: &mut SmallVec<[UnresolvedOperand<'s>; 4]>) -> PResult<()> {
+        loop {
+            uses.push(self.parse_ssa_use()?);
+            if !self.eat(Tok::Comma) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `[^bb1, ^bb2]`, if the next token is `[`: the op's successors, added to `state`.
+    #[inline(always)]
+    fn parse_optional_successor_list(&mut self, body: &mut Body, state: &mut OperationState) -> PResult<()> {
+        if self.eat(Tok::LSquare) {
+            loop {
+                let b = self.parse_successor(body)?;
+                state.successors.push(b);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RSquare, "expected ',' or ']'")?;
+        }
+        Ok(())
+    }
+
     /// `^bb` at the cursor, as a successor.
     pub(crate) fn parse_successor(&mut self, body: &mut Body) -> PResult<Block> {
         let t = self.tok;
@@ -379,7 +406,7 @@ impl<'s> Parser<'s> {
 
     // ------------------------------------------------------------------ regions
     /// `{ blocks }` into `region` of `body`. `isolated` starts a fresh SSA name scope; `args`
-    /// become the entry block's arguments.
+    /// become the entry block's arguments. Runs on a stack grown on demand (regions nest).
     pub(crate) fn parse_region(
         &mut self,
         body: &mut Body,
@@ -387,53 +414,45 @@ impl<'s> Parser<'s> {
         args: &[Argument<'s>],
         isolated: bool,
     ) -> PResult<()> {
-        super::with_stack(|| self.parse_region_inner(body, region, args, isolated))
-    }
-
-    fn parse_region_inner(
-        &mut self,
-        body: &mut Body,
-        region: Region,
-        args: &[Argument<'s>],
-        isolated: bool,
-    ) -> PResult<()> {
-        self.expect(Tok::LBrace, "expected '{' to begin a region")?;
-        self.enter()?;
-        // Named entry arguments may not reuse a name visible here (MLIR checks this before
-        // the region's own scope starts, even for isolated regions).
-        if let Some(scope) = self.scopes.last() {
-            for a in args.iter().filter(|a| !a.name.name.is_empty()) {
-                if let Some(prev) = scope.reference_off(a.name.name) {
-                    let n = String::from_utf8_lossy(a.name.name).into_owned();
-                    let d = self.error_at(a.name.off, format!("region entry argument '{n}' is already in use"));
-                    return Err(self.note_at(d, prev, "previously referenced here"));
+        super::with_stack(|| {
+            self.expect(Tok::LBrace, "expected '{' to begin a region")?;
+            self.enter()?;
+            // Named entry arguments may not reuse a name visible here (MLIR checks this before
+            // the region's own scope starts, even for isolated regions).
+            if let Some(scope) = self.scopes.last() {
+                for a in args.iter().filter(|a| !a.name.name.is_empty()) {
+                    if let Some(prev) = scope.reference_off(a.name.name) {
+                        let n = String::from_utf8_lossy(a.name.name).into_owned();
+                        let d = self.error_at(a.name.off, format!("region entry argument '{n}' is already in use"));
+                        return Err(self.note_at(d, prev, "previously referenced here"));
+                    }
                 }
             }
-        }
-        if isolated {
-            let lim = self.num_limit();
-            self.scopes.push(ValueScope::new(lim));
-        } else {
-            self.push_region_level();
-        }
-        self.block_scopes.push(BlockScope::new(region));
-        if !(args.is_empty() && self.is(Tok::RBrace)) {
-            self.parse_region_body(body, region, args)?;
-        }
-        if !self.is(Tok::RBrace) {
-            return Err(self.wrong_token("expected '}' to end region"));
-        }
-        // The region's blocks are checked before the `}` is consumed (and the token after it
-        // lexed), as in MLIR.
-        self.pop_block_scope()?;
-        self.bump();
-        if isolated {
-            self.pop_value_scope(body)?;
-        } else {
-            self.pop_region_level();
-        }
-        self.leave();
-        Ok(())
+            if isolated {
+                let lim = self.num_limit();
+                self.scopes.push(ValueScope::new(lim));
+            } else {
+                self.push_region_level();
+            }
+            self.block_scopes.push(BlockScope::new(region));
+            if !(args.is_empty() && self.is(Tok::RBrace)) {
+                self.parse_region_body(body, region, args)?;
+            }
+            if !self.is(Tok::RBrace) {
+                return Err(self.wrong_token("expected '}' to end region"));
+            }
+            // The region's blocks are checked before the `}` is consumed (and the token after it
+            // lexed), as in MLIR.
+            self.pop_block_scope()?;
+            self.bump();
+            if isolated {
+                self.pop_value_scope(body)?;
+            } else {
+                self.pop_region_level();
+            }
+            self.leave();
+            Ok(())
+        })
     }
 
     fn parse_region_body(&mut self, body: &mut Body, region: Region, args: &[Argument<'s>]) -> PResult<()> {
@@ -663,25 +682,11 @@ impl<'s> Parser<'s> {
         self.expect(Tok::LParen, "expected '(' to start operand list")?;
         let mut uses: SmallVec<[UnresolvedOperand<'s>; 4]> = SmallVec::new();
         if self.is(Tok::PercentId) {
-            loop {
-                uses.push(self.parse_ssa_use()?);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
+            self.parse_ssa_uses(&mut uses)?;
         }
         self.expect(Tok::RParen, "expected ')' to end operand list")?;
         let mut state = OperationState::with_name(ctx, name, loc);
-        if self.eat(Tok::LSquare) {
-            loop {
-                let b = self.parse_successor(body)?;
-                state.successors.push(b);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
-            self.expect(Tok::RSquare, "expected ',' or ']'")?;
-        }
+        self.parse_optional_successor_list(body, &mut state)?;
         // Properties are any attribute (unregistered ops keep it as is); a registered op's must
         // be a dictionary, which is checked, as MLIR does, once the op is parsed.
         let mut props = None;
@@ -871,23 +876,9 @@ impl<'s> Parser<'s> {
         let mut state = OperationState::with_name(ctx, name, loc);
         let mut uses: SmallVec<[UnresolvedOperand<'s>; 4]> = SmallVec::new();
         if self.is(Tok::PercentId) && !self.at_result_list() {
-            loop {
-                uses.push(self.parse_ssa_use()?);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
+            self.parse_ssa_uses(&mut uses)?;
         }
-        if self.eat(Tok::LSquare) {
-            loop {
-                let b = self.parse_successor(body)?;
-                state.successors.push(b);
-                if !self.eat(Tok::Comma) {
-                    break;
-                }
-            }
-            self.expect(Tok::RSquare, "expected ',' or ']'")?;
-        }
+        self.parse_optional_successor_list(body, &mut state)?;
         if self.is(Tok::LBrace) {
             state.attrs = self.parse_dict_attr()?;
         }

@@ -398,17 +398,9 @@ impl<'s> Parser<'s> {
     pub(crate) fn parse_dimension_list(&mut self, allow_dynamic: bool) -> PResult<SmallVec<[i64; 4]>> {
         let mut dims = SmallVec::new();
         loop {
-            if self.is(Tok::Question) {
-                if !allow_dynamic {
-                    return Err(self.error_here("expected static shape"));
-                }
-                self.bump();
-                dims.push(DYNAMIC);
-            } else if self.is(Tok::Integer) {
-                let d = self.parse_dimension_value()?;
-                dims.push(d);
-            } else {
-                return Ok(dims);
+            match self.parse_optional_dimension(allow_dynamic)? {
+                Some(d) => dims.push(d),
+                None => return Ok(dims),
             }
             self.parse_x_in_dimension_list()?;
         }
@@ -423,22 +415,32 @@ impl<'s> Parser<'s> {
             return Ok(dims);
         }
         loop {
-            if self.is(Tok::Question) {
-                if !allow_dynamic {
-                    return Err(self.error_here("expected static shape"));
-                }
-                self.bump();
-                dims.push(DYNAMIC);
-            } else if self.is(Tok::Integer) {
-                dims.push(self.parse_dimension_value()?);
-            } else {
-                return Err(self.error_here("invalid dimension"));
+            match self.parse_optional_dimension(allow_dynamic)? {
+                Some(d) => dims.push(d),
+                None => return Err(self.error_here("invalid dimension")),
             }
             let t = self.tok;
             if t.kind != Tok::BareId || self.text(t)[0] != b'x' {
                 return Ok(dims);
             }
             self.parse_x_in_dimension_list()?;
+        }
+    }
+
+    /// The dimension at the cursor, consumed: `?` (an error unless `allow_dynamic`) or an
+    /// integer; `None` if neither starts here.
+    #[inline(always)]
+    fn parse_optional_dimension(&mut self, allow_dynamic: bool) -> PResult<Option<i64>> {
+        if self.is(Tok::Question) {
+            if !allow_dynamic {
+                return Err(self.error_here("expected static shape"));
+            }
+            self.bump();
+            Ok(Some(DYNAMIC))
+        } else if self.is(Tok::Integer) {
+            self.parse_dimension_value().map(Some)
+        } else {
+            Ok(None)
         }
     }
 

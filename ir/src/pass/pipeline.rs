@@ -368,6 +368,28 @@ impl Parser<'_> {
             self.pos += 1;
         }
     }
+    /// The elements `out` at the end of the text: an error inside parentheses (`depth > 0`,
+    /// the innermost opened at `open_pos`).
+    fn at_end(&self, depth: usize, open_pos: usize, out: Vec<RawElement>) -> Result<Vec<RawElement>, PipelineError> {
+        if depth > 0 {
+            return Err(self.err(open_pos, "encountered unbalanced parentheses while parsing pipeline"));
+        }
+        Ok(out)
+    }
+    /// The `,` or `)` after a pass's options or a nested pipeline, consumed (spaces before it
+    /// skipped); `None` at the end of the text.
+    fn separator(&mut self) -> Result<Option<u8>, PipelineError> {
+        self.skip_spaces();
+        if self.pos == self.end {
+            return Ok(None);
+        }
+        let sep = self.text.as_bytes()[self.pos];
+        if sep != b',' && sep != b')' {
+            return Err(self.err(self.pos, "expected ',' after parsing pipeline"));
+        }
+        self.pos += 1;
+        Ok(Some(sep))
+    }
     /// Parses elements up to the end or a `)` closing this level (consumed when `depth > 0`).
     fn elements(&mut self, depth: usize) -> Result<Vec<RawElement>, PipelineError> {
         let bytes = self.text.as_bytes();
@@ -390,10 +412,7 @@ impl Parser<'_> {
                     offset,
                     options: None,
                 });
-                if depth > 0 {
-                    return Err(self.err(open_pos, "encountered unbalanced parentheses while parsing pipeline"));
-                }
-                return Ok(out);
+                return self.at_end(depth, open_pos, out);
             }
             let mut sep = bytes[i];
             self.pos += 1;
@@ -426,18 +445,10 @@ impl Parser<'_> {
                         options: Some((self.text[opt_start..close].to_string(), opt_start)),
                     });
                     self.pos = close + 1;
-                    self.skip_spaces();
-                    if self.pos == self.end {
-                        if depth > 0 {
-                            return Err(self.err(open_pos, "encountered unbalanced parentheses while parsing pipeline"));
-                        }
-                        return Ok(out);
+                    match self.separator()? {
+                        Some(s) => sep = s,
+                        None => return self.at_end(depth, open_pos, out),
                     }
-                    sep = bytes[self.pos];
-                    if sep != b',' && sep != b')' {
-                        return Err(self.err(self.pos, "expected ',' after parsing pipeline"));
-                    }
-                    self.pos += 1;
                 }
                 b'(' => {
                     let elements = self.elements(depth + 1)?;
@@ -446,18 +457,10 @@ impl Parser<'_> {
                         offset,
                         elements,
                     });
-                    self.skip_spaces();
-                    if self.pos == self.end {
-                        if depth > 0 {
-                            return Err(self.err(open_pos, "encountered unbalanced parentheses while parsing pipeline"));
-                        }
-                        return Ok(out);
+                    match self.separator()? {
+                        Some(s) => sep = s,
+                        None => return self.at_end(depth, open_pos, out),
                     }
-                    sep = bytes[self.pos];
-                    if sep != b',' && sep != b')' {
-                        return Err(self.err(self.pos, "expected ',' after parsing pipeline"));
-                    }
-                    self.pos += 1;
                 }
                 _ => out.push(RawElement::Pass {
                     name,

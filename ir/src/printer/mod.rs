@@ -328,29 +328,25 @@ impl<'a> OpRef<'a> {
             None => OpRef { outer: Some((body, t, op)), inner: body, inner_table: t },
         }
     }
-    fn name(&self) -> OpName {
+    /// `of_op` of the op in the body holding it, or `of_root` of the root's own body.
+    #[inline]
+    fn get<T>(&self, of_op: impl FnOnce(&'a Body, Op) -> T, of_root: impl FnOnce(&'a Body) -> T) -> T {
         match self.outer {
-            Some((b, _, op)) => b.op_name(op),
-            None => self.inner.name(),
+            Some((b, _, op)) => of_op(b, op),
+            None => of_root(self.inner),
         }
+    }
+    fn name(&self) -> OpName {
+        self.get(Body::op_name, Body::name)
     }
     fn attrs(&self) -> Attr {
-        match self.outer {
-            Some((b, _, op)) => b.attrs(op),
-            None => self.inner.self_attrs(),
-        }
+        self.get(Body::attrs, Body::self_attrs)
     }
     fn props(&self) -> Option<Attr> {
-        match self.outer {
-            Some((b, _, op)) => b.props(op),
-            None => self.inner.self_props(),
-        }
+        self.get(Body::props, Body::self_props)
     }
     fn loc(&self) -> Location {
-        match self.outer {
-            Some((b, _, op)) => b.op_loc(op),
-            None => self.inner.loc(),
-        }
+        self.get(Body::op_loc, Body::loc)
     }
     fn regions(&self) -> &'a [Region] {
         match self.outer {
@@ -494,11 +490,16 @@ impl<'a> OpAsmPrinter<'a> {
     }
     /// Values separated by `, `.
     pub fn print_operands(&mut self, vs: &[Value]) {
-        for (i, &v) in vs.iter().enumerate() {
+        self.comma_separated(vs.iter().copied(), Self::print_operand);
+    }
+    /// `print` of each of `items`, separated by `, `.
+    #[inline]
+    fn comma_separated<T>(&mut self, items: impl IntoIterator<Item = T>, mut print: impl FnMut(&mut Self, T)) {
+        for (i, x) in items.into_iter().enumerate() {
             if i > 0 {
                 self.st.out.push_str(", ");
             }
-            self.print_operand(v);
+            print(self, x);
         }
     }
     /// A block argument of one of the op's regions with its type, then `attrs` (an optional
@@ -542,14 +543,11 @@ impl<'a> OpAsmPrinter<'a> {
         self.st.out.push('(');
         self.print_operands(operands);
         self.st.out.push_str(" : ");
-        for (i, &v) in operands.iter().enumerate() {
-            if i > 0 {
-                self.st.out.push_str(", ");
+        self.comma_separated(operands.iter().copied(), |p, v| {
+            if let Some(t) = p.value_type(v) {
+                p.st.push_type(p.ctx, t);
             }
-            if let Some(t) = self.value_type(v) {
-                self.st.push_type(self.ctx, t);
-            }
-        }
+        });
         self.st.out.push(')');
     }
 
@@ -563,12 +561,7 @@ impl<'a> OpAsmPrinter<'a> {
     }
     /// Types separated by `, `.
     pub fn print_types(&mut self, ts: &[Type]) {
-        for (i, &t) in ts.iter().enumerate() {
-            if i > 0 {
-                self.st.out.push_str(", ");
-            }
-            self.print_type(t);
-        }
+        self.comma_separated(ts.iter().copied(), Self::print_type);
     }
     /// `(inputs) -> results` as MLIR prints function types.
     pub fn print_function_type(&mut self, inputs: &[Type], results: &[Type]) {
@@ -712,20 +705,15 @@ impl<'a> OpAsmPrinter<'a> {
             None => SmallVec::new(),
         };
         self.st.out.push('(');
-        for (i, &t) in inputs.iter().enumerate() {
-            if i > 0 {
-                self.st.out.push_str(", ");
-            }
-            match (body.is_some(), args.get(i)) {
-                (true, Some(&v)) => self.print_region_argument(v, dict_at(arg_attrs, i)),
-                _ => {
-                    self.print_type(t);
-                    if let Some(d) = dict_at(arg_attrs, i) {
-                        self.print_optional_attr_dict(d, &[]);
-                    }
+        self.comma_separated(inputs.iter().enumerate(), |p, (i, &t)| match (body.is_some(), args.get(i)) {
+            (true, Some(&v)) => p.print_region_argument(v, dict_at(arg_attrs, i)),
+            _ => {
+                p.print_type(t);
+                if let Some(d) = dict_at(arg_attrs, i) {
+                    p.print_optional_attr_dict(d, &[]);
                 }
             }
-        }
+        });
         self.st.out.push(')');
         if results.is_empty() {
             return;
@@ -736,15 +724,12 @@ impl<'a> OpAsmPrinter<'a> {
         if parens {
             self.st.out.push('(');
         }
-        for (i, &t) in results.iter().enumerate() {
-            if i > 0 {
-                self.st.out.push_str(", ");
-            }
-            self.print_type(t);
+        self.comma_separated(results.iter().enumerate(), |p, (i, &t)| {
+            p.print_type(t);
             if let Some(d) = dict_at(res_attrs, i) {
-                self.print_optional_attr_dict(d, &[]);
+                p.print_optional_attr_dict(d, &[]);
             }
-        }
+        });
         if parens {
             self.st.out.push(')');
         }
@@ -839,15 +824,19 @@ impl<'a> OpAsmPrinter<'a> {
                 self.collect_arg(body, a);
             }
         }
+        for op in self.printed_ops(b, terminators) {
+            self.nested(op).print_full_op();
+        }
+    }
+
+    /// The ops of block `b` of the op's regions to print: all, or without the block's
+    /// terminator unless `terminators`.
+    fn printed_ops(&self, b: Block, terminators: bool) -> impl Iterator<Item = Op> + 'a {
+        let body = self.cur.inner;
         let last = body.last_op(b);
         let skip_last = !terminators
             && last.is_some_and(|l| self.ctx.op_def(body.op_name(l)).is_some_and(|d| d.has(Traits::Terminator)));
-        for op in body.block_ops(b) {
-            if skip_last && Some(op) == last {
-                break;
-            }
-            self.nested(op).print_full_op();
-        }
+        body.block_ops(b).take_while(move |&op| !(skip_last && Some(op) == last))
     }
 
     /// Alias collection for an op in the generic form: regions, operand and result types,
@@ -934,17 +923,14 @@ impl<'a> OpAsmPrinter<'a> {
             let args = body.block_args(b);
             if !args.is_empty() {
                 self.st.out.push('(');
-                for (i, &a) in args.iter().enumerate() {
-                    if i > 0 {
-                        self.st.out.push_str(", ");
+                self.comma_separated(args.iter().copied(), |p, a| {
+                    p.value_name(body, t, a, true);
+                    p.st.out.push_str(": ");
+                    p.st.push_type(p.ctx, body.value_type(a));
+                    if p.st.debug_info {
+                        p.print_arg_loc(body, a);
                     }
-                    self.value_name(body, t, a, true);
-                    self.st.out.push_str(": ");
-                    self.st.push_type(self.ctx, body.value_type(a));
-                    if self.st.debug_info {
-                        self.print_arg_loc(body, a);
-                    }
-                }
+                });
                 self.st.out.push(')');
             }
             self.st.out.push(':');
@@ -952,13 +938,7 @@ impl<'a> OpAsmPrinter<'a> {
             self.st.out.push('\n');
         }
         self.st.indent += 2;
-        let last = body.last_op(b);
-        let skip_last = !terminators
-            && last.is_some_and(|l| self.ctx.op_def(body.op_name(l)).is_some_and(|d| d.has(Traits::Terminator)));
-        for op in body.block_ops(b) {
-            if skip_last && Some(op) == last {
-                break;
-            }
+        for op in self.printed_ops(b, terminators) {
             self.nested(op).print_full_op();
             self.st.out.push('\n');
             if self.st.indent <= 2 {
@@ -989,13 +969,10 @@ impl<'a> OpAsmPrinter<'a> {
                 self.st.out.push_str("  // ");
                 self.st.push_int(k as u32);
                 self.st.out.push_str(" preds: ");
-                for (i, n) in ords.into_iter().enumerate() {
-                    if i > 0 {
-                        self.st.out.push_str(", ");
-                    }
-                    self.st.out.push_str("^bb");
-                    self.st.push_int(n);
-                }
+                self.comma_separated(ords, |p, n| {
+                    p.st.out.push_str("^bb");
+                    p.st.push_int(n);
+                });
             }
         }
     }
@@ -1058,25 +1035,10 @@ impl<'a> OpAsmPrinter<'a> {
         self.push_quoted_name();
         self.st.out.push('(');
         if let Some((b, t, op)) = self.cur.outer {
-            for (i, v) in b.operands(op).enumerate() {
-                if i > 0 {
-                    self.st.out.push_str(", ");
-                }
-                self.value_name(b, t, v, true);
-            }
+            self.comma_separated(b.operands(op), |p, v| p.value_name(b, t, v, true));
         }
         self.st.out.push(')');
-        let succs = self.cur.successors();
-        if !succs.is_empty() {
-            self.st.out.push('[');
-            for (i, &s) in succs.iter().enumerate() {
-                if i > 0 {
-                    self.st.out.push_str(", ");
-                }
-                self.print_successor(s);
-            }
-            self.st.out.push(']');
-        }
+        self.print_successor_list("[");
         let attrs = self.cur.attrs();
         // Registered ops: inherent attributes are properties; unregistered ops keep theirs.
         let (props_text, attrs_text) = match def {
@@ -1105,12 +1067,7 @@ impl<'a> OpAsmPrinter<'a> {
         let regions = self.cur.regions();
         if !regions.is_empty() {
             self.st.out.push_str(" (");
-            for (i, &r) in regions.iter().enumerate() {
-                if i > 0 {
-                    self.st.out.push_str(", ");
-                }
-                self.region(r, true, true, true);
-            }
+            self.comma_separated(regions.iter().copied(), |p, r| p.region(r, true, true, true));
             self.st.out.push(')');
         }
         if let Some(a) = attrs_text {
@@ -1119,6 +1076,18 @@ impl<'a> OpAsmPrinter<'a> {
         }
         self.st.out.push_str(" : ");
         self.print_functional_type();
+    }
+
+    /// The op's successors as `open` (`[` or ` [`), `^bb1, ^bb2` and `]`; nothing without
+    /// successors.
+    #[inline(always)]
+    fn print_successor_list(&mut self, open: &str) {
+        let succs = self.cur.successors();
+        if !succs.is_empty() {
+            self.st.out.push_str(open);
+            self.comma_separated(succs.iter().copied(), Self::print_successor);
+            self.st.out.push(']');
+        }
     }
 
     /// `"name"`, through a per-call cache.
@@ -1193,17 +1162,7 @@ impl<'a> OpAsmPrinter<'a> {
             self.st.out.push(' ');
             self.print_operands(&operands);
         }
-        let succs = self.cur.successors();
-        if !succs.is_empty() {
-            self.st.out.push_str(" [");
-            for (i, &s) in succs.iter().enumerate() {
-                if i > 0 {
-                    self.st.out.push_str(", ");
-                }
-                self.print_successor(s);
-            }
-            self.st.out.push(']');
-        }
+        self.print_successor_list(" [");
         let attrs = self.cur.attrs();
         self.print_optional_attr_dict(attrs, &[]);
         let ins = self.operand_types();

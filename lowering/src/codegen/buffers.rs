@@ -2,16 +2,63 @@
 //! allocated per op result, freed into a pool after their last use and reused by an allocation
 //! of an equal size ([`FunctionLowering::alloc`]); in functions with several blocks a frame
 //! owns them until the function returns. A failed run-time check branches to an exit that
-//! records the error, frees what the function owns and returns 1 ([`FunctionLowering::fail_if`]).
+//! records the error, frees what the function owns and returns 1 ([`RunTimeCheck::fail_if`],
+//! which outlined kernels implement too).
 
 use xcs_dialects::interp::ElemType;
 
 use super::function::FunctionLowering;
-use super::llvm_ir::Val;
+use super::llvm_ir::{ModuleBuilder, Val};
 use super::loops::copy_into;
 use super::types::elem_size;
 use super::values::{row_major, TensorVal};
 use super::R;
+
+/// A run-time error to record: the message, or a format with two `%lld` and their values.
+#[derive(Clone, Copy)]
+pub enum RunTimeError<'a> {
+    Message(&'a str),
+    Format2 { fmt: &'a str, a: &'a Val, b: &'a Val },
+}
+
+impl RunTimeError<'_> {
+    /// The call of the runtime function that records the error at `site` (`xcs_rt_fail` or
+    /// `xcs_rt_fail2`); the text becomes a constant string of `m`.
+    pub(super) fn record_call(self, m: &mut ModuleBuilder, site: i32) -> String {
+        match self {
+            RunTimeError::Message(msg) => {
+                let s = m.cstr(msg);
+                format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})")
+            }
+            RunTimeError::Format2 { fmt, a, b } => {
+                let s = m.cstr(fmt);
+                format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})")
+            }
+        }
+    }
+}
+
+/// Code a failed run-time check can leave from: the function being lowered (which frees what it
+/// owns and returns 1) or an outlined kernel (which returns 1 to its launcher).
+pub trait RunTimeCheck {
+    /// Branches to a new block that records `error` at `site` and leaves, when `bad` holds.
+    fn branch_to_failure(&mut self, bad: &Val, site: i32, error: RunTimeError<'_>);
+    /// Records `error` and leaves when `bad` holds (emits nothing when `bad` is constant false).
+    fn fail_with_if(&mut self, bad: &Val, site: i32, error: RunTimeError<'_>) {
+        if bad.as_bool() != Some(false) {
+            self.branch_to_failure(bad, site, error);
+        }
+    }
+    /// Fails with `msg` (a full message, see [`ModuleLowering::msg`](super::ModuleLowering::msg))
+    /// when `bad` holds.
+    fn fail_if(&mut self, bad: &Val, site: i32, msg: &str) {
+        self.fail_with_if(bad, site, RunTimeError::Message(msg));
+    }
+    /// Fails with `fmt` (two `%lld`) formatted with `a` and `b` when `bad` holds.
+    fn fail2_if(&mut self, bad: &Val, site: i32, fmt: &str, a: &Val, b: &Val) {
+        self.fail_with_if(bad, site, RunTimeError::Format2 { fmt, a, b });
+    }
+}
 
 /// The life of a buffer of the function being lowered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +123,8 @@ impl FunctionLowering<'_, '_> {
             self.f.condbr(&bad, &e, &ok);
             self.f.start(&e);
             self.f.raw(format!("call void @xcs_rt_free(ptr {p})"));
-            let s = self.module.m.cstr(&msg);
-            self.f.raw(format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})"));
+            let record = RunTimeError::Message(&msg).record_call(&mut self.module.m, site);
+            self.f.raw(record);
             self.cleanup_and_ret(&Val::i32(1));
             self.f.start(&ok);
         }
@@ -119,35 +166,6 @@ impl FunctionLowering<'_, '_> {
             self.f.raw(format!("call void @xcs_rt_frame_release(ptr {fr})"));
         }
         self.f.ret(status);
-    }
-
-    /// Returns with a run-time error (`msg`, a full message) when `bad` holds, freeing what is live.
-    pub fn fail_if(&mut self, bad: &Val, site: i32, msg: &str) {
-        if bad.as_bool() == Some(false) {
-            return;
-        }
-        let (e, ok) = (self.f.label("fail"), self.f.label("ok"));
-        self.f.condbr(bad, &e, &ok);
-        self.f.start(&e);
-        let s = self.module.m.cstr(msg);
-        self.f.raw(format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})"));
-        self.cleanup_and_ret(&Val::i32(1));
-        self.f.start(&ok);
-    }
-
-    /// Like [`FunctionLowering::fail_if`] with two integers formatted into `fmt` (`%lld` twice).
-    pub fn fail2_if(&mut self, bad: &Val, site: i32, fmt: &str, a: &Val, b: &Val) {
-        if bad.as_bool() == Some(false) {
-            return;
-        }
-        let (e, ok) = (self.f.label("fail"), self.f.label("ok"));
-        self.f.condbr(bad, &e, &ok);
-        self.f.start(&e);
-        let s = self.module.m.cstr(fmt);
-        self.f
-            .raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
-        self.cleanup_and_ret(&Val::i32(1));
-        self.f.start(&ok);
     }
 
     /// Returns `st` when it is not 0 (the error is already recorded), freeing what is live.
@@ -208,5 +226,18 @@ impl FunctionLowering<'_, '_> {
     /// Buffer `b` (a temporary no value refers to) is dead: it goes back to the pool.
     pub fn pool_buffer(&mut self, b: usize) {
         self.bufs[b].state = BufState::Pooled;
+    }
+}
+
+impl RunTimeCheck for FunctionLowering<'_, '_> {
+    /// Records the error, frees what is live and returns 1.
+    fn branch_to_failure(&mut self, bad: &Val, site: i32, error: RunTimeError<'_>) {
+        let (e, ok) = (self.f.label("fail"), self.f.label("ok"));
+        self.f.condbr(bad, &e, &ok);
+        self.f.start(&e);
+        let record = error.record_call(&mut self.module.m, site);
+        self.f.raw(record);
+        self.cleanup_and_ret(&Val::i32(1));
+        self.f.start(&ok);
     }
 }

@@ -12,6 +12,7 @@ use xcs_dialects::interp::ElemType;
 use xcs_ir::opdef::OpView;
 use xcs_ir::{Attr, Body, Context, Op, TypeKind, DYNAMIC};
 
+use super::buffers::RunTimeCheck;
 use super::function::FunctionLowering;
 use super::llvm_ir::Val;
 use super::values::{Slot, TensorVal};

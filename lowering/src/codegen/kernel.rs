@@ -2,8 +2,12 @@
 //! i64 %hi)` of its own ([`Kernel`]), called over its outer iteration space directly or, above
 //! a size threshold, through the runtime's thread pool ([`FunctionLowering::launch`]).
 
+use xcs_dialects::interp::ElemType;
+
+use super::buffers::{RunTimeCheck, RunTimeError};
 use super::function::FunctionLowering;
 use super::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
+use super::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
 use super::values::TensorVal;
 use super::R;
 
@@ -46,6 +50,30 @@ impl Kernel {
             contiguous: t.contiguous,
             buf: t.buf,
         }
+    }
+    /// Element `idx` of `t` as an accumulator: widened to `double` for floats, to `i64` for
+    /// integers (i1 as 0/1).
+    pub fn load_acc(&mut self, t: &TensorVal, idx: &Val) -> Val {
+        let v = load_elem(&mut self.f, t.elem, &t.ptr, idx);
+        if t.elem.is_float() {
+            comp_to_f64(&mut self.f, t.elem, &v)
+        } else {
+            int_to_i64(&mut self.f, t.elem, &v)
+        }
+    }
+    /// Stores accumulator `acc` (`double` for floats, `i64` for integers) as element `idx` of
+    /// `out`: floats round once to the element type, integers wrap.
+    pub fn store_acc(&mut self, out: &TensorVal, idx: &Val, acc: &Val) {
+        let v = if out.elem.is_float() {
+            f64_to_mem(&mut self.f, &mut self.m, out.elem, acc)
+        } else if out.elem == ElemType::I64 {
+            acc.clone()
+        } else {
+            let t = comp_ty(out.elem);
+            self.f.emit(t, format!("trunc i64 {acc} to {t}"))
+        };
+        let p = self.f.gep(mem_ty(out.elem), &out.ptr, idx);
+        self.f.store(&v, &p);
     }
     /// `for i in lo..hi { body(i) }` in the kernel.
     pub fn for_range(&mut self, lo: &Val, hi: &Val, body: impl FnOnce(&mut Kernel, &Val) -> R<()>) -> R<()> {
@@ -118,33 +146,17 @@ impl Kernel {
         }
         go(self, dims, &mut Vec::new(), init, body)
     }
+}
 
-    /// Fails with `msg` (a full message, see [`ModuleLowering::msg`](super::ModuleLowering::msg)) when `bad` holds.
-    pub fn fail_if(&mut self, bad: &Val, site: i32, msg: &str) {
-        if bad.as_bool() == Some(false) {
-            return;
-        }
+impl RunTimeCheck for Kernel {
+    /// Records the error and returns 1 from the kernel.
+    fn branch_to_failure(&mut self, bad: &Val, site: i32, error: RunTimeError<'_>) {
         self.fails += 1;
         let (e, ok) = (self.f.label("kfail"), self.f.label("kok"));
         self.f.condbr(bad, &e, &ok);
         self.f.start(&e);
-        let s = self.m.cstr(msg);
-        self.f.raw(format!("call i32 @xcs_rt_fail(i32 {site}, ptr {s})"));
-        self.f.br("kerr");
-        self.f.start(&ok);
-    }
-    /// Fails with `fmt` (two `%lld`) formatted with `a` and `b` when `bad` holds.
-    pub fn fail2_if(&mut self, bad: &Val, site: i32, fmt: &str, a: &Val, b: &Val) {
-        if bad.as_bool() == Some(false) {
-            return;
-        }
-        self.fails += 1;
-        let (e, ok) = (self.f.label("kfail"), self.f.label("kok"));
-        self.f.condbr(bad, &e, &ok);
-        self.f.start(&e);
-        let s = self.m.cstr(fmt);
-        self.f
-            .raw(format!("call i32 @xcs_rt_fail2(i32 {site}, ptr {s}, i64 {a}, i64 {b})"));
+        let record = error.record_call(&mut self.m, site);
+        self.f.raw(record);
         self.f.br("kerr");
         self.f.start(&ok);
     }

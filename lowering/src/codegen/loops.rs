@@ -4,6 +4,7 @@
 //! last dim) with broadcast strides (0 for a broadcast dim); numpy broadcasting of sizes
 //! ([`broadcast_dims`]), index arithmetic, and copies between layouts ([`copy_into`]).
 
+use super::buffers::RunTimeCheck;
 use super::function::FunctionLowering;
 use super::interface::OpSite;
 use super::kernel::Kernel;

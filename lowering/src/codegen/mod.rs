@@ -19,7 +19,7 @@ use std::fmt;
 
 use xcs_ir::{Diagnostic, Location};
 
-pub use buffers::PlanStats;
+pub use buffers::{PlanStats, RunTimeCheck, RunTimeError};
 pub use function::{lower_function, FunctionLowering};
 pub use interface::{check_result_dims, LowerFn, LowerOp, OpSite};
 pub use kernel::Kernel;

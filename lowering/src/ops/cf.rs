@@ -8,7 +8,7 @@ use xcs_dialects::interp::ElemType;
 use xcs_ir::{Body, Op, Value};
 
 use crate::codegen::types::comp_ty;
-use crate::codegen::{FunctionLowering, LowerFn, LowerOp, OpSite, Slot, R};
+use crate::codegen::{FunctionLowering, LowerFn, LowerOp, OpSite, RunTimeCheck, Slot, R};
 
 pub static BRANCH: Branch = Branch;
 pub static COND_BRANCH: CondBranch = CondBranch;

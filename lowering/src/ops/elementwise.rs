@@ -12,7 +12,7 @@ use super::math::{self, intrinsic, MathBuilder};
 use crate::codegen::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
 use crate::codegen::loops::{broadcast_dims, for_each_element};
 use crate::codegen::types::{cast, comp_ty, int_bits, int_to_i64, round_trip, to_comp};
-use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerError, LowerFn, OpSite, Slot, R};
+use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerError, LowerFn, OpSite, RunTimeCheck, Slot, R};
 
 /// The lowering of every op with an `Elementwise` interface.
 pub static ELEMENTWISE: LowerFn = LowerFn(lower);

@@ -7,7 +7,7 @@ use xcs_ir::{Value, DYNAMIC};
 
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::types::{comp_ty, elem_size};
-use crate::codegen::{FunctionLowering, LowerFn, OpSite, Slot, R};
+use crate::codegen::{FunctionLowering, LowerFn, OpSite, RunTimeCheck, Slot, R};
 
 pub static CALL: LowerFn = LowerFn(call);
 pub static RETURN: LowerFn = LowerFn(ret);

@@ -25,7 +25,8 @@ use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{broadcast_dims, for_each_element};
 use crate::codegen::module::port_of;
 use crate::codegen::{
-    check_result_dims, row_major, FunctionLowering, Kernel, LowerError, LowerFn, OpSite, Slot, TensorVal, R,
+    check_result_dims, row_major, FunctionLowering, Kernel, LowerError, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal,
+    R,
 };
 
 /// The lowering of `tensor.fused`.
@@ -63,16 +64,38 @@ fn fused(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     if args.len() != inputs.len() {
         return Err(o.err("block arguments do not match the operands"));
     }
-    if let Some(r) = try_one_nest(fl, o, body, entry, &args, &inputs)? {
+    let ops = body.block_op_vec(entry);
+    let (inner, yields) = match ops.split_last() {
+        Some((&term, inner)) => (inner.to_vec(), yielded(fl, body, term)),
+        None => (Vec::new(), None),
+    };
+    let region = FusedRegion { o, body, entry, args, inputs, inner, yields };
+    if let Some(r) = try_one_nest(fl, &region)? {
         return Ok(r);
     }
-    if let Some(r) = try_matmul_epilogue(fl, o, body, entry, &args, &inputs)? {
+    if let Some(r) = try_matmul_epilogue(fl, &region)? {
         return Ok(r);
     }
-    if let Some(r) = try_reduction_prologue(fl, o, body, entry, &args, &inputs)? {
+    if let Some(r) = try_reduction_prologue(fl, &region)? {
         return Ok(r);
     }
-    materialize(fl, o, body, entry, &args, inputs)
+    materialize(fl, region)
+}
+
+/// The region of the `tensor.fused` op being lowered: its one block, split into the ops before
+/// the terminator and what the terminator yields, and the operand tensors its arguments stand for.
+struct FusedRegion<'a> {
+    /// The fused op.
+    o: &'a OpSite<'a>,
+    body: &'a Body,
+    entry: Block,
+    args: Vec<Value>,
+    inputs: Vec<TensorVal>,
+    /// The block's ops before its terminator.
+    inner: Vec<Op>,
+    /// The values the terminator yields (`None`: the block is empty or does not end in
+    /// `tensor.yield`).
+    yields: Option<Vec<Value>>,
 }
 
 /// The needed region values of an elementwise nest, in order, and how each is computed.
@@ -123,25 +146,14 @@ impl Nest {
 }
 
 /// The region as one loop nest, if it qualifies (`None` otherwise; nothing is emitted then).
-fn try_one_nest(
-    fl: &mut FunctionLowering,
-    o: &OpSite,
-    body: &Body,
-    entry: Block,
-    args: &[Value],
-    inputs: &[TensorVal],
-) -> R<Option<Vec<Slot>>> {
-    let ops = body.block_op_vec(entry);
-    let Some((&term, inner)) = ops.split_last() else {
+fn try_one_nest(fl: &mut FunctionLowering, region: &FusedRegion) -> R<Option<Vec<Slot>>> {
+    let Some(yields) = region.yields.clone() else {
         return Ok(None);
     };
-    let Some(yields) = yielded(fl, body, term) else {
+    let Some(nest) = plan_nest(fl, region, yields, &region.inner, None)? else {
         return Ok(None);
     };
-    let Some(nest) = plan_nest(fl, o, body, yields, inner, args, inputs, None)? else {
-        return Ok(None);
-    };
-    let outs = nest.new_results(fl, o)?;
+    let outs = nest.new_results(fl, region.o)?;
     let mut kbody = |k: &mut Kernel, leaf_vals: &[Val]| nest.eval(k, None, leaf_vals);
     for_each_element(fl, "fused", &nest.leaves, &outs, &nest.out_dims, &mut kbody)?;
     Ok(Some(outs.into_iter().map(Slot::Tensor).collect()))
@@ -149,20 +161,10 @@ fn try_one_nest(
 
 /// A matmul epilogue region as the f32 matmul kernel with the region's elementwise ops applied
 /// per output tile, if it qualifies (`None` otherwise; then only run-time checks were emitted).
-fn try_matmul_epilogue(
-    fl: &mut FunctionLowering,
-    o: &OpSite,
-    body: &Body,
-    entry: Block,
-    args: &[Value],
-    inputs: &[TensorVal],
-) -> R<Option<Vec<Slot>>> {
+fn try_matmul_epilogue(fl: &mut FunctionLowering, region: &FusedRegion) -> R<Option<Vec<Slot>>> {
     let ctx = fl.ctx();
-    let ops = body.block_op_vec(entry);
-    let Some((&term, inner)) = ops.split_last() else {
-        return Ok(None);
-    };
-    let Some((&mm, rest)) = inner.split_first() else {
+    let FusedRegion { o, body, ref args, ref inputs, .. } = *region;
+    let Some((&mm, rest)) = region.inner.split_first() else {
         return Ok(None);
     };
     if !MatmulOp::matches(ctx, body.op_name(mm)) || rest.is_empty() {
@@ -186,10 +188,10 @@ fn try_matmul_epilogue(
         return Ok(None);
     }
     let anchor = (c, plan.dims.as_slice());
-    let Some(yields) = yielded(fl, body, term) else {
+    let Some(yields) = region.yields.clone() else {
         return Ok(None);
     };
-    let Some(nest) = plan_nest(fl, o, body, yields, rest, args, inputs, Some(anchor))? else {
+    let Some(nest) = plan_nest(fl, region, yields, rest, Some(anchor))? else {
         return Ok(None);
     };
     if nest.out_dims != plan.dims {
@@ -248,20 +250,10 @@ fn with_values<T>(
 /// producers, per element, with no intermediate buffer ([`Producer`]). Qualifies when the
 /// producers' inputs have the data operand's shape and are contiguous (or are one element) and
 /// the anchor's other operands are region arguments; `None` otherwise.
-fn try_reduction_prologue(
-    fl: &mut FunctionLowering,
-    o: &OpSite,
-    body: &Body,
-    entry: Block,
-    args: &[Value],
-    inputs: &[TensorVal],
-) -> R<Option<Vec<Slot>>> {
+fn try_reduction_prologue(fl: &mut FunctionLowering, region: &FusedRegion) -> R<Option<Vec<Slot>>> {
     let ctx = fl.ctx();
-    let ops = body.block_op_vec(entry);
-    let Some((&term, inner)) = ops.split_last() else {
-        return Ok(None);
-    };
-    let Some((&anchor, pro)) = inner.split_last() else {
+    let FusedRegion { o, body, ref args, ref inputs, .. } = *region;
+    let Some((&anchor, pro)) = region.inner.split_last() else {
         return Ok(None);
     };
     let Some(lower_from) = reduction_from_producer(fl.ctx(), body, anchor) else {
@@ -270,7 +262,7 @@ fn try_reduction_prologue(
     if pro.is_empty() {
         return Ok(None);
     }
-    if yielded(fl, body, term) != Some(vec![body.result(anchor, 0)]) {
+    if region.yields != Some(vec![body.result(anchor, 0)]) {
         return Ok(None);
     }
     let xv = body.operand(anchor, 0);
@@ -284,7 +276,7 @@ fn try_reduction_prologue(
         };
         others.push((v, inputs[i].clone()));
     }
-    let Some(nest) = plan_nest(fl, o, body, vec![xv], pro, args, inputs, None)? else {
+    let Some(nest) = plan_nest(fl, region, vec![xv], pro, None)? else {
         return Ok(None);
     };
     let same =
@@ -328,19 +320,17 @@ fn reduction_from_producer(ctx: &xcs_ir::Context, body: &Body, op: Op) -> Option
 }
 
 /// Plans the elementwise nest of `inner` (elementwise ops, `broadcast_to`, constants) computing
-/// `yields` with one shape; `anchor` is a value computed elsewhere (an epilogue's
-/// matmul result, with its sizes). `None` when the ops do not qualify (nothing emitted then).
-#[allow(clippy::too_many_arguments)]
+/// `yields` with one shape from the arguments of `region`; `anchor` is a value computed
+/// elsewhere (an epilogue's matmul result, with its sizes). `None` when the ops do not qualify
+/// (nothing emitted then).
 fn plan_nest(
     fl: &mut FunctionLowering,
-    o: &OpSite,
-    body: &Body,
+    region: &FusedRegion,
     yields: Vec<Value>,
     inner: &[Op],
-    args: &[Value],
-    inputs: &[TensorVal],
     anchor: Option<(Value, &[Val])>,
 ) -> R<Option<Nest>> {
+    let FusedRegion { o, body, ref args, ref inputs, .. } = *region;
     if !inner_ops_qualify(fl, o, body, inner)? || yields.is_empty() {
         return Ok(None);
     }
@@ -532,14 +522,8 @@ impl NestPlan {
 }
 
 /// The region's ops lowered one by one (intermediate buffers planned by liveness).
-fn materialize(
-    fl: &mut FunctionLowering,
-    o: &OpSite,
-    body: &Body,
-    entry: Block,
-    args: &[Value],
-    inputs: Vec<TensorVal>,
-) -> R<Vec<Slot>> {
+fn materialize(fl: &mut FunctionLowering, region: FusedRegion) -> R<Vec<Slot>> {
+    let FusedRegion { o, body, entry, args, inputs, .. } = region;
     let saved = std::mem::take(&mut fl.vals);
     for (a, t) in args.iter().zip(inputs) {
         fl.define(*a, Slot::Tensor(t));

@@ -9,7 +9,7 @@ use xcs_ir::DYNAMIC;
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{broadcast_strides, copy_into, grain_rows};
 use crate::codegen::types::{elem_size, int_to_i64, load_elem, mem_ty, store_elem};
-use crate::codegen::{check_result_dims, row_major, FunctionLowering, LowerFn, OpSite, Slot, TensorVal, R};
+use crate::codegen::{check_result_dims, row_major, FunctionLowering, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
 pub static CONSTANT: LowerFn = LowerFn(constant);
 pub static TRANSPOSE: LowerFn = LowerFn(transpose);

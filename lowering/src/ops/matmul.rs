@@ -9,34 +9,10 @@ use xcs_dialects::interp::ElemType;
 use super::matmul_f32::matmul_f32;
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{broadcast_dims, broadcast_strides, grain_rows, offset, unflatten};
-use crate::codegen::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
-use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, Slot, TensorVal, R};
+use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
 pub static MATMUL: LowerFn = LowerFn(matmul);
 pub static EINSUM: LowerFn = LowerFn(einsum);
-
-/// Element value in the accumulator type (double or i64).
-fn acc_load(k: &mut Kernel, t: &TensorVal, off: &Val) -> Val {
-    let v = load_elem(&mut k.f, t.elem, &t.ptr, off);
-    if t.elem.is_float() {
-        comp_to_f64(&mut k.f, t.elem, &v)
-    } else {
-        int_to_i64(&mut k.f, t.elem, &v)
-    }
-}
-
-fn acc_store(k: &mut Kernel, out: &TensorVal, off: &Val, acc: &Val) {
-    let v = if out.elem.is_float() {
-        f64_to_mem(&mut k.f, &mut k.m, out.elem, acc)
-    } else if out.elem == ElemType::I64 {
-        acc.clone()
-    } else {
-        let t = comp_ty(out.elem);
-        k.f.emit(t, format!("trunc i64 {acc} to {t}"))
-    };
-    let p = k.f.gep(mem_ty(out.elem), &out.ptr, off);
-    k.f.store(&v, &p);
-}
 
 fn madd(k: &mut Kernel, float: bool, acc: &Val, a: &Val, b: &Val) -> Val {
     if float {
@@ -133,12 +109,12 @@ pub fn matmul(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
                 let ao = k.f.add(&abase, &t);
                 let t = k.f.mul(p, &ksbk);
                 let bo = k.f.add(&bcol, &t);
-                let x = acc_load(k, &ka_, &ao);
-                let y = acc_load(k, &kb_, &bo);
+                let x = k.load_acc(&ka_, &ao);
+                let y = k.load_acc(&kb_, &bo);
                 Ok(vec![madd(k, float, &acc[0], &x, &y)])
             })?;
             let oo = k.f.add(&obase, j);
-            acc_store(k, &ko, &oo, &s[0]);
+            k.store_acc(&ko, &oo, &s[0]);
             Ok(())
         })
     })?;
@@ -276,7 +252,7 @@ pub fn einsum(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
             for (ls, t) in inputs.iter().zip(&kin) {
                 let idx: Vec<Val> = ls.iter().map(|&c| at(c)).collect();
                 let off = offset(&mut k.f, &idx, &t.strides);
-                let v = acc_load(k, t, &off);
+                let v = k.load_acc(t, &off);
                 prod = if float {
                     k.f.emit("double", format!("fmul double {prod}, {v}"))
                 } else {
@@ -290,7 +266,7 @@ pub fn einsum(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
             };
             Ok(vec![next])
         })?;
-        acc_store(k, &ko, e, &s[0]);
+        k.store_acc(&ko, e, &s[0]);
         Ok(())
     })?;
     fl.launch(k, &total_out, &grain, &work)?;

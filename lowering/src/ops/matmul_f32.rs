@@ -12,7 +12,7 @@ use super::matmul::{Epilogue, Plan};
 use crate::codegen::llvm_ir::{FunctionBuilder, Val};
 use crate::codegen::loops::{broadcast_strides, offset, unflatten};
 use crate::codegen::types::{load_elem, store_elem};
-use crate::codegen::{FunctionLowering, Kernel, OpSite, TensorVal, R};
+use crate::codegen::{FunctionLowering, Kernel, OpSite, RunTimeCheck, TensorVal, R};
 
 /// Register tile of the f32 kernel for the target features: `mr` rows x `nv` vectors of `vl`
 /// lanes, `mct` row tiles per packed A block.

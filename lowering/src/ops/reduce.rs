@@ -9,8 +9,8 @@ use xcs_dialects::interp::ElemType;
 use super::math::{self, MathBuilder};
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{grain_rows, offset, unflatten};
-use crate::codegen::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
-use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, Slot, TensorVal, R};
+use crate::codegen::types::{comp_to_f64, int_to_i64, load_elem};
+use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
 pub static REDUCE: LowerFn = LowerFn(reduce);
 pub static SOFTMAX: LowerFn = LowerFn(softmax);
@@ -21,20 +21,6 @@ fn declare_f64(k: &mut Kernel, name: &str, nargs: usize) -> String {
     let params = vec!["double"; nargs].join(", ");
     k.m.declare(&full, &format!("declare double @{full}({params})"));
     full
-}
-
-/// Stores accumulator `acc` (double for floats, i64 for integers) as element `idx` of `out`.
-fn store_acc(k: &mut Kernel, out: &TensorVal, idx: &Val, acc: &Val) {
-    let v = if out.elem.is_float() {
-        f64_to_mem(&mut k.f, &mut k.m, out.elem, acc)
-    } else if out.elem == ElemType::I64 {
-        acc.clone()
-    } else {
-        let t = comp_ty(out.elem);
-        k.f.emit(t, format!("trunc i64 {acc} to {t}"))
-    };
-    let p = k.f.gep(mem_ty(out.elem), &out.ptr, idx);
-    k.f.store(&v, &p);
 }
 
 /// The accumulator's initial value.
@@ -251,7 +237,7 @@ pub fn reduce_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: Op
             })?
         };
         let a = reduce_finish(k, kind, int, &acc[0], &krlen);
-        store_acc(k, &ko, row, &a);
+        k.store_acc(&ko, row, &a);
         Ok(())
     })?;
     k.m.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)");
@@ -318,7 +304,7 @@ fn reduce_columns(
             let a = k.f.load(aty, &p);
             let a = reduce_finish(k, kind, int, &a, &krlen);
             let oi = k.f.add(&c0, c);
-            store_acc(k, &ko, &oi, &a);
+            k.store_acc(&ko, &oi, &a);
             Ok(())
         })
     })?;
@@ -391,7 +377,7 @@ pub fn softmax_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: O
             let y = k.f.emit("double", format!("fdiv double {e}, {s}"));
             let t = k.f.mul(j, &so);
             let off = k.f.add(&bo, &t);
-            store_acc(k, &ko, &off, &y);
+            k.store_acc(&ko, &off, &y);
             Ok(())
         })
     })?;
@@ -467,7 +453,7 @@ fn softmax_rows(
             let e = k.f.emit("double", format!("fpext float {e} to double"));
             let y = k.f.emit("double", format!("fmul double {e}, {inv}"));
             let i = k.f.add(&base, j);
-            store_acc(k, &ko, &i, &y);
+            k.store_acc(&ko, &i, &y);
             Ok(())
         })
     })?;
@@ -570,7 +556,7 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
             let t = k.f.emit("double", format!("fmul double {d}, {inv}"));
             let t = k.f.emit("double", format!("fmul double {t}, {gv}"));
             let y = k.f.emit("double", format!("fadd double {t}, {bv}"));
-            store_acc(k, &ko, &i, &y);
+            k.store_acc(&ko, &i, &y);
             Ok(())
         })
     })?;

@@ -11,7 +11,7 @@ use xcs_dialects::interfaces::batching::{BatchResult, BatchedValue, CallTarget, 
 use xcs_ir::opdef::Traits;
 use xcs_ir::{Body, Context, Op, Type, Value, DYNAMIC};
 
-use super::translate::{is_tensor_op, CallBatcher, Translator};
+use super::translate::{is_tensor_op, BatchedCall, CallBatcher, Translator};
 use crate::util;
 
 /// What the pass keeps across functions: batched clones (made and pending insertion) and the
@@ -64,13 +64,9 @@ impl Env<'_> {
         self.index.contains_key(name) || self.st.pending_index.contains_key(name)
     }
 
-    fn make_clone(
-        &mut self,
-        callee: &str,
-        arg_types: &[Type],
-        batched: &[bool],
-        batch: i64,
-    ) -> BatchResult<CallTarget> {
+    /// Makes the batched clone of the callee of `call` (see the module docs).
+    fn make_clone(&mut self, call: BatchedCall<'_>) -> BatchResult<CallTarget> {
+        let BatchedCall { callee, arg_types, batched, batch } = call;
         let ctx = self.ctx;
         if let Some(c @ ("orchestration" | "hybrid")) = self.class_of(callee).as_deref() {
             return Err(Unbatchable(format!("it calls @{callee}, classified \"{c}\"")));
@@ -182,13 +178,8 @@ impl Env<'_> {
 }
 
 impl CallBatcher for Env<'_> {
-    fn batched_call(
-        &mut self,
-        callee: &str,
-        arg_types: &[Type],
-        batched: &[bool],
-        batch: i64,
-    ) -> BatchResult<CallTarget> {
+    fn batched_call(&mut self, call: BatchedCall<'_>) -> BatchResult<CallTarget> {
+        let BatchedCall { callee, arg_types, .. } = call;
         let key = (callee.to_string(), arg_types.to_vec());
         if let Some(r) = self.st.clones.get(&key) {
             return r.clone();
@@ -196,7 +187,7 @@ impl CallBatcher for Env<'_> {
         if !self.st.in_progress.insert(key.clone()) {
             return Err(Unbatchable(format!("@{callee} calls itself with batched arguments")));
         }
-        let r = self.make_clone(callee, arg_types, batched, batch);
+        let r = self.make_clone(call);
         self.st.in_progress.remove(&key);
         self.st.clones.insert(key, r.clone());
         r

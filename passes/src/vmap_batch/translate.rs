@@ -22,17 +22,20 @@ use xcs_ir::{Attr, AttrKind, Body, Builder, Context, Op, OpDef, Type, Value, DYN
 
 use crate::util;
 
+/// A call with batched arguments: the callee, the argument types (the batched ones, marked in
+/// `batched`, with the leading batch dim of size `batch`).
+#[derive(Clone, Copy)]
+pub struct BatchedCall<'a> {
+    pub callee: &'a str,
+    pub arg_types: &'a [Type],
+    pub batched: &'a [bool],
+    pub batch: i64,
+}
+
 /// What the translator needs to know about the functions a block calls.
 pub trait CallBatcher {
-    /// The function to call instead of `callee` when the arguments have `arg_types` (the batched
-    /// ones, marked in `batched`, with the leading batch dim of size `batch`).
-    fn batched_call(
-        &mut self,
-        callee: &str,
-        arg_types: &[Type],
-        batched: &[bool],
-        batch: i64,
-    ) -> BatchResult<CallTarget>;
+    /// The function to call instead of the callee of `call`.
+    fn batched_call(&mut self, call: BatchedCall<'_>) -> BatchResult<CallTarget>;
     /// True if `callee` is a function of pure tensor ops, so that calling it once for the whole
     /// batch (its arguments being unbatched) is the same as calling it per element.
     fn is_pure_tensor(&mut self, callee: &str) -> bool;
@@ -312,6 +315,7 @@ impl<'c> Batcher<'c> for OpBatcher<'_, 'c> {
     }
 
     fn batched_call(&mut self, callee: &str, arg_types: &[Type], batched: &[bool]) -> BatchResult<CallTarget> {
-        self.calls.batched_call(callee, arg_types, batched, self.tx.batch)
+        let batch = self.tx.batch;
+        self.calls.batched_call(BatchedCall { callee, arg_types, batched, batch })
     }
 }
