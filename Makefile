@@ -3,7 +3,8 @@
 #               program mixing tensor math with LLM calls; an MLP), then run the compiled programs natively
 #               (LLVM JIT) and on the reference interpreter
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy)
-# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax), make fuzz (fuzz the parser+verifier), make docs.
+# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax), make fuzz (fuzz the parser+verifier),
+# make check-math-ulp (every f32 in [-1e4, 1e4] through sin/cos/erf against libm), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
 APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev
@@ -22,7 +23,7 @@ MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dc
 FUZZ_SECONDS ?= 600
 XCS_RUN     ?= target/release/xcs-run
 
-.PHONY: all deps build build-release run test test-cargo test-lit test-python bench bench-deps bench-native fuzz docs check-docs clean
+.PHONY: all deps build build-release run test test-cargo test-lit test-python bench bench-deps bench-native fuzz check-math-ulp docs check-docs clean
 
 all: build
 
@@ -105,6 +106,15 @@ fuzz: deps
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
 	mkdir -p ir/fuzz/corpus/parse_verify
 	cd ir/fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse_verify corpus/parse_verify seeds -- -max_total_time=$(FUZZ_SECONDS)
+
+# every f32 in [-1e4, 1e4] through the compiled sin, cos and erf kernels, against libm's double
+# results (worst ulp per function; fails above 2 ulp). About a minute per function.
+MATH_ULP_DIR := target/math_ulp
+check-math-ulp: build-release
+	@mkdir -p $(MATH_ULP_DIR)
+	target/release/xcs-translate tools/math_ulp/math.mlir --emit=shared-lib -o $(MATH_ULP_DIR)/libmath_kernels.so
+	$(CC) -O2 -o $(MATH_ULP_DIR)/math_ulp tools/math_ulp/math_ulp.c -I$(MATH_ULP_DIR) -L$(MATH_ULP_DIR) -lmath_kernels -Wl,-rpath,$(CURDIR)/$(MATH_ULP_DIR) -lm
+	$(MATH_ULP_DIR)/math_ulp
 
 # regenerate the reference pages from the op declarations and the pass registry
 docs: build

@@ -5,6 +5,8 @@ Wall-clock A/B comparisons need a quiet host; instruction counts (valgrind's cal
 not: they measure the work the code does, not what the caches or the neighbours do. Each
 workload runs both binaries on the same generated file; a pass's own instructions are the
 whole run's minus the run of the same file without the pass (parse, verify and print only).
+Runs are single-threaded (RAYON_NUM_THREADS=1): the spinning of idle pool threads would
+otherwise be counted, and it varies from run to run.
 
 Usage (from the repository root; needs valgrind):
     python3 tools/bench/ab_instructions.py --before OLD/xcs-opt --after target/release/xcs-opt
@@ -15,6 +17,7 @@ a test. Python 3.11, standard library only.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -71,7 +74,8 @@ def instructions(xcs_opt: str, path: Path, args: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
                xcs_opt, str(path), "--allow-unregistered-dialect", *args, "-o", "/dev/null"]
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        env = dict(os.environ, RAYON_NUM_THREADS="1")
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     m = re.search(r"Collected\s*:\s*([0-9]+)", p.stderr)
     if p.returncode != 0 or not m:
         sys.exit(f"callgrind failed: {' '.join(cmd)}\n{p.stderr[-3000:]}")
