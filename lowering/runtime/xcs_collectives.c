@@ -52,7 +52,7 @@ API void xcs_comm_free(xcs_comm *c) {
 
 /* Every member gives `bytes` bytes; recv gets all of them in group order (n * bytes). For
  * drivers that exchange their own data (the interpreter's MPI communicator). */
-API int32_t xcs_comm_exchange(xcs_comm *c, const int32_t *axes, int32_t naxes, const void *send, int64_t bytes,
+RT int32_t xcs_comm_exchange(xcs_comm *c, const int32_t *axes, int32_t naxes, const void *send, int64_t bytes,
                               void *recv, char *err) {
     if (xcs_comm_group_size(c, axes, naxes) == 1) {
         if (bytes > 0) memcpy(recv, send, (size_t)bytes);

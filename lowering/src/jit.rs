@@ -104,6 +104,12 @@ pub struct Inputs {
     _shapes: Vec<Vec<i64>>,
 }
 
+// SAFETY: the descriptors point into the buffers the value owns, which nothing changes after
+// it is made (compiled code only reads its arguments); the device threads of an SPMD run each
+// use their own.
+unsafe impl Send for Inputs {}
+unsafe impl Sync for Inputs {}
+
 impl<'a> Jit<'a> {
     /// A JIT for the functions of `module`; `ctx` must have the lowering attached
     /// ([`crate::context`] or [`crate::attach_interfaces`]).

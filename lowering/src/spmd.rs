@@ -10,7 +10,7 @@ use xcs_dialects::interp::spmd::{shard_value, unshard_values, Split};
 use xcs_dialects::interp::{GridShape, RtValue};
 use xcs_ir::{Diagnostic, Location};
 
-use crate::jit::{Jit, JitError};
+use crate::jit::{Inputs, Jit, JitError};
 use crate::runtime::{CommGuard, ShmGrid};
 
 /// The stack of each device thread.
@@ -100,26 +100,33 @@ pub fn run_on_devices(
         return Err(SpmdError::plain(format!("the device grid {grid} has no devices")));
     };
     let compiled = jit.compile_for(name, first).map_err(|error| SpmdError { error, device: None })?;
-    let per_device = call_on_devices(grid, compiled.callable(), &args)?;
+    let code = compiled.callable();
+    let inputs: Vec<Inputs> = args.iter().map(|a| code.inputs(a)).collect::<Result<_, _>>().map_err(|error| SpmdError { error, device: None })?;
+    let per_device = call_on_devices(grid, &inputs, &|i| code.run(i))?;
     join_results(grid, name, &per_device, result_splits).map_err(SpmdError::plain)
 }
 
-/// Calls `code` once per device, each on its own thread with its communicator of a new
-/// shared-memory grid and its arguments `args[d]`; every device's results, or the first
-/// failure (a device's own error rather than the others' "stopped because ..." ones).
-pub fn call_on_devices(grid: &GridShape, code: &crate::jit::Callable, args: &[Vec<RtValue>]) -> Result<Vec<Vec<RtValue>>, SpmdError> {
+/// Runs `call` once per device (`code.run(args)`, or `run_discard` to time it), each on its own
+/// thread with its communicator of a new shared-memory grid and its arguments `args[d]` (made
+/// by `Callable::inputs`); every device's outcome, or the first failure (a device's own error
+/// rather than the others' "stopped because ..." ones).
+pub fn call_on_devices<T: Send>(
+    grid: &GridShape,
+    args: &[Inputs],
+    call: &(dyn Fn(&Inputs) -> Result<T, JitError> + Sync),
+) -> Result<Vec<T>, SpmdError> {
     let shm = ShmGrid::new(&grid.0).map_err(SpmdError::plain)?;
-    let outcomes: Vec<Result<Vec<RtValue>, JitError>> = std::thread::scope(|s| {
+    let outcomes: Vec<Result<T, JitError>> = std::thread::scope(|s| {
         let handles: Vec<_> = args
             .iter()
             .enumerate()
             .map(|(d, args)| {
-                let (shm, code) = (&shm, code);
+                let shm = &shm;
                 std::thread::Builder::new().name(format!("xcs-device-{d}")).stack_size(DEVICE_STACK).spawn_scoped(s, move || {
                     let run = || {
                         // SAFETY: the grid (and so its device's communicator) outlives the call.
                         let _comm = unsafe { CommGuard::set(shm.device(d)) };
-                        code.inputs(args).and_then(|i| code.run(&i))
+                        call(args)
                     };
                     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
                         Err(JitError::Run { loc: Location::UNKNOWN, message: "the device's thread panicked (this is a bug)".into() })

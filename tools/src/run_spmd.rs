@@ -21,7 +21,7 @@ use xcs_dialects::interp::{read_npy_bytes, write_npy_bytes, GridShape, Interpret
 use xcs_dialects::shard::build::FunctionShardings;
 use xcs_ir::{Context, Module, TypeKind, DYNAMIC};
 use xcs_lowering::mpi::{Mpi, MpiComm};
-use xcs_lowering::spmd::{coords_text, device_inputs, join_results, run_on_devices};
+use xcs_lowering::spmd::{call_on_devices, coords_text, device_inputs, join_results, run_on_devices, SpmdError};
 
 use crate::run::{emit_results, prepare, render_diagnostic, render_jit_error, time_calls, EntrySignature, Prepared, Timing};
 use crate::Compiler;
@@ -128,22 +128,26 @@ pub fn run_devices(p: &Prepared) -> Result<(Vec<RtValue>, Option<Timing>), Strin
     opts.threads = p.threads;
     xcs_lowering::runtime::set_num_threads(p.threads);
     let jit = xcs_lowering::Jit::new(&p.xcs.ctx, &p.module, opts);
-    let call = || {
-        run_on_devices(&jit, &p.entry, &plan.grid, &p.args, &plan.args, &plan.results)
-            .map_err(|e| render_jit_error(&p.xcs, &e.error, e.to_diagnostic()))
+    let render = |e: SpmdError| render_jit_error(&p.xcs, &e.error, e.to_diagnostic());
+    let Some(n) = p.bench else {
+        return Ok((run_on_devices(&jit, &p.entry, &plan.grid, &p.args, &plan.args, &plan.results).map_err(render)?, None));
     };
+    // timed: the compilation, then the devices' calls alone (inputs sliced once, results not
+    // reassembled)
+    let args: Vec<Vec<RtValue>> = (0..plan.grid.num_devices())
+        .map(|d| device_inputs(&plan.grid, d, &p.args, &plan.args))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("error: {e}"))?;
+    let jit_error = |e: xcs_lowering::JitError| render_jit_error(&p.xcs, &e, e.to_diagnostic());
     let t0 = std::time::Instant::now();
-    let results = call()?;
+    let code = jit.compile_for(&p.entry, &args[0]).map_err(jit_error)?;
     let compile = t0.elapsed();
-    let timing = match p.bench {
-        Some(n) => {
-            let mut t = time_calls(n, || call().map(|_| ()))?;
-            t.compile = Some(compile);
-            Some(t)
-        }
-        None => None,
-    };
-    Ok((results, timing))
+    let inputs: Vec<_> = args.iter().map(|a| code.inputs(a)).collect::<Result<_, _>>().map_err(jit_error)?;
+    let callable = code.callable();
+    let mut t = time_calls(n, || call_on_devices(&plan.grid, &inputs, &|i| callable.run_discard(i)).map(|_| ()).map_err(render))?;
+    t.compile = Some(compile);
+    let results = run_on_devices(&jit, &p.entry, &plan.grid, &p.args, &plan.args, &plan.results).map_err(render)?;
+    Ok((results, Some(t)))
 }
 
 /// `f` as the set-up of every device's interpreter (a closure for every lifetime).
@@ -172,16 +176,21 @@ pub fn run_mpi(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(
     let jit = xcs_lowering::Jit::new(&p.xcs.ctx, &p.module, opts);
     let compiled = match p.backend {
         "interp" => Ok(None),
-        _ => jit.compile_for(&p.entry, &rank.local).map(Some).map_err(|e| render_jit_error(&p.xcs, &e, e.to_diagnostic())),
+        _ => jit
+            .compile_for(&p.entry, &rank.local)
+            .and_then(|c| c.inputs(&rank.local).map(|i| Some((c, i))))
+            .map_err(|e| render_jit_error(&p.xcs, &e, e.to_diagnostic())),
     };
     let compiled = agree(&mpi, compiled)?;
     let interp = Interpreter::new(&p.xcs.ctx, &p.module).with_device(&rank.comm).with_providers(p.providers.clone());
-    let call = || -> Result<Vec<RtValue>, String> {
+    // one call; its results when `keep` (a timed call drops them, as xcs-run --bench does)
+    let call = |keep: bool| -> Result<Vec<RtValue>, String> {
         match &compiled {
-            Some(c) => {
+            Some((c, inputs)) => {
                 // SAFETY: the communicator lives until the end of this function.
                 let _comm = unsafe { xcs_lowering::runtime::CommGuard::set(rank.comm.raw()) };
-                c.inputs(&rank.local).and_then(|i| c.run(&i)).map_err(|e| render_jit_error(&p.xcs, &e, located_on(&mpi, plan, e.to_diagnostic())))
+                let out = if keep { c.run(inputs) } else { c.run_discard(inputs).map(|_| Vec::new()) };
+                out.map_err(|e| render_jit_error(&p.xcs, &e, located_on(&mpi, plan, e.to_diagnostic())))
             }
             None => interp.call(&p.entry, rank.local.clone()).map_err(|e| render_diagnostic(&p.xcs, located_on(&mpi, plan, e.to_diagnostic()))),
         }
@@ -192,9 +201,9 @@ pub fn run_mpi(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(
             mpi.abort(1)
         })
     };
-    let results = or_abort(call());
+    let results = or_abort(call(true));
     if let Some(n) = p.bench {
-        let t = time_mpi(&mpi, n, || call().map(|_| ()).unwrap_or_else(|e| drop(or_abort(Err(e)))));
+        let t = time_mpi(&mpi, n, || drop(or_abort(call(false))));
         if mpi.rank() == 0 {
             println!("{}", t.line(&p.entry, p.backend, p.threads).replacen("bench:", &format!("bench: ranks={}", mpi.size()), 1));
         }
