@@ -5,7 +5,7 @@ ranks, and as threads of one process (`xcs-run FILE --devices=N`), against the s
 program at 1 and 2 threads, printed as times and speedups (single-device time / partitioned time).
 
 Programs (f32, generated here; `program(n, ...)` makes the partitioned version for a 1-D grid
-of n devices, as shard-partition writes them: local shapes, `xcs.sharding` / `xcs.grid`):
+of n devices, as shard-partition writes them: local shapes, `shard.split_axes` / `shard.spmd_grid`):
   mlp   y = gelu(x @ W1) @ W2, x BxD, W1 DxH, W2 HxD (Megatron: W1 split by columns, W2 by rows,
         the partial sums all-reduced; each device holds 1/n of the weights and does 1/n of the
         FLOPs, and the all-reduce moves B*D floats).
@@ -56,9 +56,9 @@ def program(kind: str, n: int, b: int, d: int, h: int) -> str:
         hl = h // n
         part = (
             f'func.func @part(%x: tensor<{b}x{d}xf32> {{xcs.name = "x"}}, '
-            f'%w1: tensor<{d}x{hl}xf32> {{xcs.name = "w1", xcs.sharding = #shard<axisarray[[], [0]]>}}, '
-            f'%w2: tensor<{hl}x{d}xf32> {{xcs.name = "w2", xcs.sharding = #shard<axisarray[[0]]>}}) '
-            f'-> (tensor<{b}x{d}xf32> {{xcs.name = "y"}}) attributes {{xcs.grid = @grid}} {{\n'
+            f'%w1: tensor<{d}x{hl}xf32> {{xcs.name = "w1", shard.split_axes = #shard<axisarray[[], [0]]>}}, '
+            f'%w2: tensor<{hl}x{d}xf32> {{xcs.name = "w2", shard.split_axes = #shard<axisarray[[0]]>}}) '
+            f'-> (tensor<{b}x{d}xf32> {{xcs.name = "y"}}) attributes {{shard.spmd_grid = @grid}} {{\n'
             f"  %h = tensor.matmul %x, %w1 : (tensor<{b}x{d}xf32>, tensor<{d}x{hl}xf32>) -> tensor<{b}x{hl}xf32>\n"
             f'  %g = tensor.gelu %h {{approximate = "tanh"}} : tensor<{b}x{hl}xf32>\n'
             f"  %p = tensor.matmul %g, %w2 : (tensor<{b}x{hl}xf32>, tensor<{hl}x{d}xf32>) -> tensor<{b}x{d}xf32>\n"
@@ -68,9 +68,9 @@ def program(kind: str, n: int, b: int, d: int, h: int) -> str:
     elif kind == "rows":
         bl = b // n
         part = (
-            f'func.func @part(%x: tensor<{bl}x{d}xf32> {{xcs.name = "x", xcs.sharding = #shard<axisarray[[0]]>}}, '
+            f'func.func @part(%x: tensor<{bl}x{d}xf32> {{xcs.name = "x", shard.split_axes = #shard<axisarray[[0]]>}}, '
             f'%w1: tensor<{d}x{h}xf32> {{xcs.name = "w1"}}, %w2: tensor<{h}x{d}xf32> {{xcs.name = "w2"}}) '
-            f'-> (tensor<{bl}x{d}xf32> {{xcs.name = "y", xcs.sharding = #shard<axisarray[[0]]>}}) attributes {{xcs.grid = @grid}} {{\n'
+            f'-> (tensor<{bl}x{d}xf32> {{xcs.name = "y", shard.split_axes = #shard<axisarray[[0]]>}}) attributes {{shard.spmd_grid = @grid}} {{\n'
             f"  %h = tensor.matmul %x, %w1 : (tensor<{bl}x{d}xf32>, tensor<{d}x{h}xf32>) -> tensor<{bl}x{h}xf32>\n"
             f'  %g = tensor.gelu %h {{approximate = "tanh"}} : tensor<{bl}x{h}xf32>\n'
             f"  %y = tensor.matmul %g, %w2 : (tensor<{bl}x{h}xf32>, tensor<{h}x{d}xf32>) -> tensor<{bl}x{d}xf32>\n"

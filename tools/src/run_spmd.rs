@@ -1,6 +1,7 @@
 //! `xcs-run --devices=2x4` and `xcs-run --mpi`: running a partitioned (SPMD) function on every
 //! device of a grid. The function records its grid and the split axes of its arguments and
-//! results (`xcs.grid`, `xcs.sharding`: [`FunctionShardings`]); the inputs are the full tensors
+//! results as `shard-partition` writes them (`shard.spmd_grid`, `shard.split_axes`:
+//! [`Signature`]); the inputs are the full tensors
 //! (the same `--input` names as for the unpartitioned function), sliced per device, and each
 //! result is reassembled from the devices' blocks and written or printed as for one device.
 //!
@@ -15,10 +16,9 @@
 //!   docs/xcs-run.md.
 
 use clap::ArgMatches;
-use xcs_dialects::func::FuncOp;
 use xcs_dialects::interp::spmd::{Spmd, Split};
 use xcs_dialects::interp::{read_npy_bytes, write_npy_bytes, GridShape, Interpreter, RtValue, Scalar};
-use xcs_dialects::shard::build::FunctionShardings;
+use xcs_dialects::shard::Signature;
 use xcs_ir::{Context, Module, TypeKind, DYNAMIC};
 use xcs_lowering::mpi::{Mpi, MpiComm};
 use xcs_lowering::spmd::{call_on_devices, coords_text, device_inputs, join_results, run_on_devices, SpmdError};
@@ -43,45 +43,42 @@ pub fn parse_shape(text: &str) -> Result<Vec<usize>, String> {
 }
 
 /// The plan of running function `entry` (of signature `sig`) of `module`: its recorded
-/// shardings, on the grid `--devices` gives (which must agree with the function's grid) or the
-/// function's own.
+/// signature ([`Signature`]), on the grid `--devices` gives (which must agree with the
+/// function's grid) or the function's own. A function without a signature runs replicated on
+/// every device of the `--devices` grid.
 pub fn plan(ctx: &Context, module: &Module, entry: &str, sig: &EntrySignature, devices: Option<&str>) -> Result<SpmdPlan, String> {
-    let body = &module.body;
-    let func = module
-        .ops()
-        .into_iter()
-        .find(|&op| FuncOp::matches(ctx, body.op_name(op)) && body.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) == Some(entry))
-        .ok_or_else(|| format!("no function @{entry}"))?;
-    let shardings = FunctionShardings::of(ctx, body, func, sig.args.len(), sig.results.len()).map_err(|e| format!("@{entry}: {e}"))?;
+    let recorded = Signature::find(ctx, module, entry).transpose()?;
     let given = devices.map(parse_shape).transpose()?;
-    let grid = match (&shardings.grid, given) {
-        (Some(g), Some(d)) => {
+    let grid = match (&recorded, given) {
+        (Some((_, g)), Some(d)) => {
             let agree = g.shape.len() == d.len() && g.shape.iter().zip(&d).all(|(&s, &n)| s == DYNAMIC || s as usize == n);
             if !agree {
                 return Err(format!("--devices {} does not fit @{entry}, which runs on @{} of shape {}", shape_text(&d), g.name, grid_text(&g.shape)));
             }
             d
         }
-        (Some(g), None) => g.devices().map(|g| g.0).ok_or_else(|| format!("@{} has dynamic sizes: give the grid's shape with --devices", g.name))?,
+        (Some((_, g)), None) => g.devices().map(|g| g.0).ok_or_else(|| format!("@{} has dynamic sizes: give the grid's shape with --devices", g.name))?,
         (None, Some(d)) => d,
-        (None, None) => return Err(format!("@{entry} records no grid (an 'xcs.grid' attribute): give the grid's shape with --devices")),
+        (None, None) => {
+            return Err(format!("@{entry} is not partitioned (it has no 'shard.spmd_grid' attribute): give the grid's shape with --devices"))
+        }
     };
     let grid = GridShape(grid);
-    let splits = |list: &[Vec<Vec<i64>>], what: &str| -> Result<Vec<Split>, String> {
-        list.iter()
-            .enumerate()
-            .map(|(i, axes)| {
-                axes.iter()
-                    .map(|dim| {
-                        dim.iter()
-                            .map(|&a| usize::try_from(a).ok().filter(|&a| a < grid.rank()).ok_or_else(|| format!("the sharding of {what} #{i} names grid axis {a}, which the grid {grid} does not have")))
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect()
+    let (args, results) = match &recorded {
+        Some((s, _)) => (s.arg_splits(sig.args.len())?, s.result_splits(sig.results.len())?),
+        None => (vec![Vec::new(); sig.args.len()], vec![Vec::new(); sig.results.len()]),
     };
-    Ok(SpmdPlan { args: splits(&shardings.arguments, "argument")?, results: splits(&shardings.results, "result")?, grid })
+    let check = |list: &[Split], what: &str| -> Result<(), String> {
+        for (i, split) in list.iter().enumerate() {
+            if let Some(&a) = split.iter().flatten().find(|&&a| a >= grid.rank()) {
+                return Err(format!("@{entry}: the split axes of {what} #{i} name grid axis {a}, which the grid {grid} does not have"));
+            }
+        }
+        Ok(())
+    };
+    check(&args, "argument")?;
+    check(&results, "result")?;
+    Ok(SpmdPlan { args, results, grid })
 }
 
 /// Gives the arguments and results of `sig` their full types: each split dim of a local type

@@ -9,7 +9,7 @@ use xcs_ir::{Body, Builder, Context, Diagnostic, Op, OperationState, Type, Value
 use super::attrs::{grid_axes_attr, i32_array_attr, split_axes_attr, split_axes_of, ReductionKind, SplitAxes};
 use super::{
     sharding_type, AllGatherOp, AllReduceOp, AllSliceOp, AllToAllOp, BroadcastOp, GridOp, ProcessLinearIndexOp,
-    ProcessMultiIndexOp, ReduceScatterOp, ShardOp, ShardingOp, AXES_ATTR, GRID_ATTR, SHARDING_ATTR,
+    ProcessMultiIndexOp, ReduceScatterOp, ShardOp, ShardingOp, AXES_ATTR,
 };
 use crate::interp::devices::GridShape;
 use crate::shape::ranked;
@@ -364,49 +364,4 @@ pub fn process_linear_index(b: &mut Builder<'_>, grid: &Grid) -> BuildResult {
     let ctx = b.ctx;
     let attrs = [("grid", ctx.symbol_ref(&grid.name))];
     b.create1_with_types(ProcessLinearIndexOp::DEF.name, &[], ctx.index_type(), &attrs)
-}
-
-// ---------------------------------------------------------------------------- partitioned functions
-
-/// What a partitioned (SPMD) function records of its shardings, for the drivers that slice its
-/// inputs and reassemble its results (`xcs-run --devices` / `--mpi`): the grid it runs on (its
-/// `xcs.grid` attribute; `None` when it has none) and the split axes of each argument and
-/// result (their `xcs.sharding` attributes, `#shard<axisarray[[0], []]>`; replicated when absent).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FunctionShardings {
-    pub grid: Option<Grid>,
-    pub arguments: Vec<SplitAxes>,
-    pub results: Vec<SplitAxes>,
-}
-
-impl FunctionShardings {
-    /// Reads them from function `func` (a `func.func` of `module`, a module's body) with
-    /// `num_args` arguments and `num_results` results.
-    pub fn of(ctx: &Context, module: &Body, func: Op, num_args: usize, num_results: usize) -> Result<FunctionShardings, String> {
-        let grid = match module.attr(ctx, func, GRID_ATTR) {
-            None => None,
-            Some(a) => {
-                let name = ctx.as_symbol(a).ok_or_else(|| format!("'{GRID_ATTR}' must be a symbol reference to a shard.grid"))?;
-                Some(Grid::find(ctx, module, name).ok_or_else(|| format!("'{GRID_ATTR}' names @{name}, which is not a shard.grid of the module"))?)
-            }
-        };
-        let list = |key: &str, n: usize, what: &str| -> Result<Vec<SplitAxes>, String> {
-            let dicts = module.attr(ctx, func, key).and_then(|a| ctx.as_array(a)).unwrap_or(&[]);
-            (0..n)
-                .map(|i| match dicts.get(i).and_then(|&d| ctx.dict_get(d, SHARDING_ATTR)) {
-                    None => Ok(Vec::new()),
-                    Some(a) => split_axes_of(ctx, a).ok_or_else(|| {
-                        format!("the '{SHARDING_ATTR}' of {what} #{i} must be split axes (#shard<axisarray[[0], []]>)")
-                    }),
-                })
-                .collect()
-        };
-        let arguments = list("arg_attrs", num_args, "argument")?;
-        let results = list("res_attrs", num_results, "result")?;
-        let split = arguments.iter().chain(&results).any(|s| s.iter().any(|a| !a.is_empty()));
-        if split && grid.is_none() {
-            return Err(format!("the function has '{SHARDING_ATTR}' attributes but no '{GRID_ATTR}' naming their grid"));
-        }
-        Ok(FunctionShardings { grid, arguments, results })
-    }
 }

@@ -47,14 +47,6 @@ pub fn sharding_type(ctx: &Context) -> Type {
 /// The name of the discardable attribute holding a grid's axis names (`xcs.axes = ["dp", "tp"]`).
 pub const AXES_ATTR: &str = "xcs.axes";
 
-/// The function attribute naming the grid a partitioned (SPMD) function runs on
-/// (`attributes {xcs.grid = @mesh}`; see [`build::FunctionShardings`]).
-pub const GRID_ATTR: &str = "xcs.grid";
-
-/// The argument / result attribute giving the split axes of a partitioned function's argument
-/// or result (`{xcs.sharding = #shard<axisarray[[0], []]>}`; absent: replicated).
-pub const SHARDING_ATTR: &str = "xcs.sharding";
-
 pub const SHARDING: TypeConstraint = TypeConstraint {
     desc: "sharding definition",
     check: |c, t| t == sharding_type(c),

@@ -305,7 +305,7 @@ impl Gen {
     fn arg(&mut self, shape: [usize; 2], split: Split) -> (String, String) {
         let i = self.inputs.len();
         let sharding = format!("#shard<axisarray[{}]>", split.iter().map(|a| format!("[{}]", Self::axes(a))).collect::<Vec<_>>().join(", "));
-        self.params_part.push(format!("%a{i}: {} {{xcs.sharding = {sharding}}}", self.ty(self.local(shape, &split))));
+        self.params_part.push(format!("%a{i}: {} {{shard.split_axes = {sharding}}}", self.ty(self.local(shape, &split))));
         self.params_full.push(format!("%a{i}: {}", self.ty(shape)));
         self.inputs.push(RtValue::Tensor(random_tensor(elem(self.e), &shape, self.rng ^ i as u64)));
         self.arg_splits.push(split);
