@@ -1,6 +1,6 @@
 /* An MPI program calling a partitioned (SPMD) function of a shared library made by
- * `xcs-translate --emit=shared-lib --mpi` from test/Run/Inputs/spmd_mlp.mlir (run by
- * test/Lowering/spmd-mpi.test): each of 4 ranks is one device of @megatron's 2x2 grid. A rank
+ * `xcs-translate --emit=shared-lib --mpi` from shard-partition's output for
+ * test/Run/Inputs/spmd_mlp.mlir (run by test/Lowering/spmd-mpi.test): each of 4 ranks is one device of @megatron's 2x2 grid. A rank
  * makes its communicator with xcs_comm_mpi, sets it for its thread, passes its slices of the
  * full inputs (a strided view for the column block of w1) and gets its block of y; rank 0
  * gathers the blocks and compares y with the single-device function @full, called without a
