@@ -4,8 +4,9 @@ partitioned program run as MPI processes (`mpirun -np N xcs-run FILE --mpi`) at 
 ranks, and as threads of one process (`xcs-run FILE --devices=N`), against the single-device
 program at 1 and 2 threads, printed as times and speedups (single-device time / partitioned time).
 
-Programs (f32, generated here; `program(n, ...)` makes the partitioned version for a 1-D grid
-of n devices, as shard-partition writes them: local shapes, `shard.split_axes` / `shard.spmd_grid`):
+Programs (f32, generated here; `program(kind, n, ...)` writes @full and @part, the same function
+annotated for a 1-D grid of n devices, which `xcs-opt -p 'builtin.module(shard-partition)'`
+turns into the SPMD program that is measured):
   mlp   y = gelu(x @ W1) @ W2, x BxD, W1 DxH, W2 HxD (Megatron: W1 split by columns, W2 by rows,
         the partial sums all-reduced; each device holds 1/n of the weights and does 1/n of the
         FLOPs, and the all-reduce moves B*D floats).
@@ -20,10 +21,10 @@ slowest rank's time of each call, the calls started together (a barrier). Inputs
 2-core host, 4 ranks oversubscribe the cores: the ratio shows what that costs, not a speedup.
 
 Usage (from the repository root; needs mpirun, Debian's openmpi-bin):
-    cargo build --release -p xcs --bin xcs-run
-    python3 tools/bench/bench_shard.py --xcs-run target/release/xcs-run
+    cargo build --release -p xcs --bin xcs-run --bin xcs-opt
+    python3 tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt
     python3 tools/bench/bench_shard.py --only mlp --ranks 1,2 --calls 5 --json target/bench/shard.json
-Other helpers (the auto-shard comparison can reuse them): `measure(...)`, `mpirun_prefix()`.
+Other helpers (bench_shard_upstream.py reuses them): `partition(...)`, `measure(...)`, `mpirun_prefix()`.
 """
 from __future__ import annotations
 
@@ -43,42 +44,53 @@ SIZES = {"mlp": (256, 1024, 4096), "rows": (256, 1024, 4096)}
 
 
 def program(kind: str, n: int, b: int, d: int, h: int) -> str:
-    """The module of workload `kind` for a 1-D grid of n devices: @full (one device) and @part."""
-    full = (
-        f'func.func @full(%x: tensor<{b}x{d}xf32> {{xcs.name = "x"}}, %w1: tensor<{d}x{h}xf32> {{xcs.name = "w1"}}, '
-        f'%w2: tensor<{h}x{d}xf32> {{xcs.name = "w2"}}) -> (tensor<{b}x{d}xf32> {{xcs.name = "y"}}) {{\n'
-        f"  %h = tensor.matmul %x, %w1 : (tensor<{b}x{d}xf32>, tensor<{d}x{h}xf32>) -> tensor<{b}x{h}xf32>\n"
-        f'  %g = tensor.gelu %h {{approximate = "tanh"}} : tensor<{b}x{h}xf32>\n'
-        f"  %y = tensor.matmul %g, %w2 : (tensor<{b}x{h}xf32>, tensor<{h}x{d}xf32>) -> tensor<{b}x{d}xf32>\n"
-        f"  return %y : tensor<{b}x{d}xf32>\n}}\n"
+    """The module of workload `kind` for a 1-D grid of n devices: @full (one device) and @part,
+    the same function annotated (`shard.shard`), which `partition` turns into the SPMD program."""
+    sig = (
+        f'(%x: tensor<{b}x{d}xf32> {{xcs.name = "x"}}, %w1: tensor<{d}x{h}xf32> {{xcs.name = "w1"}}, '
+        f'%w2: tensor<{h}x{d}xf32> {{xcs.name = "w2"}}) -> (tensor<{b}x{d}xf32> {{xcs.name = "y"}})'
     )
+    body = (
+        f"  %h = tensor.matmul %x{{x}}, %w1{{w1}} : (tensor<{b}x{d}xf32>, tensor<{d}x{h}xf32>) -> tensor<{b}x{h}xf32>\n"
+        f"{{h_s}}"
+        f'  %g = tensor.gelu %h{{h}} {{{{approximate = "tanh"}}}} : tensor<{b}x{h}xf32>\n'
+        f"{{g_s}}"
+        f"  %y = tensor.matmul %g{{g}}, %w2{{w2}} : (tensor<{b}x{h}xf32>, tensor<{h}x{d}xf32>) -> tensor<{b}x{d}xf32>\n"
+        f"{{y_s}}"
+        f"  return %y{{y}} : tensor<{b}x{d}xf32>\n}}}}\n"
+    )
+    full = f"func.func @full{sig} {{\n" + body.format(x="", w1="", w2="", h="", g="", y="", h_s="", g_s="", y_s="")
+    shardings = (
+        "  %rep = shard.sharding @grid split_axes = [[]] : !shard.sharding\n"
+        "  %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding\n"
+        "  %cols = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding\n"
+    )
+
+    def ann(v: str, shape: str, s: str) -> str:
+        return f"  %{v}_s = shard.shard %{v} to %{s} : tensor<{shape}xf32>\n"
+
     if kind == "mlp":
-        hl = h // n
-        part = (
-            f'func.func @part(%x: tensor<{b}x{d}xf32> {{xcs.name = "x"}}, '
-            f'%w1: tensor<{d}x{hl}xf32> {{xcs.name = "w1", shard.split_axes = #shard<axisarray[[], [0]]>}}, '
-            f'%w2: tensor<{hl}x{d}xf32> {{xcs.name = "w2", shard.split_axes = #shard<axisarray[[0]]>}}) '
-            f'-> (tensor<{b}x{d}xf32> {{xcs.name = "y"}}) attributes {{shard.spmd_grid = @grid}} {{\n'
-            f"  %h = tensor.matmul %x, %w1 : (tensor<{b}x{d}xf32>, tensor<{d}x{hl}xf32>) -> tensor<{b}x{hl}xf32>\n"
-            f'  %g = tensor.gelu %h {{approximate = "tanh"}} : tensor<{b}x{hl}xf32>\n'
-            f"  %p = tensor.matmul %g, %w2 : (tensor<{b}x{hl}xf32>, tensor<{hl}x{d}xf32>) -> tensor<{b}x{d}xf32>\n"
-            f"  %y = shard.all_reduce %p on @grid grid_axes = [0] : tensor<{b}x{d}xf32> -> tensor<{b}x{d}xf32>\n"
-            f"  return %y : tensor<{b}x{d}xf32>\n}}\n"
-        )
+        # Megatron: W1 by columns, W2 by rows, the hidden activation by columns, y replicated
+        pre = ann("w1", f"{d}x{h}", "cols") + ann("w2", f"{h}x{d}", "rows")
+        part = body.format(x="", w1="_s", w2="_s", h="_s", g="_s", y="_s", h_s=ann("h", f"{b}x{h}", "cols"),
+                           g_s=ann("g", f"{b}x{h}", "cols"), y_s=ann("y", f"{b}x{d}", "rep"))
     elif kind == "rows":
-        bl = b // n
-        part = (
-            f'func.func @part(%x: tensor<{bl}x{d}xf32> {{xcs.name = "x", shard.split_axes = #shard<axisarray[[0]]>}}, '
-            f'%w1: tensor<{d}x{h}xf32> {{xcs.name = "w1"}}, %w2: tensor<{h}x{d}xf32> {{xcs.name = "w2"}}) '
-            f'-> (tensor<{bl}x{d}xf32> {{xcs.name = "y", shard.split_axes = #shard<axisarray[[0]]>}}) attributes {{shard.spmd_grid = @grid}} {{\n'
-            f"  %h = tensor.matmul %x, %w1 : (tensor<{bl}x{d}xf32>, tensor<{d}x{h}xf32>) -> tensor<{bl}x{h}xf32>\n"
-            f'  %g = tensor.gelu %h {{approximate = "tanh"}} : tensor<{bl}x{h}xf32>\n'
-            f"  %y = tensor.matmul %g, %w2 : (tensor<{bl}x{h}xf32>, tensor<{h}x{d}xf32>) -> tensor<{bl}x{d}xf32>\n"
-            f"  return %y : tensor<{bl}x{d}xf32>\n}}\n"
-        )
+        # data parallel: x, the activations and y by rows, the weights replicated
+        pre = ann("x", f"{b}x{d}", "rows")
+        part = body.format(x="_s", w1="", w2="", h="_s", g="_s", y="_s", h_s=ann("h", f"{b}x{h}", "rows"),
+                           g_s=ann("g", f"{b}x{h}", "rows"), y_s=ann("y", f"{b}x{d}", "rows"))
     else:
         raise ValueError(f"unknown workload {kind}")
-    return f"shard.grid @grid(shape = {n})\n{full}{part}"
+    return f"shard.grid @grid(shape = {n})\n{full}func.func @part{sig} {{\n{shardings}{pre}{part}"
+
+
+def partition(xcs_opt: str, src: Path, dst: Path) -> str:
+    """Runs `xcs-opt SRC -p 'builtin.module(shard-partition)' -o DST`; returns DST's text."""
+    cmd = [xcs_opt, str(src), "-p", "builtin.module(shard-partition)", "-o", str(dst)]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr}")
+    return dst.read_text()
 
 
 INPUTS = ["-i", "x=random:1", "-i", "w1=random:2", "-i", "w2=random:3"]
@@ -116,6 +128,11 @@ def measure(xcs_run: str, mlir: Path, entry: str, how: str, n: int, calls: int, 
     return parse_bench(r.stdout)
 
 
+def write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
 def check(ref: Path, got: Path) -> float:
     """Max relative difference of y (the partitioned result against the single-device one)."""
     a, b = np.load(ref / "y.npy"), np.load(got / "y.npy")
@@ -132,12 +149,12 @@ def run(args: argparse.Namespace) -> list[dict]:
                 b, d, h = 16, 32, 64
             ref = work / f"{kind}-ref"
             base = work / f"{kind}-1.mlir"
-            base.write_text(program(kind, 1, b, d, h))
+            partition(args.xcs_opt, write(work / f"{kind}-1-annotated.mlir", program(kind, 1, b, d, h)), base)
             single = {t: measure(args.xcs_run, base, "full", "single", 1, args.calls, t, ref if t == 1 else None) for t in (1, 2)}
             row = {"workload": kind, "sizes": [b, d, h], "single_s": {str(t): v for t, v in single.items()}, "runs": []}
             for n in args.ranks:
                 mlir = work / f"{kind}-{n}.mlir"
-                mlir.write_text(program(kind, n, b, d, h))
+                partition(args.xcs_opt, write(work / f"{kind}-{n}-annotated.mlir", program(kind, n, b, d, h)), mlir)
                 for how in ("mpi", "devices"):
                     out = work / f"{kind}-{n}-{how}"
                     t = measure(args.xcs_run, mlir, "part", how, n, args.calls, 1, out)
@@ -166,6 +183,7 @@ def table(rows: list[dict]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--xcs-run", default="target/release/xcs-run")
+    ap.add_argument("--xcs-opt", default="target/release/xcs-opt")
     ap.add_argument("--only", default="mlp,rows")
     ap.add_argument("--ranks", default="1,2,4", type=lambda s: [int(x) for x in s.split(",")])
     ap.add_argument("--calls", type=int, default=10)
