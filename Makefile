@@ -85,7 +85,7 @@ test-lit: build
 # the reference interpreter (xcs-run --interp) against numpy, the xcs-run command line, the
 # native benchmark harness (with a fake xcs-run) and the benchmark module generator
 test-python: build
-	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_shard.py tools/bench/test_gen_module.py
+	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py
 
 bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
@@ -93,6 +93,8 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_vmap_batch.py --xcs-opt target/release/xcs-opt --json target/bench/vmap_batch.json
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
+	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
 
 # jax (XLA CPU) is a peer of the native benchmark only: make test never needs it
 bench-deps: deps
