@@ -144,7 +144,8 @@ func.func @where(%x: tensor<2xi64>) -> (index, index, index, index, index, tenso
     let code = jit.compile_for("where", &[RtValue::Tensor(Tensor::i64(&[2], &[0, 0]))]).unwrap();
     let args: Vec<Vec<RtValue>> = (0..6).map(|d| xcs_lowering::spmd::device_inputs(&grid, d, &[x.clone()], &[vec![vec![0, 1]]]).unwrap()).collect();
     let inputs: Vec<_> = args.iter().map(|a| code.inputs(a).unwrap()).collect();
-    let per_device = xcs_lowering::spmd::call_on_devices(&grid, &inputs, &|i| code.run(i)).unwrap();
+    let callable = code.callable();
+    let per_device = xcs_lowering::spmd::call_on_devices(&grid, &inputs, &|i| callable.run(i)).unwrap();
     for (dev, r) in per_device.iter().enumerate() {
         let v: Vec<i128> = r[..5].iter().map(|v| v.as_scalar().unwrap().value).collect();
         assert_eq!(v, vec![(dev / 3) as i128, (dev % 3) as i128, (dev % 3) as i128, dev as i128, 3]);
