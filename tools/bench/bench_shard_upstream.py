@@ -281,25 +281,35 @@ def compare(w: Workload, mesh: Mesh, xcs_opt: str, work: Path) -> dict:
     xcs_spmd = run([xcs_opt, str(work / f"{w.name}.xcs.mlir"), "-p", "builtin.module(shard-partition)"])
     up_in = upstream_program(w, mesh.n)
     (work / f"{w.name}.upstream.mlir").write_text(up_in)
-    up_spmd = run([MLIR_OPT, str(work / f"{w.name}.upstream.mlir"), f"--pass-pipeline={UPSTREAM_PIPELINE}"])
     x = price(xcs_spmd, xcs_flops(xcs_opt, xcs_spmd), mesh)
+    row = {"workload": w.name, "xcs": summary(x)}
+    try:
+        up_spmd = run([MLIR_OPT, str(work / f"{w.name}.upstream.mlir"), f"--pass-pipeline={UPSTREAM_PIPELINE}"])
+    except BenchError as e:  # upstream's failure is a result of the comparison, not of the benchmark
+        row["upstream"] = {"error": str(e).splitlines()[-1] if str(e).strip() else "failed"}
+        return row
     u = price(up_spmd, xcs_flops(xcs_opt, upstream_as_xcs(up_spmd)), mesh)
-    return {
-        "workload": w.name,
-        "xcs": {"total_s": x.total_s, "compute_s": x.compute_s, "comm_s": x.comm_s,
-                "collectives": [c.describe() for c in x.collectives]},
-        "upstream": {"total_s": u.total_s, "compute_s": u.compute_s, "comm_s": u.comm_s,
-                     "collectives": [c.describe() for c in u.collectives]},
-        "ratio_upstream_over_xcs": u.total_s / x.total_s if x.total_s > 0 else float("nan"),
-    }
+    row["upstream"] = summary(u)
+    row["ratio_upstream_over_xcs"] = u.total_s / x.total_s if x.total_s > 0 else float("nan")
+    return row
+
+
+def summary(p: Priced) -> dict:
+    return {"total_s": p.total_s, "compute_s": p.compute_s, "comm_s": p.comm_s,
+            "collectives": [c.describe() for c in p.collectives]}
 
 
 def table(rows: list[dict], mesh: Mesh) -> str:
     out = [f"grid of {mesh.n}, alpha={mesh.alpha:g} s, bandwidth={mesh.bandwidth:g} B/s, peak-flops={mesh.peak_flops:g}"]
     for r in rows:
-        out.append(f"{r['workload']}: upstream / XCS = {r['ratio_upstream_over_xcs']:.2f}x")
+        if "error" in r["upstream"]:
+            out.append(f"{r['workload']}: upstream failed: {r['upstream']['error']}")
+        else:
+            out.append(f"{r['workload']}: upstream / XCS = {r['ratio_upstream_over_xcs']:.2f}x")
         for who in ("xcs", "upstream"):
             p = r[who]
+            if "error" in p:
+                continue
             cs = ", ".join(p["collectives"]) or "none"
             out.append(f"  {who:<9} total {p['total_s'] * 1e6:10.1f} us (compute {p['compute_s'] * 1e6:9.1f}, "
                        f"comm {p['comm_s'] * 1e6:9.1f}); collectives: {cs}")
