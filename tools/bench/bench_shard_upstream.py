@@ -17,7 +17,7 @@ its program is the same computation in linalg (`linalg.matmul` after a zero `lin
 op of the same kind and local shape (the fills, `tensor.empty` and the `scf.if` upstream adds
 for the fill are not priced: XCS's matmul has no init).
 
-Workloads (f32, a 1-D grid of --devices, default 4):
+Workloads (f32, a 1-D grid of --devices, default 4, unless said):
   mlp     y = tanh(x @ W1) @ W2; W1 by columns, W2 by rows, y replicated. Plan: Megatron
           (hidden by columns, one all_reduce).
   ksplit  y = x @ W with x split by columns (K), W by rows (K), y wanted by rows. Plan: local
@@ -26,6 +26,9 @@ Workloads (f32, a 1-D grid of --devices, default 4):
           value by rows, no collective.
   ew      y = tanh(x) @ W; x by rows, W by columns, y by rows. Plan: tanh on rows, its result
           gathered (smaller than W), the matmul by columns, y moved to rows (all_to_all).
+  mlp2d   the mlp on the 2x4 grid dp x tp of the issue's example (dp: 20 us, 12.5 GB/s; tp:
+          5 us, 100 GB/s): x and y by rows along dp, W1 by columns and W2 by rows along tp.
+          Plan: Megatron along tp inside data parallel along dp (one all_reduce along tp).
 
 Usage (from the repository root):
     cargo build -p xcs --bin xcs-opt
@@ -36,6 +39,7 @@ collectives each emitted, and the ratio upstream / XCS.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import subprocess
@@ -55,11 +59,23 @@ class BenchError(Exception):
 
 @dataclass
 class Mesh:
-    """A 1-D grid with the cost model's parameters (defaults: the issue's example `dp` axis)."""
-    n: int = 4
-    alpha: float = 20e-6
-    bandwidth: float = 12.5e9
+    """A grid with the cost model's parameters per axis (defaults: a 1-D grid of 4 with the
+    issue's example `dp` axis)."""
+    shape: tuple[int, ...] = (4,)
+    alpha: tuple[float, ...] = (20e-6,)
+    bandwidth: tuple[float, ...] = (12.5e9,)
     peak_flops: float = 1e14
+
+    def text(self) -> str:
+        return "x".join(str(n) for n in self.shape)
+
+    def describe(self) -> str:
+        return (f"grid {self.text()}, alpha={','.join(f'{a:g}' for a in self.alpha)} s, "
+                f"bandwidth={','.join(f'{b:g}' for b in self.bandwidth)} B/s, peak-flops={self.peak_flops:g}")
+
+
+# The 2-D grid of the issue's example: dp (2 devices, slow links) x tp (4, fast).
+MESH_2D = Mesh((2, 4), (20e-6, 5e-6), (12.5e9, 100e9))
 
 
 # ---------------------------------------------------------------------------- workloads
@@ -84,6 +100,7 @@ class Workload:
     args: list[tuple[str, tuple[int, int], str | None]]  # name, shape, sharding (None: unannotated)
     ops: list[Op]
     result_sharding: str
+    mesh: Mesh | None = None  # None: the run's 1-D grid
     shapes: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def __post_init__(self):
@@ -103,6 +120,9 @@ def workloads(b: int = 256, d: int = 1024, h: int = 4096, k: int = 8192) -> list
                   Op("matmul", "y", ["g", "w2"], (b * 4, d), rows)], rows),
         Workload("ew", [("x", (b, d), rows), ("w", (d, d), cols)],
                  [Op("tanh", "g", ["x"], (b, d), rows), Op("matmul", "y", ["g", "w"], (b, d), cols, {"g": rep})], rows),
+        Workload("mlp2d", [("x", (b, d), "[[0]]"), ("w1", (d, h), "[[], [1]]"), ("w2", (h, d), "[[1]]")],
+                 [Op("matmul", "h", ["x", "w1"], (b, h), "[[0], [1]]"), Op("tanh", "g", ["h"], (b, h), "[[0], [1]]"),
+                  Op("matmul", "y", ["g", "w2"], (b, d), "[[0]]")], "[[0]]", MESH_2D),
     ]
 
 
@@ -110,9 +130,9 @@ def ty(shape: tuple[int, int]) -> str:
     return f"tensor<{shape[0]}x{shape[1]}xf32>"
 
 
-def xcs_program(w: Workload, n: int) -> str:
-    """The XCS program with every value annotated with the plan."""
-    lines = [f"shard.grid @mesh(shape = {n})"]
+def xcs_program(w: Workload, grid: str) -> str:
+    """The XCS program with every value annotated with the plan, on a grid of shape `grid`."""
+    lines = [f"shard.grid @mesh(shape = {grid})"]
     params = ", ".join(f'%{a}: {ty(s)} {{xcs.name = "{a}"}}' for a, s, _ in w.args)
     last = w.ops[-1]
     lines.append(f'func.func @{w.name}({params}) -> ({ty(last.shape)} {{xcs.name = "y"}}) {{')
@@ -147,9 +167,9 @@ def xcs_program(w: Workload, n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def upstream_program(w: Workload, n: int) -> str:
+def upstream_program(w: Workload, grid: str) -> str:
     """The same computation in linalg, with only the argument and result annotations."""
-    lines = ["#map = affine_map<(d0, d1) -> (d0, d1)>", f"shard.grid @mesh(shape = {n})"]
+    lines = ["#map = affine_map<(d0, d1) -> (d0, d1)>", f"shard.grid @mesh(shape = {grid})"]
     params = ", ".join(f"%{a}: {ty(s)}" for a, s, _ in w.args)
     last = w.ops[-1]
     lines.append(f"func.func @{w.name}({params}) -> {ty(last.shape)} {{")
@@ -214,18 +234,40 @@ class Collective:
         return f"{self.kind}[{self.axes}] tensor<{self.input_type}xf32>"
 
 
+def step(kind: str, n: int, alpha: float, bandwidth: float, s: float) -> tuple[float, float]:
+    """One single-axis collective of the cost model's table 3.1 on a group of n with per-device
+    input bytes s: (time, per-device output bytes)."""
+    beta = 1.0 / bandwidth
+    return {
+        "all_gather": (alpha + (n - 1) / n * (n * s) * beta, n * s),
+        "all_reduce": (alpha + 2 * (n - 1) / n * s * beta, s),
+        "reduce_scatter": (alpha + (n - 1) / n * s * beta, s / n),
+        "all_to_all": (alpha + (n - 1) / n * s * beta, s),
+        "broadcast": (alpha + (n - 1) / n * s * beta, s),
+        "all_slice": (0.0, s / n),
+    }[kind]
+
+
+def collective_time(kind: str, axes: list[int], s: float, mesh: Mesh) -> float:
+    """A collective over grid axes `axes`: the model has single-axis steps only, so one over
+    several axes is priced as the cheapest order of one step per axis (3.3)."""
+    best = float("inf")
+    for order in itertools.permutations(axes):
+        total, size = 0.0, s
+        for a in order:
+            t, size = step(kind, mesh.shape[a], mesh.alpha[a], mesh.bandwidth[a], size)
+            total += t
+        best = min(best, total)
+    return best if axes else 0.0
+
+
 def collectives(spmd: str, mesh: Mesh) -> list[Collective]:
-    """The collectives of an SPMD program, each priced by the cost model's table 3.1."""
+    """The collectives of an SPMD program, each priced by the cost model (3.1, 3.3)."""
     out = []
     for m in COLLECTIVE_RE.finditer(spmd):
         kind, axes, t = m.group(1), m.group(2), m.group(3)
-        n = mesh.n ** len([a for a in axes.split(",") if a.strip()])
-        s = elements(t) * 4
-        beta = 1.0 / mesh.bandwidth
-        factor = {"all_gather": (n - 1) / n * n, "all_reduce": 2 * (n - 1) / n, "reduce_scatter": (n - 1) / n,
-                  "all_to_all": (n - 1) / n, "broadcast": (n - 1) / n}.get(kind)
-        time = 0.0 if kind == "all_slice" else mesh.alpha + factor * s * beta
-        out.append(Collective(kind, axes.strip(), t, time))
+        axis_list = [int(a) for a in axes.split(",") if a.strip()]
+        out.append(Collective(kind, axes.strip(), t, collective_time(kind, axis_list, elements(t) * 4, mesh)))
     return out
 
 
@@ -276,13 +318,14 @@ def price(spmd: str, flops: float, mesh: Mesh) -> Priced:
 
 
 def compare(w: Workload, mesh: Mesh, xcs_opt: str, work: Path) -> dict:
-    xcs_in = xcs_program(w, mesh.n)
+    mesh = w.mesh or mesh
+    xcs_in = xcs_program(w, mesh.text())
     (work / f"{w.name}.xcs.mlir").write_text(xcs_in)
     xcs_spmd = run([xcs_opt, str(work / f"{w.name}.xcs.mlir"), "-p", "builtin.module(shard-partition)"])
-    up_in = upstream_program(w, mesh.n)
+    up_in = upstream_program(w, mesh.text())
     (work / f"{w.name}.upstream.mlir").write_text(up_in)
     x = price(xcs_spmd, xcs_flops(xcs_opt, xcs_spmd), mesh)
-    row = {"workload": w.name, "xcs": summary(x)}
+    row = {"workload": w.name, "grid": mesh.describe(), "xcs": summary(x)}
     try:
         up_spmd = run([MLIR_OPT, str(work / f"{w.name}.upstream.mlir"), f"--pass-pipeline={UPSTREAM_PIPELINE}"])
     except BenchError as e:  # upstream's failure is a result of the comparison, not of the benchmark
@@ -300,8 +343,10 @@ def summary(p: Priced) -> dict:
 
 
 def table(rows: list[dict], mesh: Mesh) -> str:
-    out = [f"grid of {mesh.n}, alpha={mesh.alpha:g} s, bandwidth={mesh.bandwidth:g} B/s, peak-flops={mesh.peak_flops:g}"]
+    out = [f"default: {mesh.describe()}"]
     for r in rows:
+        if r["grid"] != mesh.describe():
+            out.append(f"({r['grid']})")
         if "error" in r["upstream"]:
             out.append(f"{r['workload']}: upstream failed: {r['upstream']['error']}")
         else:
@@ -323,7 +368,7 @@ def main() -> int:
     ap.add_argument("--only", help="comma-separated workloads")
     ap.add_argument("--json")
     args = ap.parse_args()
-    mesh = Mesh(n=args.devices)
+    mesh = Mesh(shape=(args.devices,))
     chosen = [w for w in workloads() if not args.only or w.name in args.only.split(",")]
     try:
         with tempfile.TemporaryDirectory(prefix="bench-shard-upstream-") as d:
