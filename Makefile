@@ -7,7 +7,8 @@
 # make check-math-ulp (every f32 in [-1e4, 1e4] through sin/cos/erf against libm), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
-APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev
+# OpenMPI: the MPI transport of SPMD programs (xcs-run --mpi, xcs-translate --mpi) and its tests
+APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev openmpi-bin libopenmpi-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO       ?= cargo
 PYTHON      ?= python3
@@ -30,8 +31,8 @@ all: build
 # ---- set-up: Debian packages (LLVM/MLIR 22) and Python packages, installed only if missing
 deps: .deps-stamp
 .deps-stamp: Makefile requirements.txt
-	@if [ ! -x $(LLVM_BIN)/FileCheck ] || [ ! -x $(LLVM_BIN)/mlir-minimal-opt ] || [ ! -x $(LLVM_BIN)/llvm-config ]; then \
-	  echo "== installing LLVM/MLIR 22 from Debian"; \
+	@if [ ! -x $(LLVM_BIN)/FileCheck ] || [ ! -x $(LLVM_BIN)/mlir-minimal-opt ] || [ ! -x $(LLVM_BIN)/llvm-config ] || ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then \
+	  echo "== installing LLVM/MLIR 22 and OpenMPI from Debian"; \
 	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y $(APT_PKGS); \
 	fi
 	@$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
@@ -85,7 +86,7 @@ test-lit: build
 # the reference interpreter (xcs-run --interp) against numpy, the xcs-run command line, the
 # native benchmark harness (with a fake xcs-run) and the benchmark module generator
 test-python: build
-	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_gen_module.py
+	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py
 
 bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
@@ -93,6 +94,8 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_vmap_batch.py --xcs-opt target/release/xcs-opt --json target/bench/vmap_batch.json
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
+	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
 
 # jax (XLA CPU) is a peer of the native benchmark only: make test never needs it
 bench-deps: deps

@@ -36,3 +36,11 @@ config.substitutions.append(("%python", os.environ.get("PYTHON") or shutil.which
 # LeakSanitizer (gcc/clang -fsanitize=address).
 if shutil.which(os.environ.get("CC", "cc")):
     config.available_features.add("cc")
+
+# MPI (Debian's OpenMPI, which `make deps` installs): the tests run 4 ranks on this machine;
+# as root OpenMPI needs --allow-run-as-root, and --oversubscribe lets 4 ranks share 2 cores.
+if shutil.which("mpirun") and shutil.which("mpicc"):
+    config.available_features.add("mpi")
+    root = ["--allow-run-as-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    config.substitutions.append(("%mpirun", " ".join(["mpirun"] + root + ["--oversubscribe"])))
+    config.substitutions.append(("%mpicc", "mpicc"))

@@ -46,6 +46,32 @@ int64_t xcs_total_allocations(void);
 /* Stops the worker threads (they restart on demand); call before exit under leak checkers. */
 void xcs_shutdown(void);
 
+/* SPMD programs (partitioned by shard-partition) run once per device of a grid; their
+ * collectives talk to the other devices through the calling thread's communicator. Without
+ * one, a collective whose group is one device is local and a larger group is a run-time error.
+ * See docs/c-abi.md ("SPMD functions"). */
+typedef struct xcs_comm xcs_comm;
+/* Sets the calling thread's communicator (NULL: the program runs alone); returns the old one. */
+xcs_comm *xcs_set_comm(xcs_comm *c);
+xcs_comm *xcs_get_comm(void);
+/* Frees a communicator made by xcs_comm_mpi (devices of a shared-memory grid belong to it). */
+void xcs_comm_free(xcs_comm *c);
+
+/* Devices as threads of one process, their collectives over shared memory. Make the grid,
+ * start one thread per device; each sets xcs_set_comm(xcs_shm_grid_device(g, d)), calls the
+ * function, then xcs_shm_grid_done(g, d, status, xcs_last_error()). A failing device (status != 0)
+ * stops the grid: the others' collectives fail instead of waiting for it; devices waiting in
+ * collectives that can never complete are detected and fail (nothing hangs). */
+typedef struct xcs_shm_grid xcs_shm_grid;
+/* A grid of `rank` axes of sizes `shape` (row-major device numbering); NULL if invalid. */
+xcs_shm_grid *xcs_shm_grid_new(int32_t rank, const int64_t *shape);
+/* The communicator of device `linear` (owned by the grid). */
+xcs_comm *xcs_shm_grid_device(xcs_shm_grid *g, int64_t linear);
+/* The program of device `linear` returned `status` (non-zero: it failed with message `why`). */
+void xcs_shm_grid_done(xcs_shm_grid *g, int64_t linear, int32_t status, const char *why);
+/* Frees the grid once every device's thread has finished. */
+void xcs_shm_grid_free(xcs_shm_grid *g);
+
 #ifdef __cplusplus
 }
 #endif

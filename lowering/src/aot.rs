@@ -12,9 +12,13 @@ use xcs_ir::{Context, Module};
 
 use crate::{lower_module, Export, LowerError, Lowered, Options, Which};
 
-/// The runtime's C source and header, embedded.
+/// The runtime's C sources and headers, embedded.
 pub const RUNTIME_C: &str = include_str!("../runtime/xcs_runtime.c");
 pub const RUNTIME_H: &str = include_str!("../runtime/xcs_runtime.h");
+pub const COLLECTIVES_C: &str = include_str!("../runtime/xcs_collectives.c");
+pub const COMM_H: &str = include_str!("../runtime/xcs_comm.h");
+pub const MPI_C: &str = include_str!("../runtime/xcs_mpi.c");
+pub const MPI_H: &str = include_str!("../runtime/xcs_mpi.h");
 
 /// What `xcs-translate` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -93,23 +97,11 @@ pub fn translate(
             let dir = tempdir()?;
             let obj = dir.join("module.o");
             tm.write_to_file(&m, FileType::Object, &obj).map_err(|e| format!("cannot write an object file: {e}"))?;
-            let rt = runtime_object(&dir)?;
-            let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-            let status = Command::new(&cc)
-                .arg("-shared")
-                .arg("-o")
-                .arg(out)
-                .arg(&obj)
-                .arg(&rt)
-                .args(["-lm", "-lpthread"])
-                .output()
-                .map_err(|e| format!("cannot run '{cc}' to link the shared library: {e}"))?;
+            let linked = link_shared_lib(&dir, &obj, out, opts.mpi);
             let _ = std::fs::remove_dir_all(&dir);
-            if !status.status.success() {
-                return Err(format!("linking '{}' failed:\n{}", out.display(), String::from_utf8_lossy(&status.stderr)).into());
-            }
+            linked?;
             let h = header.map(Path::to_path_buf).unwrap_or_else(|| header_path(out));
-            std::fs::write(&h, c_header(&lowered, &h, source_name)).map_err(|e| format!("cannot write '{}': {e}", h.display()))?;
+            std::fs::write(&h, c_header(&lowered, &h, source_name, opts.mpi)).map_err(|e| format!("cannot write '{}': {e}", h.display()))?;
             Ok(vec![out.to_path_buf(), h])
         }
     }
@@ -127,27 +119,69 @@ fn tempdir() -> Result<PathBuf, String> {
 }
 
 /// Compiles the runtime into `dir/xcs_runtime.o` with `cc -O2 -fPIC`.
-fn runtime_object(dir: &Path) -> Result<PathBuf, String> {
-    let c = dir.join("xcs_runtime.c");
-    std::fs::write(&c, RUNTIME_C).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("xcs_runtime.h"), RUNTIME_H).map_err(|e| e.to_string())?;
-    let o = dir.join("xcs_runtime.o");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let out = Command::new(&cc)
-        .args(["-O2", "-fPIC", "-fvisibility=hidden", "-pthread", "-c"])
-        .arg(&c)
-        .arg("-o")
-        .arg(&o)
-        .output()
-        .map_err(|e| format!("cannot run '{cc}' to compile the runtime: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("compiling the runtime failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+/// Links the module's object `obj` and the runtime (with the MPI transport if `mpi`) into the
+/// shared library `out`, with the system `cc` (`$CC`) and, for MPI, `mpicc`'s flags.
+fn link_shared_lib(dir: &Path, obj: &Path, out: &Path, mpi: bool) -> Result<(), String> {
+    for (name, text) in [("xcs_runtime.h", RUNTIME_H), ("xcs_comm.h", COMM_H), ("xcs_mpi.h", MPI_H)] {
+        std::fs::write(dir.join(name), text).map_err(|e| e.to_string())?;
     }
-    Ok(o)
+    let (mpi_compile, mpi_link) = if mpi { mpi_flags()? } else { (Vec::new(), Vec::new()) };
+    let mut objects = vec![obj.to_path_buf()];
+    let mut sources = vec![("xcs_runtime", RUNTIME_C), ("xcs_collectives", COLLECTIVES_C)];
+    if mpi {
+        sources.push(("xcs_mpi", MPI_C));
+    }
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    for (name, text) in sources {
+        let c = dir.join(format!("{name}.c"));
+        std::fs::write(&c, text).map_err(|e| e.to_string())?;
+        let o = dir.join(format!("{name}.o"));
+        let built = Command::new(&cc)
+            .args(["-O2", "-fPIC", "-fvisibility=hidden", "-pthread", "-c"])
+            .args(&mpi_compile)
+            .arg(&c)
+            .arg("-o")
+            .arg(&o)
+            .output()
+            .map_err(|e| format!("cannot run '{cc}' to compile the runtime: {e}"))?;
+        if !built.status.success() {
+            return Err(format!("compiling the runtime failed:\n{}", String::from_utf8_lossy(&built.stderr)));
+        }
+        objects.push(o);
+    }
+    let status = Command::new(&cc)
+        .arg("-shared")
+        .arg("-o")
+        .arg(out)
+        .args(&objects)
+        .args(["-lm", "-lpthread"])
+        .args(&mpi_link)
+        .output()
+        .map_err(|e| format!("cannot run '{cc}' to link the shared library: {e}"))?;
+    if !status.status.success() {
+        return Err(format!("linking '{}' failed:\n{}", out.display(), String::from_utf8_lossy(&status.stderr)));
+    }
+    Ok(())
+}
+
+/// The compile and link flags of MPI (`mpicc --showme:compile` / `--showme:link`; `$XCS_MPICC`
+/// names another wrapper).
+fn mpi_flags() -> Result<(Vec<String>, Vec<String>), String> {
+    let mpicc = std::env::var("XCS_MPICC").unwrap_or_else(|_| "mpicc".into());
+    let showme = |what: &str| -> Result<Vec<String>, String> {
+        let out = Command::new(&mpicc).arg(format!("--showme:{what}")).output();
+        match out {
+            Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).split_whitespace().map(String::from).collect()),
+            _ => Err(format!(
+                "--mpi needs MPI's compiler wrapper '{mpicc}' (Debian: apt-get install openmpi-bin libopenmpi-dev)"
+            )),
+        }
+    };
+    Ok((showme("compile")?, showme("link")?))
 }
 
 /// The C header declaring the exported functions of `lowered` (and the runtime API).
-pub fn c_header(lowered: &Lowered, path: &Path, source_name: &str) -> String {
+pub fn c_header(lowered: &Lowered, path: &Path, source_name: &str, mpi: bool) -> String {
     let guard: String = path
         .file_name()
         .and_then(|s| s.to_str())
@@ -158,7 +192,10 @@ pub fn c_header(lowered: &Lowered, path: &Path, source_name: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "/* Generated by xcs-translate from {source_name}. The C ABI is described in docs/c-abi.md. */");
     let _ = writeln!(s, "#ifndef XCS_GENERATED_{guard}\n#define XCS_GENERATED_{guard}\n");
-    let _ = writeln!(s, "{}\n", runtime_decls());
+    let _ = writeln!(s, "{}\n", runtime_decls(RUNTIME_H));
+    if mpi {
+        let _ = writeln!(s, "{}\n", runtime_decls(MPI_H).replace("#include \"xcs_runtime.h\"\n", ""));
+    }
     let _ = writeln!(s, "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n");
     for e in &lowered.exports {
         let _ = writeln!(s, "{}", prototype_comment(e));
@@ -174,10 +211,10 @@ pub fn c_header(lowered: &Lowered, path: &Path, source_name: &str) -> String {
     s
 }
 
-/// The runtime header's type and function declarations (from `#include <stdint.h>` on, without
+/// A runtime header's type and function declarations (from its first `#include` on, without
 /// its include guard's `#endif`).
-fn runtime_decls() -> String {
-    let mut lines: Vec<&str> = RUNTIME_H.lines().collect();
+fn runtime_decls(header: &str) -> String {
+    let mut lines: Vec<&str> = header.lines().collect();
     let start = lines.iter().position(|l| l.starts_with("#include")).unwrap_or(0);
     lines.drain(..start);
     // Drop the final `#endif` (the include guard).

@@ -52,13 +52,21 @@ impl std::fmt::Display for JitError {
 
 type Entry = unsafe extern "C" fn(*const *const XcsTensor, *mut XcsTensor) -> i32;
 
-/// A compiled function: the machine code (owned by the execution engine) and what is needed to
-/// call it.
-pub struct Compiled {
+/// What is needed to call a compiled function: its entry point, error sites and signature.
+/// Unlike [`Compiled`] it can be shared between threads (the devices of an SPMD run call it
+/// concurrently); it is valid while the [`Compiled`] it came from lives.
+#[derive(Clone)]
+pub struct Callable {
     entry: Entry,
     sites: Vec<crate::Site>,
     args: Vec<Port>,
     results: Vec<Port>,
+}
+
+/// A compiled function: the machine code (owned by the execution engine) and what is needed to
+/// call it.
+pub struct Compiled {
+    callable: Callable,
     /// The LLVM IR before optimization (for `--emit`-style debugging).
     pub ir: String,
     module: ManuallyDrop<LlvmModule<'static>>,
@@ -95,6 +103,12 @@ pub struct Inputs {
     _bytes: Vec<Vec<u8>>,
     _shapes: Vec<Vec<i64>>,
 }
+
+// SAFETY: the descriptors point into the buffers the value owns, which nothing changes after
+// it is made (compiled code only reads its arguments); the device threads of an SPMD run each
+// use their own.
+unsafe impl Send for Inputs {}
+unsafe impl Sync for Inputs {}
 
 impl<'a> Jit<'a> {
     /// A JIT for the functions of `module`; `ctx` must have the lowering attached
@@ -151,10 +165,7 @@ impl<'a> Jit<'a> {
         // SAFETY: the packed wrapper has this signature (abi.rs).
         let entry: Entry = unsafe { std::mem::transmute::<usize, Entry>(addr) };
         Ok(Compiled {
-            entry,
-            sites: lowered.sites,
-            args: export.args,
-            results: export.results,
+            callable: Callable { entry, sites: lowered.sites, args: export.args, results: export.results },
             ir: lowered.ir,
             module: ManuallyDrop::new(module),
             engine: ManuallyDrop::new(engine),
@@ -189,8 +200,23 @@ fn scalar_elem(width: u32) -> Option<ElemType> {
     })
 }
 
+impl std::ops::Deref for Compiled {
+    type Target = Callable;
+    fn deref(&self) -> &Callable {
+        &self.callable
+    }
+}
+
 impl Compiled {
-    /// Descriptors of `args` for [`Compiled::run`].
+    /// The entry point and signature, to call the function from other threads while `self`
+    /// lives.
+    pub fn callable(&self) -> &Callable {
+        &self.callable
+    }
+}
+
+impl Callable {
+    /// Descriptors of `args` for [`Callable::run`].
     pub fn inputs(&self, args: &[RtValue]) -> Result<Inputs, JitError> {
         if args.len() != self.args.len() {
             return Err(run_err(format!("the function takes {} arguments, but {} were given", self.args.len(), args.len())));

@@ -17,8 +17,10 @@ pub mod aot;
 pub mod codegen;
 pub mod jit;
 pub mod llvm;
+pub mod mpi;
 pub mod ops;
 pub mod runtime;
+pub mod spmd;
 
 use xcs_ir::{Context, Module};
 

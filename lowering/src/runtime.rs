@@ -1,6 +1,7 @@
-//! The C runtime (`runtime/xcs_runtime.c`) as seen from Rust: it is compiled by `build.rs` and
-//! linked into this crate, so the JIT maps the generated code's runtime calls to these symbols;
-//! [`XcsTensor`] is the C ABI's `xcs_tensor`; the thread count and allocation counters.
+//! The C runtime (`runtime/xcs_runtime.c`, `runtime/xcs_collectives.c`) as seen from Rust: it is
+//! compiled by `build.rs` and linked into this crate, so the JIT maps the generated code's
+//! runtime calls to these symbols; [`XcsTensor`] is the C ABI's `xcs_tensor`; the thread count
+//! and allocation counters; the communicators of SPMD code ([`CommGuard`], [`ShmGrid`]).
 
 use std::ffi::{c_char, c_void, CStr};
 
@@ -63,6 +64,20 @@ extern "C" {
     fn xcs_live_allocations() -> i64;
     fn xcs_total_allocations() -> i64;
     fn xcs_shutdown();
+    fn xcs_rt_all_gather(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, a: i64, o: *mut c_void) -> i32;
+    fn xcs_rt_all_slice(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, a: i64, o: *mut c_void) -> i32;
+    fn xcs_rt_all_to_all(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, a: i64, b: i64, o: *mut c_void) -> i32;
+    fn xcs_rt_all_reduce(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, k: i32, o: *mut c_void) -> i32;
+    fn xcs_rt_reduce_scatter(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, k: i32, a: i64, o: *mut c_void) -> i32;
+    fn xcs_rt_broadcast(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, root: *const i64, o: *mut c_void) -> i32;
+    fn xcs_rt_process_coords(s: *const c_void, coords: *mut i64) -> i32;
+    fn xcs_set_comm(c: *mut c_void) -> *mut c_void;
+    fn xcs_comm_free(c: *mut c_void);
+    fn xcs_comm_exchange(c: *mut c_void, axes: *const i32, n: i32, send: *const c_void, bytes: i64, recv: *mut c_void, err: *mut c_char) -> i32;
+    fn xcs_shm_grid_new(rank: i32, shape: *const i64) -> *mut c_void;
+    fn xcs_shm_grid_device(g: *mut c_void, linear: i64) -> *mut c_void;
+    fn xcs_shm_grid_done(g: *mut c_void, linear: i64, status: i32, why: *const c_char);
+    fn xcs_shm_grid_free(g: *mut c_void);
 }
 
 #[link(name = "m")]
@@ -89,6 +104,13 @@ pub fn symbols() -> Vec<(&'static str, usize)> {
         ("xcs_rt_i64_to_bf16", xcs_rt_i64_to_bf16 as *const () as usize),
         ("xcs_rt_div_i128", xcs_rt_div_i128 as *const () as usize),
         ("xcs_tensor_release", xcs_tensor_release as *const () as usize),
+        ("xcs_rt_all_gather", xcs_rt_all_gather as *const () as usize),
+        ("xcs_rt_all_slice", xcs_rt_all_slice as *const () as usize),
+        ("xcs_rt_all_to_all", xcs_rt_all_to_all as *const () as usize),
+        ("xcs_rt_all_reduce", xcs_rt_all_reduce as *const () as usize),
+        ("xcs_rt_reduce_scatter", xcs_rt_reduce_scatter as *const () as usize),
+        ("xcs_rt_broadcast", xcs_rt_broadcast as *const () as usize),
+        ("xcs_rt_process_coords", xcs_rt_process_coords as *const () as usize),
         ("erff", erff as *const () as usize),
         ("erf", erf as *const () as usize),
     ]
@@ -163,6 +185,17 @@ pub unsafe fn read_result(t: &XcsTensor, elem: ElemType) -> Result<Tensor, Strin
     } else {
         std::slice::from_raw_parts(t.data as *const u8, n * es)
     };
+    tensor_from_bytes(elem, shape, bytes)
+}
+
+/// A tensor of `elem` and `shape` from its elements as the C ABI stores them (the inverse of
+/// [`tensor_bytes`]).
+pub fn tensor_from_bytes(elem: ElemType, shape: Vec<usize>, bytes: &[u8]) -> Result<Tensor, String> {
+    let n: usize = shape.iter().product();
+    let es = crate::codegen::types::elem_size(elem) as usize;
+    if bytes.len() != n * es {
+        return Err(format!("{} bytes for {n} {elem} elements", bytes.len()));
+    }
     let ch = bytes.chunks_exact(es.max(1));
     let data = match elem {
         ElemType::F16 => TensorData::F16(
@@ -183,4 +216,87 @@ pub unsafe fn read_result(t: &XcsTensor, elem: ElemType) -> Result<Tensor, Strin
         ElemType::Str => return Err("string results are not supported".into()),
     };
     Ok(Tensor { shape, data })
+}
+
+// ---------------------------------------------------------------------------- communicators
+
+/// The calling thread's communicator for compiled SPMD code (`xcs_set_comm`) while it lives;
+/// the previous one is restored when it is dropped.
+pub struct CommGuard(*mut c_void);
+
+impl CommGuard {
+    /// Makes `comm` (an `xcs_comm *`, or null: run alone) the calling thread's communicator.
+    ///
+    /// # Safety
+    /// `comm` must be null or a communicator that outlives the guard.
+    pub unsafe fn set(comm: *mut c_void) -> CommGuard {
+        CommGuard(xcs_set_comm(comm))
+    }
+}
+
+impl Drop for CommGuard {
+    fn drop(&mut self) {
+        unsafe {
+            xcs_set_comm(self.0);
+        }
+    }
+}
+
+/// A grid of devices as threads of one process, with the runtime's shared-memory transport
+/// (`xcs_shm_grid`): [`ShmGrid::device`] gives each device's communicator.
+pub struct ShmGrid(*mut c_void);
+
+// SAFETY: the runtime's grid is made for concurrent use by its device threads (a mutex and
+// condition variable guard its state).
+unsafe impl Send for ShmGrid {}
+unsafe impl Sync for ShmGrid {}
+
+impl ShmGrid {
+    pub fn new(shape: &[usize]) -> Result<ShmGrid, String> {
+        let dims: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+        let g = unsafe { xcs_shm_grid_new(dims.len() as i32, dims.as_ptr()) };
+        if g.is_null() {
+            return Err(format!("cannot make a device grid of shape {shape:?} (at most 8 axes of positive sizes)"));
+        }
+        Ok(ShmGrid(g))
+    }
+    /// The communicator of device `linear` (valid while the grid lives).
+    pub fn device(&self, linear: usize) -> *mut c_void {
+        unsafe { xcs_shm_grid_device(self.0, linear as i64) }
+    }
+    /// Device `linear`'s program returned; `failure` is its error (which stops the others).
+    pub fn done(&self, linear: usize, failure: Option<&str>) {
+        let why = std::ffi::CString::new(failure.unwrap_or("").replace('\0', " ")).unwrap_or_default();
+        unsafe { xcs_shm_grid_done(self.0, linear as i64, failure.is_some() as i32, why.as_ptr()) }
+    }
+}
+
+impl Drop for ShmGrid {
+    fn drop(&mut self) {
+        unsafe { xcs_shm_grid_free(self.0) }
+    }
+}
+
+/// Gathers `send` (the same number of bytes on every member) from the group of `comm` along
+/// `axes`: every member's bytes in group order.
+///
+/// # Safety
+/// `comm` must be a live communicator.
+pub unsafe fn comm_exchange(comm: *mut c_void, axes: &[usize], send: &[u8], members: usize) -> Result<Vec<u8>, String> {
+    let axes: Vec<i32> = axes.iter().map(|&a| a as i32).collect();
+    let mut recv = vec![0u8; send.len() * members];
+    let mut err = [0 as c_char; 512];
+    let st = xcs_comm_exchange(comm, axes.as_ptr(), axes.len() as i32, send.as_ptr() as *const c_void, send.len() as i64, recv.as_mut_ptr() as *mut c_void, err.as_mut_ptr());
+    if st != 0 {
+        return Err(CStr::from_ptr(err.as_ptr()).to_string_lossy().into_owned());
+    }
+    Ok(recv)
+}
+
+/// Frees a communicator made by the MPI transport.
+///
+/// # Safety
+/// `comm` must come from `xcs_comm_mpi` and not be used afterwards.
+pub unsafe fn comm_free(comm: *mut c_void) {
+    xcs_comm_free(comm)
 }

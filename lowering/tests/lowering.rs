@@ -12,6 +12,8 @@ use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::{Context, Module, TypeKind, DYNAMIC};
 use xcs_lowering::{runtime, Jit, Options};
 
+mod spmd;
+
 /// Tests share the runtime's global allocation counter and thread pool: one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
 

@@ -13,6 +13,7 @@
 pub mod cost;
 pub mod opt;
 pub mod run;
+pub mod run_spmd;
 pub mod testing;
 pub mod translate;
 

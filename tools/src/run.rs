@@ -449,6 +449,18 @@ fn command() -> Command {
                 .help("A pass pipeline to run before executing, e.g. 'builtin.module(inline,func.func(canonicalize))'"),
         )
         .arg(
+            Arg::new("devices")
+                .long("devices")
+                .value_name("SHAPE")
+                .help("Run a partitioned (SPMD) function on every device of a grid of this shape (2x4), as threads of this process: inputs are sliced per the function's argument shardings, results reassembled"),
+        )
+        .arg(
+            Arg::new("mpi")
+                .long("mpi")
+                .action(ArgAction::SetTrue)
+                .help("Run a partitioned (SPMD) function as one process of an MPI job (mpirun -np N xcs-run ... --mpi): rank r is device r; rank 0 writes or prints the reassembled results"),
+        )
+        .arg(
             Arg::new("allow-unregistered-dialect")
                 .long("allow-unregistered-dialect")
                 .action(ArgAction::SetTrue)
@@ -483,6 +495,55 @@ fn split_input(arg: &str) -> Result<(&str, InputSource), String> {
 }
 
 fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), String> {
+    if m.get_flag("mpi") {
+        return crate::run_spmd::run_mpi(m, register);
+    }
+    let p = prepare(m, register)?;
+    let (results, timing) = match (p.backend, m.get_one::<String>("devices")) {
+        (_, Some(_)) => crate::run_spmd::run_devices(&p)?,
+        ("interp", None) => {
+            let interp = Interpreter::new(&p.xcs.ctx, &p.module).with_providers(p.providers.clone());
+            let call = |args: Vec<RtValue>| {
+                interp
+                    .call(&p.entry, args)
+                    .map_err(|e| p.xcs.error(vec![e.to_diagnostic()]).to_string())
+            };
+            let timing = match p.bench {
+                Some(n) => Some(time_calls(n, || call(p.args.clone()).map(|_| ()))?),
+                None => None,
+            };
+            (call(p.args.clone())?, timing)
+        }
+        _ => run_llvm(&p.xcs, &p.module, &p.entry, &p.args, p.threads, p.bench)?,
+    };
+    if let Some(t) = &timing {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", t.line(&p.entry, p.backend, p.threads));
+        let _ = out.flush();
+    }
+    emit_results(m, &p, &results)
+}
+
+/// Everything a run needs before it calls the function: the parsed (and transformed) module,
+/// the entry, its signature and inputs, and the options.
+pub struct Prepared {
+    pub xcs: Compiler,
+    pub module: Module,
+    pub entry: String,
+    pub sig: EntrySignature,
+    pub args: Vec<RtValue>,
+    pub backend: &'static str,
+    pub bench: Option<u64>,
+    pub threads: usize,
+    pub providers: ProviderRegistry,
+    /// With `--devices` or `--mpi`: the grid and the shardings of the arguments and results
+    /// (the signature then has the full types, which the inputs are made for).
+    pub spmd: Option<crate::run_spmd::SpmdPlan>,
+}
+
+/// Reads the options, parses and verifies the module (the diagnostics are xcs-opt's), runs the
+/// pipeline and makes the inputs.
+pub fn prepare(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<Prepared, String> {
     let backend = match (m.get_flag("interp"), m.get_one::<String>("backend").map(String::as_str)) {
         (true, Some("llvm")) => return Err("error: --interp and --backend=llvm contradict each other".into()),
         (true, _) | (false, Some("interp")) => "interp",
@@ -522,36 +583,26 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
     let (_, module) = crate::load_input(&mut xcs, m)?;
 
     // ---- the inputs, by argument
-    let entry = m.get_one::<String>("entry").map(String::as_str).unwrap_or("main");
-    let sig = EntrySignature::of(&xcs.ctx, &module, entry).map_err(|e| format!("error: {e}"))?;
-    let args = bind_inputs(&xcs.ctx, &sig, &inputs).map_err(|e| format!("error: {e}"))?;
-
-    // ---- run
-    let (results, timing) = match backend {
-        "interp" => {
-            let interp = Interpreter::new(&xcs.ctx, &module).with_providers(providers);
-            let call = |args: Vec<RtValue>| {
-                interp
-                    .call(entry, args)
-                    .map_err(|e| xcs.error(vec![e.to_diagnostic()]).to_string())
-            };
-            let timing = match bench {
-                Some(n) => Some(time_calls(n, || call(args.clone()).map(|_| ()))?),
-                None => None,
-            };
-            (call(args)?, timing)
+    let entry = m.get_one::<String>("entry").map(String::as_str).unwrap_or("main").to_string();
+    let mut sig = EntrySignature::of(&xcs.ctx, &module, &entry).map_err(|e| format!("error: {e}"))?;
+    let spmd = match (m.get_one::<String>("devices"), m.get_flag("mpi")) {
+        (None, false) => None,
+        (devices, _) => {
+            let plan = crate::run_spmd::plan(&xcs.ctx, &module, &entry, &sig, devices.map(String::as_str))
+                .map_err(|e| format!("error: {e}"))?;
+            crate::run_spmd::full_types(&xcs.ctx, &plan, &mut sig);
+            Some(plan)
         }
-        _ => run_llvm(&xcs, &module, entry, &args, threads, bench)?,
     };
-    if let Some(t) = &timing {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{}", t.line(entry, backend, threads));
-        let _ = out.flush();
-    }
-    let print = m.get_flag("print") || (m.get_one::<String>("output-dir").is_none() && bench.is_none());
+    let args = bind_inputs(&xcs.ctx, &sig, &inputs).map_err(|e| format!("error: {e}"))?;
+    Ok(Prepared { xcs, module, entry, sig, args, backend, bench, threads, providers, spmd })
+}
 
-    // ---- the results
-    let names: Vec<String> = (0..results.len()).map(|j| sig.result_name(j)).collect();
+/// Writes (`--output-dir`) and prints (`--print`, the default without `--output-dir` and
+/// `--bench`) the results.
+pub fn emit_results(m: &ArgMatches, p: &Prepared, results: &[RtValue]) -> Result<(), String> {
+    let print = m.get_flag("print") || (m.get_one::<String>("output-dir").is_none() && p.bench.is_none());
+    let names: Vec<String> = (0..results.len()).map(|j| p.sig.result_name(j)).collect();
     let mut seen = BTreeSet::new();
     for n in &names {
         if !seen.insert(n) {
@@ -561,11 +612,11 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
         }
     }
     if let Some(dir) = m.get_one::<String>("output-dir") {
-        write_results(Path::new(dir), &names, &results).map_err(|e| format!("error: {e}"))?;
+        write_results(Path::new(dir), &names, results).map_err(|e| format!("error: {e}"))?;
     }
     if print {
         let mut out = std::io::stdout().lock();
-        for (n, v) in names.iter().zip(&results) {
+        for (n, v) in names.iter().zip(results) {
             // A closed pipe (`| head`) is not an error of ours.
             let _ = out.write_all(print_result(n, v).as_bytes());
         }
@@ -613,7 +664,7 @@ impl Timing {
 }
 
 /// One warm-up call, then `n` timed calls of `f`.
-fn time_calls(n: u64, mut f: impl FnMut() -> Result<(), String>) -> Result<Timing, String> {
+pub fn time_calls(n: u64, mut f: impl FnMut() -> Result<(), String>) -> Result<Timing, String> {
     f()?;
     let mut calls = Vec::with_capacity(n as usize);
     for _ in 0..n {
@@ -623,6 +674,32 @@ fn time_calls(n: u64, mut f: impl FnMut() -> Result<(), String>) -> Result<Timin
     }
     calls.sort();
     Ok(Timing { calls, compile: None })
+}
+
+/// A JIT error (`d`, its diagnostic, perhaps with notes) rendered as xcs-opt renders
+/// diagnostics; an op the backend does not lower suggests the interpreter.
+pub fn render_jit_error(xcs: &Compiler, e: &xcs_lowering::JitError, mut d: xcs_ir::Diagnostic) -> String {
+    if matches!(e, xcs_lowering::JitError::Compile(_)) && d.message.contains("not supported by the LLVM backend") {
+        d.message.push_str(" (run it on the reference interpreter with --backend=interp)");
+    }
+    render_diagnostic(xcs, d)
+}
+
+/// A diagnostic rendered as xcs-opt renders them; one without a location as `error: ...`
+/// (and its notes without a location as `note: ...` lines).
+pub fn render_diagnostic(xcs: &Compiler, mut d: xcs_ir::Diagnostic) -> String {
+    let unknown = xcs_ir::Location::UNKNOWN;
+    let (located, plain): (Vec<_>, Vec<_>) = std::mem::take(&mut d.notes).into_iter().partition(|n| n.loc != unknown);
+    d.notes = located;
+    let mut s = if d.loc == unknown && d.notes.is_empty() {
+        format!("error: {}", d.message)
+    } else {
+        xcs.error(vec![d]).to_string().trim_end().to_string()
+    };
+    for n in plain {
+        s.push_str(&format!("\nnote: {}", n.message));
+    }
+    s
 }
 
 /// Runs `entry` through the LLVM JIT with `threads` threads (and times it with `bench`).
@@ -638,17 +715,7 @@ fn run_llvm(
     opts.threads = threads;
     xcs_lowering::runtime::set_num_threads(threads);
     let jit = xcs_lowering::Jit::new(&xcs.ctx, module, opts);
-    let render = |e: xcs_lowering::JitError| {
-        let mut d = e.to_diagnostic();
-        if matches!(e, xcs_lowering::JitError::Compile(_)) && d.message.contains("not supported by the LLVM backend") {
-            d.message
-                .push_str(" (run it on the reference interpreter with --backend=interp)");
-        }
-        if d.loc == xcs_ir::Location::UNKNOWN {
-            return format!("error: {}", d.message);
-        }
-        xcs.error(vec![d]).to_string()
-    };
+    let render = |e: xcs_lowering::JitError| render_jit_error(xcs, &e, e.to_diagnostic());
     let t0 = Instant::now();
     let compiled = jit.compile_for(entry, args).map_err(render)?;
     let compile = t0.elapsed();

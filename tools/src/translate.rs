@@ -65,6 +65,12 @@ fn command() -> Command {
         )
         .arg(Arg::new("O0").long("O0").action(ArgAction::SetTrue).help("Do not optimize the LLVM IR"))
         .arg(
+            Arg::new("mpi")
+                .long("mpi")
+                .action(ArgAction::SetTrue)
+                .help("shared-lib: also link the MPI transport of SPMD functions (xcs_comm_mpi; needs mpicc, Debian's openmpi-bin libopenmpi-dev)"),
+        )
+        .arg(
             Arg::new("allow-unregistered-dialect")
                 .long("allow-unregistered-dialect")
                 .action(ArgAction::SetTrue)
@@ -123,6 +129,10 @@ fn run(m: &ArgMatches) -> Result<(), String> {
         opts.features = features.clone();
     }
     opts.optimize = !m.get_flag("O0");
+    opts.mpi = m.get_flag("mpi");
+    if opts.mpi && emit != Emit::SharedLib {
+        return Err("error: --mpi applies to --emit=shared-lib".into());
+    }
     opts.locations_in_messages = true;
     let header = m.get_one::<String>("header").map(Path::new);
     xcs_lowering::translate(&xcs.ctx, &module, &opts, emit, out, header, &file).map_err(|e| match e {

@@ -1,11 +1,13 @@
 //! The reference interpreter as the oracle of `shard-partition`: every function of every lit
-//! program under `test/Transforms/shard-partition/`, and a few hundred random annotated
-//! programs (`shard_gen`), run unpartitioned on one device (annotations are identities) and
-//! partitioned on the simulated devices of their grid (`interp::spmd`: the full inputs sliced
-//! and the outputs reassembled per the shardings the pass records on the function, replicas
-//! checked to agree bit for bit). The results must agree exactly for integer programs and
-//! within [`FLOAT_RTOL`] for floats: a split reduction rounds each device's part to the
-//! element type and adds the parts in another order.
+//! program under `test/Transforms/shard-partition/` and `test/Run/Inputs/`, and a few hundred
+//! random annotated programs (`shard_gen`), run unpartitioned on one device (annotations are
+//! identities) and partitioned on the simulated devices of their grid, on the interpreter
+//! (`interp::spmd`) and on the JIT (`xcs_lowering::spmd::run_on_devices`: threads, the
+//! runtime's collectives over shared memory); both slice the full inputs and reassemble the
+//! outputs per the shardings the pass records on the function, replicas checked to agree bit
+//! for bit. The results must agree exactly for integer programs and within [`FLOAT_RTOL`] for
+//! floats: a split reduction rounds each device's part to the element type and adds the parts
+//! in another order (and the JIT's f32 matmuls accumulate in f32).
 
 mod shard_gen;
 
@@ -13,18 +15,22 @@ use xcs::Compiler;
 use xcs_dialects::interp::{random_input, random_tensor, ElemType, Interpreter, RtValue, Scalar, Spmd, Tensor};
 use xcs_dialects::shard::Signature;
 use xcs_ir::{Module, Type, TypeKind};
+use xcs_lowering::spmd::run_on_devices;
+use xcs_lowering::{Jit, JitError, Options};
 
 /// Floats agree within `FLOAT_RTOL * max(1, largest magnitude of the expected result)` per
 /// element.
 const FLOAT_RTOL: f64 = 1e-4;
 
-/// The lit test programs: (file name, chunk) for every `// -----` chunk, sorted by file.
+/// The lit test programs: (file name, chunk) for every `// -----` chunk, sorted by file, of
+/// the partitioner's tests and of the annotated programs the run tests partition.
 fn lit_chunks() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/Transforms/shard-partition");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<_> = std::fs::read_dir(root.join("test/Transforms/shard-partition"))
+        .unwrap_or_else(|e| panic!("test/Transforms/shard-partition: {e}"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .chain([root.join("test/Run/Inputs/spmd_mlp.mlir")])
         .collect();
     files.sort();
     let mut out = Vec::new();
@@ -77,6 +83,10 @@ struct Tally {
     functions: usize,
     runs: usize,
     both_failed: usize,
+    /// Partitioned runs on the JIT that agreed with the unpartitioned interpreter.
+    jit_runs: usize,
+    /// Partitioned functions the JIT does not compile (an op it does not lower), by message.
+    jit_unsupported: std::collections::BTreeMap<String, usize>,
     /// Collectives in the partitioned programs, per kind.
     collectives: std::collections::BTreeMap<&'static str, usize>,
 }
@@ -92,6 +102,7 @@ impl Tally {
 fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seeds: u64, tally: &mut Tally) {
     let ctx = &xcs.ctx;
     let one = Interpreter::new(ctx, before);
+    let jit = Jit::new(ctx, after, Options::host());
     for name in one.function_names() {
         let Some(found) = Signature::find(ctx, after, name) else {
             continue;
@@ -114,6 +125,8 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seeds: u
                 continue;
             };
             let want = one.call(name, args.clone());
+            let on_jit = run_on_devices(&jit, name, &devices, &args, &arg_splits, &result_splits);
+            compare_jit(xcs, what, name, seed, &want, on_jit.map_err(|e| e.error), (before, after), tally);
             let got = Spmd::new(ctx, after, devices.clone()).run(name, &args, &arg_splits, &result_splits);
             match (want, got) {
                 (Ok(want), Ok(got)) => {
@@ -135,6 +148,36 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seeds: u
         }
     }
     count_collectives(xcs, after, tally);
+}
+
+/// Checks the JIT's partitioned run of `name` against the unpartitioned interpreter's `want`
+/// (a function the JIT does not compile is counted, not failed).
+#[allow(clippy::too_many_arguments)]
+fn compare_jit(
+    xcs: &Compiler,
+    what: &str,
+    name: &str,
+    seed: u64,
+    want: &Result<Vec<RtValue>, xcs_dialects::interp::InterpError>,
+    got: Result<Vec<RtValue>, JitError>,
+    (before, after): (&Module, &Module),
+    tally: &mut Tally,
+) {
+    let programs = || format!("\n\nbefore:\n{}\nafter:\n{}", xcs.print(before), xcs.print(after));
+    match (want, got) {
+        (_, Err(JitError::Compile(e))) => *tally.jit_unsupported.entry(e.message.clone()).or_default() += 1,
+        (Ok(want), Ok(got)) => {
+            for (i, (g, w)) in got.iter().zip(want).enumerate() {
+                if let Err(e) = agree(g, w) {
+                    panic!("{what} @{name} (seed {seed}): result #{i} differs on the JIT after partitioning: {e}{}", programs());
+                }
+            }
+            tally.jit_runs += 1;
+        }
+        (Err(_), Err(_)) => {}
+        (Ok(_), Err(e)) => panic!("{what} @{name} (seed {seed}) fails only partitioned on the JIT: {e}{}", programs()),
+        (Err(e), Ok(_)) => panic!("{what} @{name} (seed {seed}) fails only unpartitioned, not on the JIT: {e}"),
+    }
 }
 
 fn count_collectives(xcs: &Compiler, m: &Module, tally: &mut Tally) {
@@ -174,6 +217,9 @@ fn lit_programs_compute_the_same_on_their_grid() {
         tally.functions
     );
     assert_eq!(tally.both_failed, 0, "lit programs that fail in both runs test nothing");
+    let unsupported: usize = tally.jit_unsupported.values().sum();
+    assert_eq!(tally.jit_runs + unsupported, tally.runs, "every run that is not compiled is compared on the JIT");
+    assert!(unsupported <= 3 * 2, "the JIT compiles too few lit functions: {:?}", tally.jit_unsupported);
 }
 
 #[test]
@@ -204,6 +250,7 @@ fn random_annotated_programs_compute_the_same_on_their_grid() {
     eprintln!("shard-partition random programs: {cases} cases, {stats:?}, {tally:?}");
     assert_eq!(tally.functions, cases as usize, "every program is partitioned");
     assert!(tally.runs >= cases as usize, "only {} runs compared", tally.runs);
+    assert_eq!(tally.jit_runs, tally.runs, "the JIT runs every random program: {:?}", tally.jit_unsupported);
     assert!(
         tally.collectives() >= cases as usize,
         "only {} collectives in {cases} programs",

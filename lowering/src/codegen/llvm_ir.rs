@@ -554,6 +554,14 @@ impl ModuleBuilder {
         ));
         Val::new("ptr", g)
     }
+    /// A private constant of type and value `typed_init` (`{ i32, ptr } { i32 1, ptr @x }`);
+    /// returns `@name`.
+    pub fn global(&mut self, hint: &str, typed_init: &str) -> Val {
+        self.counter += 1;
+        let g = format!("@.{hint}.{}", self.counter);
+        self.globals.push(format!("{g} = private unnamed_addr constant {typed_init}, align 8"));
+        Val::new("ptr", g)
+    }
     pub fn unique(&mut self, hint: &str) -> String {
         self.counter += 1;
         format!("{hint}.{}", self.counter)

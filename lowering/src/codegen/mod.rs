@@ -81,6 +81,9 @@ pub struct Options {
     pub parallel_threshold: i64,
     /// Optimize (LLVM `default<O3>`).
     pub optimize: bool,
+    /// Shared libraries also contain the MPI transport of SPMD programs (`xcs_comm_mpi`, built
+    /// with `mpicc`; `xcs-translate --mpi`).
+    pub mpi: bool,
 }
 
 impl Options {
@@ -95,6 +98,7 @@ impl Options {
             locations_in_messages: false,
             parallel_threshold: 1 << 15,
             optimize: true,
+            mpi: false,
         }
     }
 }

@@ -51,6 +51,8 @@ pub fn port_of(ctx: &Context, t: Type) -> Result<Port, String> {
                 dims: Some(shape.to_vec()),
             })
         }
+        // an `index` (the device queries of the shard dialect give them) is an i64
+        TypeKind::Index => Ok(Port { elem: ElemType::I64, dims: None }),
         TypeKind::Integer { .. } => match ElemType::from_type(ctx, t) {
             Some(e) => Ok(Port { elem: e, dims: None }),
             None => Err(format!(

@@ -4,7 +4,8 @@
 //! softmax, layer_norm), [`matmul`] (matmul, einsum; the packed f32 kernel in [`matmul_f32`]),
 //! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`fused`]
 //! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert), [`shard`] (the
-//! sharding annotations, identities on one device) and [`math`] (vectorizable inline f32 exp,
+//! sharding annotations, identities on one device; collectives and device queries, calls of the
+//! runtime) and [`math`] (vectorizable inline f32 exp,
 //! log, tanh, sigmoid, GELU, pow).
 //!
 //! [`attach_interfaces`] attaches each lowering to its op as the op's [`LowerOp`] interface, in
@@ -55,6 +56,15 @@ static LOWERINGS: &[(&OpDef, &dyn LowerOp)] = &[
     (cf_dialect::AssertOp::DEF, &cf::ASSERT),
     (shard_dialect::ShardOp::DEF, &shard::SHARD),
     (shard_dialect::ShardingOp::DEF, &shard::SHARDING),
+    (shard_dialect::AllGatherOp::DEF, &shard::ALL_GATHER),
+    (shard_dialect::AllReduceOp::DEF, &shard::ALL_REDUCE),
+    (shard_dialect::ReduceScatterOp::DEF, &shard::REDUCE_SCATTER),
+    (shard_dialect::AllToAllOp::DEF, &shard::ALL_TO_ALL),
+    (shard_dialect::AllSliceOp::DEF, &shard::ALL_SLICE),
+    (shard_dialect::BroadcastOp::DEF, &shard::BROADCAST),
+    (shard_dialect::ProcessMultiIndexOp::DEF, &shard::PROCESS_MULTI_INDEX),
+    (shard_dialect::ProcessLinearIndexOp::DEF, &shard::PROCESS_LINEAR_INDEX),
+    (shard_dialect::GridShapeOp::DEF, &shard::GRID_SHAPE),
 ];
 
 /// Attaches the LLVM lowering ([`LowerOp`]) of every op this backend compiles to `ctx`: the
