@@ -8,9 +8,10 @@
 //! element type and adds the parts in another order.
 
 mod shard_gen;
+mod support;
 
 use xcs::Compiler;
-use xcs_dialects::interp::{random_input, random_tensor, ElemType, Interpreter, RtValue, Scalar, Spmd, Tensor};
+use xcs_dialects::interp::{Interpreter, RtValue, Scalar, Spmd, Tensor};
 use xcs_dialects::shard::Signature;
 use xcs_ir::{Module, Type, TypeKind};
 
@@ -20,17 +21,8 @@ const FLOAT_RTOL: f64 = 1e-4;
 
 /// The lit test programs: (file name, chunk) for every `// -----` chunk, sorted by file.
 fn lit_chunks() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/Transforms/shard-partition");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for p in files {
-        let text = std::fs::read_to_string(&p).unwrap();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+    for (name, text) in support::lit_files("Transforms/shard-partition") {
         for chunk in text.split("\n// -----\n") {
             out.push((name.clone(), chunk.to_string()));
         }
@@ -43,12 +35,7 @@ fn input(xcs: &Compiler, ty: Type, seed: u64) -> Option<RtValue> {
     if matches!(xcs.ctx.type_kind(ty), TypeKind::Index) {
         return Some(RtValue::Scalar(Scalar::new(3, 64)));
     }
-    let TypeKind::RankedTensor { shape, elem, .. } = xcs.ctx.type_kind(ty) else {
-        return random_input(&xcs.ctx, ty, seed).ok();
-    };
-    let dims: Vec<usize> = shape.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
-    let elem = ElemType::from_type(&xcs.ctx, *elem)?;
-    Some(RtValue::Tensor(random_tensor(elem, &dims, seed)))
+    support::input(xcs, ty, seed, None)
 }
 
 /// Compares a partitioned result with the unpartitioned one (see the module docs).
