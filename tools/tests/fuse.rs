@@ -12,7 +12,7 @@ mod support;
 
 use xcs::Compiler;
 use xcs_dialects::interp::random::SplitMix64;
-use xcs_dialects::interp::{Interpreter, RtValue};
+use xcs_dialects::interp::Interpreter;
 use xcs_ir::Module;
 
 const SEEDS: u64 = 3;
@@ -41,11 +41,7 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, afters: &[&Module], tall
     for name in &names {
         let Some((ins, _)) = ib.signature(name) else { continue };
         for seed in 0..SEEDS {
-            let args: Option<Vec<RtValue>> = ins
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| support::input(xcs, t, seed * 1000 + i as u64, Some(3)))
-                .collect();
+            let args = support::arguments(&ins, seed * 1000, |t, s| support::input(xcs, t, s, Some(3)));
             let Some(args) = args else {
                 tally.skipped += 1;
                 continue;

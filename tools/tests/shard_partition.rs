@@ -92,12 +92,7 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seeds: u
         let devices = grid.devices().expect("a static grid");
         tally.functions += 1;
         for seed in 0..seeds {
-            let Some(args) = ins
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| input(xcs, t, seed * 100 + i as u64))
-                .collect::<Option<Vec<_>>>()
-            else {
+            let Some(args) = support::arguments(&ins, seed * 100, |t, s| input(xcs, t, s)) else {
                 continue;
             };
             let want = one.call(name, args.clone());

@@ -39,11 +39,7 @@ pub fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seed
     for name in &names {
         let Some((ins, _)) = ib.signature(name) else { continue };
         for seed in 0..seeds {
-            let args: Option<Vec<RtValue>> = ins
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| support::input(xcs, t, seed * 1000 + i as u64, Some(3)))
-                .collect();
+            let args = support::arguments(&ins, seed * 1000, |t, s| support::input(xcs, t, s, Some(3)));
             let Some(args) = args else {
                 tally.skipped += 1;
                 continue;

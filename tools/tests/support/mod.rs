@@ -53,3 +53,9 @@ pub fn append_func(ctx: &Context, module: &mut Module, block: Block, func: Box<B
     let op = module.body.create_op(st);
     module.body.append_op(block, op);
 }
+
+/// Arguments for a function taking `types`: argument `i` is `input(type, seed + i)`; `None`
+/// if one of them cannot be made.
+pub fn arguments(types: &[Type], seed: u64, input: impl Fn(Type, u64) -> Option<RtValue>) -> Option<Vec<RtValue>> {
+    types.iter().enumerate().map(|(i, &t)| input(t, seed + i as u64)).collect()
+}
