@@ -30,6 +30,20 @@ fn verified(ctx: &Context, m: &Module) -> String {
     print_module(ctx, m, &PrintOptions::default())
 }
 
+/// The builders of the unary elementwise ops.
+const UNARY: [fn(&mut Builder<'_>, Value) -> Result<Value, xcs_ir::Diagnostic>; 10] = [
+    tensor::neg,
+    tensor::abs,
+    tensor::relu,
+    tensor::exp,
+    tensor::log,
+    tensor::tanh,
+    tensor::sigmoid,
+    tensor::silu,
+    tensor::sqrt,
+    tensor::rsqrt,
+];
+
 /// Every tensor op through its typed builder, static shapes; the module verifies and prints
 /// exactly this.
 #[test]
@@ -49,18 +63,7 @@ fn every_tensor_op_builds_and_verifies() {
             tensor::min(b, x, v)?,
             tensor::pow(b, x, v)?,
         ];
-        for f in [
-            tensor::neg,
-            tensor::abs,
-            tensor::relu,
-            tensor::exp,
-            tensor::log,
-            tensor::tanh,
-            tensor::sigmoid,
-            tensor::silu,
-            tensor::sqrt,
-            tensor::rsqrt,
-        ] {
+        for f in UNARY {
             out.push(f(b, x)?);
         }
         out.push(tensor::gelu(b, x, "tanh")?);
@@ -174,19 +177,7 @@ fn inference_with_dynamic_dims() {
             let v = f(b, a[2], a[2])?;
             check(b, v, "tensor<?x?xf32>");
         }
-        let unary = [
-            tensor::neg,
-            tensor::abs,
-            tensor::relu,
-            tensor::exp,
-            tensor::log,
-            tensor::tanh,
-            tensor::sigmoid,
-            tensor::silu,
-            tensor::sqrt,
-            tensor::rsqrt,
-        ];
-        for f in unary {
+        for f in UNARY {
             let v = f(b, a[2])?;
             check(b, v, "tensor<?x?xf32>");
         }

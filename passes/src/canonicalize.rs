@@ -81,6 +81,7 @@ static OPTIONS: &[OptionSpec] = &[
 
 pub const INFO: PassInfo = PassInfo {
     argument: "canonicalize",
+    name: "Canonicalizer",
     summary: "Canonicalize operations",
     description: "A greedy worklist driver to a fixed point: ops without side effects and without \
 uses are erased; ops are folded with their `fold` hooks (constant operands are given as \
@@ -156,11 +157,8 @@ impl Canonicalize {
 }
 
 impl Pass for Canonicalize {
-    fn argument(&self) -> &'static str {
-        "canonicalize"
-    }
-    fn name(&self) -> &'static str {
-        "Canonicalizer"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         let mut changed = false;
@@ -666,7 +664,5 @@ fn post_order(body: &Body) -> Vec<Op> {
 /// Used by the inliner's default pipeline and by tests: canonicalize with default settings.
 pub fn canonicalize_default(ctx: &Context, body: &mut Body) -> bool {
     let cfg = Config::default();
-    let mut changed = false;
-    xcs_ir::pass::for_each_body_mut(body, &mut |b| changed |= canonicalize_body(ctx, b, &cfg).changed);
-    changed
+    xcs_ir::pass::rewrite_each_body(body, &mut |b| canonicalize_body(ctx, b, &cfg).changed).changed()
 }

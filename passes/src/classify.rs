@@ -52,6 +52,7 @@ static OPTIONS: &[OptionSpec] = &[
 
 pub const INFO: PassInfo = PassInfo {
     argument: "classify",
+    name: "Classify",
     summary: "Classify functions as tensor, orchestration, hybrid or none",
     description: "Seed 000's classification, on every `func.func` of the module (and of nested \
 modules). Priority order: (1) an explicit `xcs.mark` (`\"tensor\"`, `\"orchestration\"`, \
@@ -97,11 +98,8 @@ pub struct Classify {
 }
 
 impl Pass for Classify {
-    fn argument(&self) -> &'static str {
-        "classify"
-    }
-    fn name(&self) -> &'static str {
-        "Classify"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         util::require_symbol_table(ctx, body, "Classify", diags)?;

@@ -48,6 +48,7 @@ const OPTIONS: &[OptionSpec] = &[
 
 pub const INFO: PassInfo = PassInfo {
     argument: "cost-annotate",
+    name: "CostAnnotate",
     summary: "Annotate every op and function with its symbolic FLOPs and bytes",
     description: "Infers symbolic shapes (dynamic dims of function arguments are named by the \
 argument attribute `cost.dims`, e.g. `{cost.dims = [\"batch_size\", \"seq_len\", 768]}`) and \
@@ -71,11 +72,8 @@ fn factory(o: &PassOptions, _: &PassRegistry) -> Result<Box<dyn Pass>, String> {
 }
 
 impl Pass for CostAnnotate {
-    fn argument(&self) -> &'static str {
-        "cost-annotate"
-    }
-    fn name(&self) -> &'static str {
-        "CostAnnotate"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn anchor(&self) -> Option<&'static str> {
         Some(ModuleOp::DEF.name)

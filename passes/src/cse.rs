@@ -8,7 +8,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 use xcs_ir::opdef::Traits;
-use xcs_ir::pass::{for_each_body_mut, Pass, PassInfo, PassResult};
+use xcs_ir::pass::{rewrite_each_body, Pass, PassInfo, PassResult};
 use xcs_ir::{Attr, Block, Body, Context, DiagSink, Op, OpName, Region, Type, Value};
 
 use crate::util::{self, DomTree};
@@ -18,6 +18,7 @@ pub struct Cse;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "cse",
+    name: "CSE",
     summary: "Eliminate common sub-expressions",
     description: "Replaces an op by an earlier identical one (same name, operands, attributes and \
 result types) that dominates it. Only ops without side effects (`Pure`) are merged; operand order \
@@ -29,16 +30,11 @@ are never merged (their effects are unknown).",
 };
 
 impl Pass for Cse {
-    fn argument(&self) -> &'static str {
-        "cse"
-    }
-    fn name(&self) -> &'static str {
-        "CSE"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, body: &mut Body, _diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        let mut changed = false;
-        for_each_body_mut(body, &mut |b| changed |= cse_body(ctx, b));
-        Ok(PassResult::from_changed(changed))
+        Ok(rewrite_each_body(body, &mut |b| cse_body(ctx, b)))
     }
 }
 

@@ -5,7 +5,7 @@
 //! name; it is the trivially-dead-op part of the canonicalizer on its own.
 
 use rustc_hash::FxHashSet;
-use xcs_ir::pass::{for_each_body_mut, Pass, PassInfo, PassResult};
+use xcs_ir::pass::{rewrite_each_body, Pass, PassInfo, PassResult};
 use xcs_ir::{Body, Context, DiagSink, Op};
 
 use crate::util;
@@ -15,6 +15,7 @@ pub struct Dce;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dce",
+    name: "DCE",
     summary: "Remove unused operations without side effects",
     description: "Erases ops whose results are all unused and that have no side effects (`Pure`, \
 or `RecursiveMemoryEffects` with only such ops inside), repeating until nothing changes, so \
@@ -24,16 +25,11 @@ chains of dead ops disappear. Ops with unknown effects (unregistered ops, calls)
 };
 
 impl Pass for Dce {
-    fn argument(&self) -> &'static str {
-        "dce"
-    }
-    fn name(&self) -> &'static str {
-        "DCE"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, body: &mut Body, _diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        let mut changed = false;
-        for_each_body_mut(body, &mut |b| changed |= dce_body(ctx, b) > 0);
-        Ok(PassResult::from_changed(changed))
+        Ok(rewrite_each_body(body, &mut |b| dce_body(ctx, b) > 0))
     }
 }
 

@@ -15,7 +15,7 @@ use xcs_dialects::tensor::{FusedOp, YieldOp};
 use xcs_ir::clone::Cloner;
 use xcs_ir::interfaces::{fusion_role, FusionRole};
 use xcs_ir::opdef::Traits;
-use xcs_ir::pass::{for_each_body_mut, IntKind, OptionKind, OptionSpec, Pass, PassInfo, PassOptions, PassResult};
+use xcs_ir::pass::{rewrite_each_body, IntKind, OptionKind, OptionSpec, Pass, PassInfo, PassOptions, PassResult};
 use xcs_ir::{AttrKind, Block, Body, Context, DiagSink, LocKind, Location, Op, OperationState, Region, Value};
 
 static OPTIONS: &[OptionSpec] = &[
@@ -53,6 +53,7 @@ static OPTIONS: &[OptionSpec] = &[
 
 pub const INFO: PassInfo = PassInfo {
     argument: "fuse",
+    name: "Fuse",
     summary: "Fuse tensor ops into tensor.fused regions",
     description: "Groups `tensor` ops into `tensor.fused` regions, each of which the lowering \
 turns into one loop nest. What each op may be comes from its declaration: the fusion role \
@@ -133,20 +134,13 @@ impl Fuse {
 }
 
 impl Pass for Fuse {
-    fn argument(&self) -> &'static str {
-        "fuse"
-    }
-    fn name(&self) -> &'static str {
-        "Fuse"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, body: &mut Body, _diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        let mut changed = false;
-        for_each_body_mut(body, &mut |b| {
-            if !FusedOp::matches(ctx, b.name()) {
-                changed |= fuse_body(ctx, b, &self.config);
-            }
-        });
-        Ok(PassResult::from_changed(changed))
+        Ok(rewrite_each_body(body, &mut |b| {
+            !FusedOp::matches(ctx, b.name()) && fuse_body(ctx, b, &self.config)
+        }))
     }
 }
 

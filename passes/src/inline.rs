@@ -51,6 +51,7 @@ static OPTIONS: &[OptionSpec] = &[
 
 pub const INFO: PassInfo = PassInfo {
     argument: "inline",
+    name: "Inliner",
     summary: "Inline function calls",
     description: "Replaces `func.call`s of functions defined in the module by the callee's body \
 (single-block callees are spliced in; multi-block callees split the caller's block and branch to a \
@@ -81,11 +82,8 @@ pub struct Inline {
 }
 
 impl Pass for Inline {
-    fn argument(&self) -> &'static str {
-        "inline"
-    }
-    fn name(&self) -> &'static str {
-        "Inliner"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         util::require_symbol_table(ctx, body, "the inliner", diags)?;

@@ -30,6 +30,7 @@ pub struct ShardPartition;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "shard-partition",
+    name: "ShardPartition",
     summary: "Rewrite annotated functions into per-device SPMD programs with explicit collectives",
     description: "Each function with `shard.shard` annotations becomes the program every device of \
 the annotations' `shard.grid` runs. A `shard.shard %v to %s` that is not `annotate_for_users` gives \
@@ -49,21 +50,11 @@ errors.",
 };
 
 impl Pass for ShardPartition {
-    fn argument(&self) -> &'static str {
-        "shard-partition"
-    }
-    fn name(&self) -> &'static str {
-        "ShardPartition"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, module: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        if !ctx.op_def(module.name()).is_some_and(|d| d.has(Traits::SymbolTable)) {
-            let msg = format!(
-                "'{}' op was scheduled to run under ShardPartition, but does not define a symbol table",
-                ctx.op_name_str(module.name())
-            );
-            diags.emit(Diagnostic::error(module.loc(), msg));
-            return Err(());
-        }
+        util::require_symbol_table(ctx, module, "ShardPartition", diags)?;
         let grids = Grid::all(ctx, module);
         let mut plans: Vec<(Op, Analysis)> = Vec::new();
         let mut failed = false;

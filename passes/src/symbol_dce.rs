@@ -18,6 +18,7 @@ pub struct SymbolDce;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "symbol-dce",
+    name: "SymbolDCE",
     summary: "Eliminate dead symbols",
     description: "Erases private (and `nested`) symbols, such as `func.func private` functions, that \
 no public symbol or non-symbol op references, directly or through other live symbols. References \
@@ -28,11 +29,8 @@ function bodies. Nested symbol tables are handled the same way.",
 };
 
 impl Pass for SymbolDce {
-    fn argument(&self) -> &'static str {
-        "symbol-dce"
-    }
-    fn name(&self) -> &'static str {
-        "SymbolDCE"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         util::require_symbol_table(ctx, body, "SymbolDCE", diags)?;

@@ -43,6 +43,7 @@ static OPTIONS: &[OptionSpec] = &[
 
 pub const INFO: PassInfo = PassInfo {
     argument: "vmap-batch",
+    name: "VmapBatch",
     summary: "Batch tensor-only xcs.vmap bodies; run the others as xcs.parallel_map",
     description: "Rewrites every `xcs.vmap` of the module, innermost first. A *tensor-only* body \
 (only `tensor` ops, `shard` annotations, `xcs.yield`, and `func.call`s of functions whose `xcs.class` is `\"tensor\"`, or, \
@@ -87,11 +88,8 @@ pub struct Stats {
 }
 
 impl Pass for VmapBatch {
-    fn argument(&self) -> &'static str {
-        "vmap-batch"
-    }
-    fn name(&self) -> &'static str {
-        "VmapBatch"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         util::require_symbol_table(ctx, body, "vmap-batch", diags)?;

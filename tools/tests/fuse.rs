@@ -8,30 +8,17 @@
 //! interpreter's within the backend's tolerance (`JIT_RTOL`, `JIT_ATOL`: inline f32 math is
 //! ~2 ulp from libm and f32 matmuls accumulate in f32).
 
+mod support;
+
 use xcs::Compiler;
 use xcs_dialects::interp::random::SplitMix64;
-use xcs_dialects::interp::{random_input, random_tensor, ElemType, Interpreter, RtValue};
-use xcs_ir::{Module, Type, TypeKind, DYNAMIC};
+use xcs_dialects::interp::Interpreter;
+use xcs_ir::Module;
 
 const SEEDS: u64 = 3;
 const RTOL: f64 = 1e-6;
 const JIT_RTOL: f64 = 1e-4;
 const JIT_ATOL: f64 = 1e-5;
-
-fn input(xcs: &Compiler, ty: Type, seed: u64) -> Option<RtValue> {
-    let ctx = &xcs.ctx;
-    match ctx.type_kind(ty) {
-        TypeKind::RankedTensor { shape, elem, .. } => {
-            let dims: Vec<usize> = shape
-                .iter()
-                .map(|&d| if d == DYNAMIC { 3 } else { d as usize })
-                .collect();
-            let elem = ElemType::from_type(ctx, *elem)?;
-            Some(RtValue::Tensor(random_tensor(elem, &dims, seed)))
-        }
-        _ => random_input(ctx, ty, seed).ok(),
-    }
-}
 
 #[derive(Default, Debug)]
 struct Tally {
@@ -54,11 +41,7 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, afters: &[&Module], tall
     for name in &names {
         let Some((ins, _)) = ib.signature(name) else { continue };
         for seed in 0..SEEDS {
-            let args: Option<Vec<RtValue>> = ins
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| input(xcs, t, seed * 1000 + i as u64))
-                .collect();
+            let args = support::arguments(&ins, seed * 1000, |t, s| support::input(xcs, t, s, Some(3)));
             let Some(args) = args else {
                 tally.skipped += 1;
                 continue;
@@ -137,24 +120,16 @@ fn fused(xcs: &Compiler, what: &str, before: &Module) -> (Module, Module) {
 
 #[test]
 fn lit_programs_keep_their_results() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/Transforms/fuse");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
+    let files = support::lit_files("Transforms/fuse");
     assert!(files.len() >= 5, "{} lit files", files.len());
     let mut xcs = Compiler::new();
     xcs.allow_unregistered = true;
     let mut tally = Tally::default();
-    for path in &files {
-        let what = path.file_name().unwrap().to_string_lossy().into_owned();
-        let src = std::fs::read_to_string(path).unwrap();
-        let before = xcs.parse_named(&what, &src).unwrap_or_else(|e| panic!("{e}"));
-        let (once, twice) = fused(&xcs, &what, &before);
+    for (what, src) in &files {
+        let before = xcs.parse_named(what, src).unwrap_or_else(|e| panic!("{e}"));
+        let (once, twice) = fused(&xcs, what, &before);
         assert!(xcs.print(&once).contains("tensor.fused"), "{what}: nothing fused");
-        compare(&xcs, &what, &before, &[&once, &twice], &mut tally);
+        compare(&xcs, what, &before, &[&once, &twice], &mut tally);
     }
     assert!(tally.compared >= 150 && tally.jit_compared >= 50, "{tally:?}");
 }
@@ -213,22 +188,16 @@ struct Stats {
 }
 
 impl Gen {
-    fn below(&mut self, n: usize) -> usize {
-        (self.rng.next_u64() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
     fn pick(&mut self, pred: impl Fn(&V) -> bool) -> Option<V> {
         let c: Vec<V> = self.pool.iter().filter(|v| pred(v)).cloned().collect();
         if c.is_empty() {
             return None;
         }
         // later values more often: chains
-        let i = if self.chance(60) {
-            c.len() - 1 - self.below(c.len().min(3))
+        let i = if self.rng.chance(60) {
+            c.len() - 1 - self.rng.below(c.len().min(3))
         } else {
-            self.below(c.len())
+            self.rng.below(c.len())
         };
         Some(c[i].clone())
     }
@@ -242,7 +211,7 @@ impl Gen {
     }
 
     fn op(&mut self) {
-        let k = self.below(100);
+        let k = self.rng.below(100);
         if k < 30 {
             self.binary();
         } else if k < 50 {
@@ -278,7 +247,7 @@ impl Gen {
         } else {
             &["add", "sub", "mul", "max", "min"]
         };
-        let n = names[self.below(names.len())];
+        let n = names[self.rng.below(names.len())];
         let shape = broadcast(&a.shape, &b.shape).unwrap();
         let r = V {
             name: self.fresh(),
@@ -306,9 +275,9 @@ impl Gen {
         } else {
             &["neg", "abs", "relu"]
         };
-        let n = names[self.below(names.len())];
+        let n = names[self.rng.below(names.len())];
         let attrs = if n == "gelu" {
-            if self.chance(50) {
+            if self.rng.chance(50) {
                 " {approximate = \"tanh\"}"
             } else {
                 " {approximate = \"none\"}"
@@ -332,7 +301,7 @@ impl Gen {
         };
         let cs = broadcast(&a.shape, &b.shape).unwrap();
         let preds = ["eq", "ne", "lt", "le", "gt", "ge"];
-        let p = preds[self.below(6)];
+        let p = preds[self.rng.below(6)];
         let c = self.fresh();
         self.lines.push(format!(
             "  {c} = tensor.cmp {}, {} {{predicate = \"{p}\"}} : ({}, {}) -> {}",
@@ -381,12 +350,12 @@ impl Gen {
     }
 
     fn constant(&mut self) {
-        let shape = if self.chance(50) {
+        let shape = if self.rng.chance(50) {
             self.space.clone()
         } else {
             vec![*self.space.last().unwrap()]
         };
-        let float = if self.chance(80) {
+        let float = if self.rng.chance(80) {
             self.main_float
         } else {
             !self.main_float
@@ -396,11 +365,11 @@ impl Gen {
             shape: shape.clone(),
             float,
         };
-        let value = if self.chance(70) {
+        let value = if self.rng.chance(70) {
             if float {
-                format!("{}.5", self.below(5) as i64 - 2)
+                format!("{}.5", self.rng.below(5) as i64 - 2)
             } else {
-                format!("{}", self.below(7) as i64 - 3)
+                format!("{}", self.rng.below(7) as i64 - 3)
             }
         } else {
             let n: i64 = shape.iter().product();
@@ -430,9 +399,9 @@ impl Gen {
         } else {
             &["sum", "max", "min", "mean"]
         };
-        let kind = kinds[self.below(kinds.len())];
-        let axis = self.below(a.shape.len());
-        let keep = self.chance(50);
+        let kind = kinds[self.rng.below(kinds.len())];
+        let axis = self.rng.below(a.shape.len());
+        let keep = self.rng.chance(50);
         let shape: Vec<i64> = a
             .shape
             .iter()
@@ -630,15 +599,15 @@ fn program(seed: u64, stats: &mut Stats) -> String {
         space: space.clone(),
         stats: std::mem::take(stats),
     };
-    let n = 4 + g.below(14);
+    let n = 4 + g.rng.below(14);
     for _ in 0..n {
         g.op();
     }
     // results: the last value and a few others
     let made: Vec<V> = g.pool[args.len()..].to_vec();
     let mut results: Vec<V> = made.last().cloned().into_iter().collect();
-    for _ in 0..g.below(3) {
-        if let Some(v) = made.get(g.below(made.len().max(1))) {
+    for _ in 0..g.rng.below(3) {
+        if let Some(v) = made.get(g.rng.below(made.len().max(1))) {
             if !results.iter().any(|r| r.name == v.name) {
                 results.push(v.clone());
             }

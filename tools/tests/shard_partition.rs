@@ -10,9 +10,10 @@
 //! in another order (and the JIT's f32 matmuls accumulate in f32).
 
 mod shard_gen;
+mod support;
 
 use xcs::Compiler;
-use xcs_dialects::interp::{random_input, random_tensor, ElemType, Interpreter, RtValue, Scalar, Spmd, Tensor};
+use xcs_dialects::interp::{Interpreter, RtValue, Scalar, Spmd, Tensor};
 use xcs_dialects::shard::Signature;
 use xcs_ir::{Module, Type, TypeKind};
 use xcs_lowering::spmd::run_on_devices;
@@ -25,18 +26,9 @@ const FLOAT_RTOL: f64 = 1e-4;
 /// The lit test programs: (file name, chunk) for every `// -----` chunk, sorted by file, of
 /// the partitioner's tests and of the annotated programs the run tests partition.
 fn lit_chunks() -> Vec<(String, String)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files: Vec<_> = std::fs::read_dir(root.join("test/Transforms/shard-partition"))
-        .unwrap_or_else(|e| panic!("test/Transforms/shard-partition: {e}"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .chain([root.join("test/Run/Inputs/spmd_mlp.mlir")])
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for p in files {
-        let text = std::fs::read_to_string(&p).unwrap();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+    let run_inputs = support::lit_files("Run/Inputs").into_iter().filter(|(name, _)| name == "spmd_mlp.mlir");
+    for (name, text) in support::lit_files("Transforms/shard-partition").into_iter().chain(run_inputs) {
         for chunk in text.split("\n// -----\n") {
             out.push((name.clone(), chunk.to_string()));
         }
@@ -49,12 +41,7 @@ fn input(xcs: &Compiler, ty: Type, seed: u64) -> Option<RtValue> {
     if matches!(xcs.ctx.type_kind(ty), TypeKind::Index) {
         return Some(RtValue::Scalar(Scalar::new(3, 64)));
     }
-    let TypeKind::RankedTensor { shape, elem, .. } = xcs.ctx.type_kind(ty) else {
-        return random_input(&xcs.ctx, ty, seed).ok();
-    };
-    let dims: Vec<usize> = shape.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
-    let elem = ElemType::from_type(&xcs.ctx, *elem)?;
-    Some(RtValue::Tensor(random_tensor(elem, &dims, seed)))
+    support::input(xcs, ty, seed, None)
 }
 
 /// Compares a partitioned result with the unpartitioned one (see the module docs).
@@ -116,12 +103,7 @@ fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seeds: u
         let devices = grid.devices().expect("a static grid");
         tally.functions += 1;
         for seed in 0..seeds {
-            let Some(args) = ins
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| input(xcs, t, seed * 100 + i as u64))
-                .collect::<Option<Vec<_>>>()
-            else {
+            let Some(args) = support::arguments(&ins, seed * 100, |t, s| input(xcs, t, s)) else {
                 continue;
             };
             let want = one.call(name, args.clone());

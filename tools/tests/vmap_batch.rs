@@ -4,49 +4,15 @@
 //! hundred randomly generated small programs of nested maps (mixed in/out axes, every tensor op,
 //! calls, the occasional orchestration op), built with the typed builders (`vmap_gen`).
 
+mod support;
 mod vmap_gen;
 
 use xcs::Compiler;
-use xcs_dialects::interp::{random_input, random_tensor, ElemType, Interpreter, RtValue};
-use xcs_ir::{Module, Type, TypeKind, DYNAMIC};
+use xcs_dialects::interp::{Interpreter, RtValue};
+use xcs_ir::Module;
 
 /// Random input sets per function.
 const SEEDS: u64 = 3;
-
-/// The lit test programs: (file name, text), sorted.
-fn lit_files() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/Transforms/vmap-batch");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-/// A random value of `ty` (`?` dims have size 3), or `None` for a type the test cannot make.
-pub fn input(xcs: &Compiler, ty: Type, seed: u64) -> Option<RtValue> {
-    let ctx = &xcs.ctx;
-    match ctx.type_kind(ty) {
-        TypeKind::RankedTensor { shape, elem, .. } => {
-            let dims: Vec<usize> = shape
-                .iter()
-                .map(|&d| if d == DYNAMIC { 3 } else { d as usize })
-                .collect();
-            let elem = ElemType::from_type(ctx, *elem)?;
-            Some(RtValue::Tensor(random_tensor(elem, &dims, seed)))
-        }
-        _ => random_input(ctx, ty, seed).ok(),
-    }
-}
 
 /// Bitwise for tensors (`-0.0` is not `0.0`; NaNs equal when their bits are), exact otherwise.
 pub fn same(got: &RtValue, want: &RtValue) -> bool {
@@ -73,11 +39,7 @@ pub fn compare(xcs: &Compiler, what: &str, before: &Module, after: &Module, seed
     for name in &names {
         let Some((ins, _)) = ib.signature(name) else { continue };
         for seed in 0..seeds {
-            let args: Option<Vec<RtValue>> = ins
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| input(xcs, t, seed * 1000 + i as u64))
-                .collect();
+            let args = support::arguments(&ins, seed * 1000, |t, s| support::input(xcs, t, s, Some(3)));
             let Some(args) = args else {
                 tally.skipped += 1;
                 continue;
@@ -134,7 +96,7 @@ fn lit_programs_keep_their_results() {
     let xcs = Compiler::new();
     let mut tally = Tally::default();
     let (mut maps_before, mut batched, mut programs) = (0, 0, 0);
-    for (file, text) in lit_files() {
+    for (file, text) in support::lit_files("Transforms/vmap-batch") {
         for (k, chunk) in text.split("\n// -----\n").enumerate() {
             let what = format!("{file} (chunk {k})");
             let Ok(before) = xcs.parse_named(&file, chunk) else {

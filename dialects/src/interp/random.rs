@@ -24,6 +24,14 @@ impl SplitMix64 {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+    /// A number in `0..n` (0 when `n` is 0), for random program generators.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+    /// True with probability `percent`/100.
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
     /// Uniform on `k / 2^(bits-1) - 1`, `k < 2^bits`: a grid in `[-1, 1)`.
     fn grid(&mut self, bits: u32) -> f64 {
         let k = self.next_u64() >> (64 - bits);

@@ -55,11 +55,21 @@ impl PassResult {
 /// function for `func.func(...)` passes. Nested isolated ops are reached through
 /// [`Body::nested_mut`] (see [`for_each_body_mut`]). A pass that fails emits an error into
 /// `diags` and returns `Err(())`.
+///
+/// A pass names its registry entry ([`PassInfo`]) once, in [`Pass::info`]; its argument and
+/// display name come from there, as MLIR's TableGen-generated pass base classes answer
+/// `getArgument()` and `getName()` from the pass's `Passes.td` record.
 pub trait Pass: Send + Sync {
+    /// The registry entry that declares this pass (argument, name, summary, options, factory).
+    fn info(&self) -> &'static PassInfo;
     /// The pipeline name (`cse`).
-    fn argument(&self) -> &'static str;
+    fn argument(&self) -> &'static str {
+        self.info().argument
+    }
     /// The display name used in IR dump headers and timing reports (`CSE`).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
     /// The op name this pass is restricted to (`None`: any op).
     fn anchor(&self) -> Option<&'static str> {
         None
@@ -76,6 +86,14 @@ pub fn for_each_body_mut(body: &mut Body, f: &mut dyn FnMut(&mut Body)) {
     for (_, child) in body.nested_many_mut(&isolated) {
         for_each_body_mut(child, f);
     }
+}
+
+/// Like [`for_each_body_mut`] for a rewrite that says whether it changed a body: the
+/// result is `Changed` if any call of `f` returned true (every body is visited either way).
+pub fn rewrite_each_body(body: &mut Body, f: &mut dyn FnMut(&mut Body) -> bool) -> PassResult {
+    let mut changed = false;
+    for_each_body_mut(body, &mut |b| changed |= f(b));
+    PassResult::from_changed(changed)
 }
 
 /// Like [`for_each_body_mut`] with a fallible function: stops at the first error.

@@ -14,7 +14,10 @@ pub type PassFactory = fn(&PassOptions, &PassRegistry) -> Result<Box<dyn Pass>, 
 /// A registered pass.
 #[derive(Clone, Copy)]
 pub struct PassInfo {
+    /// The pipeline name (`cse`), MLIR's `getArgument()`.
     pub argument: &'static str,
+    /// The display name in IR dump headers and timing reports (`CSE`), MLIR's `getName()`.
+    pub name: &'static str,
     pub summary: &'static str,
     /// What the pass does, for `docs/passes.md` (a paragraph of Markdown).
     pub description: &'static str,

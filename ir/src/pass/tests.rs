@@ -19,11 +19,8 @@ struct Mark {
     tag: String,
 }
 impl Pass for Mark {
-    fn argument(&self) -> &'static str {
-        "test-mark"
-    }
-    fn name(&self) -> &'static str {
-        "TestMark"
+    fn info(&self) -> &'static PassInfo {
+        &MARK
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         let old = body
@@ -43,11 +40,8 @@ impl Pass for Mark {
 
 struct Noop;
 impl Pass for Noop {
-    fn argument(&self) -> &'static str {
-        "test-noop"
-    }
-    fn name(&self) -> &'static str {
-        "TestNoop"
+    fn info(&self) -> &'static PassInfo {
+        &NOOP
     }
     fn run(&self, _: &Context, _: &mut Body, _: &mut dyn DiagSink) -> Result<PassResult, ()> {
         Ok(PassResult::Unchanged)
@@ -57,11 +51,8 @@ impl Pass for Noop {
 /// Fails on symbols whose name starts with `bad`.
 struct Fail;
 impl Pass for Fail {
-    fn argument(&self) -> &'static str {
-        "test-fail"
-    }
-    fn name(&self) -> &'static str {
-        "TestFail"
+    fn info(&self) -> &'static PassInfo {
+        &FAIL
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         if sym(ctx, body).starts_with("bad") {
@@ -75,11 +66,8 @@ impl Pass for Fail {
 /// Marks the anchor `broken` (the mock verifiers reject it).
 struct Break;
 impl Pass for Break {
-    fn argument(&self) -> &'static str {
-        "test-break"
-    }
-    fn name(&self) -> &'static str {
-        "TestBreak"
+    fn info(&self) -> &'static PassInfo {
+        &BREAK
     }
     fn run(&self, ctx: &Context, body: &mut Body, _: &mut dyn DiagSink) -> Result<PassResult, ()> {
         body.set_self_attr(ctx, "broken", Some(ctx.unit_attr()));
@@ -90,11 +78,8 @@ impl Pass for Break {
 /// Restricted to `func.func`.
 struct FuncOnly;
 impl Pass for FuncOnly {
-    fn argument(&self) -> &'static str {
-        "test-func-only"
-    }
-    fn name(&self) -> &'static str {
-        "TestFuncOnly"
+    fn info(&self) -> &'static PassInfo {
+        &FUNC_ONLY
     }
     fn anchor(&self) -> Option<&'static str> {
         Some("func.func")
@@ -147,50 +132,40 @@ static MARK_OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// A mock pass's registry entry: no description, no options.
+const fn mock_info(argument: &'static str, name: &'static str, summary: &'static str, factory: PassFactory) -> PassInfo {
+    PassInfo {
+        argument,
+        name,
+        summary,
+        description: "",
+        options: &[],
+        factory,
+    }
+}
+
+const MARK: PassInfo = PassInfo {
+    options: MARK_OPTIONS,
+    ..mock_info("test-mark", "TestMark", "Mark the anchor", |o, _| {
+        if o.int("count") < 0 {
+            return Err("count must not be negative".into());
+        }
+        Ok(Box::new(Mark {
+            tag: o.str("tag").repeat(o.int("count") as usize),
+        }))
+    })
+};
+const NOOP: PassInfo = mock_info("test-noop", "TestNoop", "Nothing", |_, _| Ok(Box::new(Noop)));
+const FAIL: PassInfo = mock_info("test-fail", "TestFail", "Fail on @bad*", |_, _| Ok(Box::new(Fail)));
+const BREAK: PassInfo = mock_info("test-break", "TestBreak", "Break the IR", |_, _| Ok(Box::new(Break)));
+const FUNC_ONLY: PassInfo =
+    mock_info("test-func-only", "TestFuncOnly", "Only on functions", |_, _| Ok(Box::new(FuncOnly)));
+
 fn registry() -> PassRegistry {
     let mut r = PassRegistry::new();
-    r.register(PassInfo {
-        argument: "test-mark",
-        summary: "Mark the anchor",
-        description: "",
-        options: MARK_OPTIONS,
-        factory: |o, _| {
-            if o.int("count") < 0 {
-                return Err("count must not be negative".into());
-            }
-            Ok(Box::new(Mark {
-                tag: o.str("tag").repeat(o.int("count") as usize),
-            }))
-        },
-    });
-    r.register(PassInfo {
-        argument: "test-noop",
-        summary: "Nothing",
-        description: "",
-        options: &[],
-        factory: |_, _| Ok(Box::new(Noop)),
-    });
-    r.register(PassInfo {
-        argument: "test-fail",
-        summary: "Fail on @bad*",
-        description: "",
-        options: &[],
-        factory: |_, _| Ok(Box::new(Fail)),
-    });
-    r.register(PassInfo {
-        argument: "test-break",
-        summary: "Break the IR",
-        description: "",
-        options: &[],
-        factory: |_, _| Ok(Box::new(Break)),
-    });
-    r.register(PassInfo {
-        argument: "test-func-only",
-        summary: "Only on functions",
-        description: "",
-        options: &[],
-        factory: |_, _| Ok(Box::new(FuncOnly)),
-    });
+    for info in [MARK, NOOP, FAIL, BREAK, FUNC_ONLY] {
+        r.register(info);
+    }
     r.register_pipeline("test-both", "Mark then noop", "test-mark{tag=p},test-noop");
     r
 }
@@ -455,19 +430,10 @@ fn pass_flags_build_a_module_pipeline() {
 #[test]
 fn list_passes_layout() {
     let mut r = PassRegistry::new();
+    r.register(mock_info("b-pass", "BPass", "Second", |_, _| Ok(Box::new(Noop))));
     r.register(PassInfo {
-        argument: "b-pass",
-        summary: "Second",
-        description: "",
-        options: &[],
-        factory: |_, _| Ok(Box::new(Noop)),
-    });
-    r.register(PassInfo {
-        argument: "a-pass",
-        summary: "First",
-        description: "",
         options: MARK_OPTIONS,
-        factory: |_, _| Ok(Box::new(Noop)),
+        ..mock_info("a-pass", "APass", "First", |_, _| Ok(Box::new(Noop)))
     });
     r.register_pipeline("c-pipe", "A pipeline", "b-pass");
     let expected = "\

@@ -28,27 +28,34 @@ fn layout(dims: &[&[usize]]) -> Layout {
     }
 }
 
+fn reduce_scatter(axis: usize, kind: ReductionKind, dim: usize) -> Step {
+    Step::ReduceScatter { axis, kind, dim }
+}
+
+fn all_reduce(axis: usize, kind: ReductionKind) -> Step {
+    Step::AllReduce { axis, kind }
+}
+
+/// Takes `axis` off the pending axes of `cur` (a reduction step resolved it); `step` names
+/// the step for the panic when it was not pending.
+fn resolve_pending(cur: &mut Layout, axis: usize, step: &str) {
+    let i = cur
+        .pending
+        .iter()
+        .position(|&(a, _)| a == axis)
+        .unwrap_or_else(|| panic!("{step} of an axis that is not pending"));
+    cur.pending.remove(i);
+}
+
 /// Applies `steps` to `from`, checking each step's precondition and that every layout on the
 /// way uses each axis once.
 fn apply(from: &Layout, steps: &[Step]) -> Layout {
     let mut cur = from.clone();
     for step in steps {
         match *step {
-            Step::AllReduce { axis, .. } => {
-                let i = cur
-                    .pending
-                    .iter()
-                    .position(|&(a, _)| a == axis)
-                    .expect("all_reduce of an axis that is not pending");
-                cur.pending.remove(i);
-            }
+            Step::AllReduce { axis, .. } => resolve_pending(&mut cur, axis, "all_reduce"),
             Step::ReduceScatter { axis, dim, .. } => {
-                let i = cur
-                    .pending
-                    .iter()
-                    .position(|&(a, _)| a == axis)
-                    .expect("reduce_scatter of an axis that is not pending");
-                cur.pending.remove(i);
+                resolve_pending(&mut cur, axis, "reduce_scatter");
                 cur.dims[dim].push(axis);
             }
             Step::AllGather { axis, dim } => {
@@ -94,26 +101,15 @@ fn resolving_a_pending_sum_is_one_all_reduce_or_one_reduce_scatter() {
     partial.pending.push((0, ReductionKind::Sum));
     assert_eq!(
         plan(&partial, &layout(&[&[], &[]])),
-        vec![Step::AllReduce {
-            axis: 0,
-            kind: ReductionKind::Sum
-        }]
+        vec![all_reduce(0, ReductionKind::Sum)]
     );
     assert_eq!(
         plan(&partial, &layout(&[&[0], &[]])),
-        vec![Step::ReduceScatter {
-            axis: 0,
-            kind: ReductionKind::Sum,
-            dim: 0
-        }]
+        vec![reduce_scatter(0, ReductionKind::Sum, 0)]
     );
     assert_eq!(
         plan(&partial, &layout(&[&[], &[0]])),
-        vec![Step::ReduceScatter {
-            axis: 0,
-            kind: ReductionKind::Sum,
-            dim: 1
-        }]
+        vec![reduce_scatter(0, ReductionKind::Sum, 1)]
     );
 }
 
@@ -126,16 +122,8 @@ fn scatters_come_before_reductions_and_may_stack_on_one_dim() {
     assert_eq!(
         steps,
         vec![
-            Step::ReduceScatter {
-                axis: 1,
-                kind: ReductionKind::Max,
-                dim: 0
-            },
-            Step::ReduceScatter {
-                axis: 0,
-                kind: ReductionKind::Max,
-                dim: 0
-            }
+            reduce_scatter(1, ReductionKind::Max, 0),
+            reduce_scatter(0, ReductionKind::Max, 0)
         ]
     );
     // only axis 1 wanted split: its scatter first, then the reduction of axis 0
@@ -143,15 +131,8 @@ fn scatters_come_before_reductions_and_may_stack_on_one_dim() {
     assert_eq!(
         steps,
         vec![
-            Step::ReduceScatter {
-                axis: 1,
-                kind: ReductionKind::Max,
-                dim: 1
-            },
-            Step::AllReduce {
-                axis: 0,
-                kind: ReductionKind::Max
-            }
+            reduce_scatter(1, ReductionKind::Max, 1),
+            all_reduce(0, ReductionKind::Max)
         ]
     );
 }
@@ -163,13 +144,7 @@ fn a_pending_axis_cannot_be_scattered_behind_another_split() {
     partial.pending.push((0, ReductionKind::Sum));
     let target = layout(&[&[0], &[]]);
     let steps = plan(&partial, &target);
-    assert_eq!(
-        steps[0],
-        Step::AllReduce {
-            axis: 0,
-            kind: ReductionKind::Sum
-        }
-    );
+    assert_eq!(steps[0], all_reduce(0, ReductionKind::Sum));
     assert_eq!(apply(&partial, &steps), target);
 }
 

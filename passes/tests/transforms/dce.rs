@@ -7,9 +7,7 @@ use xcs_test_support::builder::*;
 fn removes_unused_pure_chains_and_keeps_effects() {
     let ctx = ctx();
     let i32t = ctx.i32_type();
-    let mut m = module(&ctx);
-    func(&ctx, &mut m, "f", &[i32t], &[i32t], false, |ir| {
-        let a = ir.arg(0);
+    let mut m = i32_function(&ctx, |ir, a| {
         let x = ir.addi(a, a);
         let y = ir.muli(x, x); // dead, and makes x dead
         let _ = y;
@@ -39,10 +37,7 @@ fn removes_unused_pure_chains_and_keeps_effects() {
 #[test]
 fn reports_no_change_when_nothing_is_dead() {
     let ctx = ctx();
-    let i32t = ctx.i32_type();
-    let mut m = module(&ctx);
-    func(&ctx, &mut m, "f", &[i32t], &[i32t], false, |ir| {
-        let a = ir.arg(0);
+    let m = i32_function(&ctx, |ir, a| {
         let x = ir.addi(a, a);
         ir.ret(&[x]);
     });

@@ -85,6 +85,33 @@ fn inlines_single_block_callees_with_callsite_locations() {
     );
 }
 
+/// The multi-block example: `@callee(%a: i32, %c: i1)` (private) branches on `%c` to return
+/// `%a + %a` or `%a`; `@caller(%a, %c)` returns `callee(%a * %a, %c)` squared.
+fn multi_block_module(ctx: &Context) -> Module {
+    let (i32t, i1) = (ctx.i32_type(), ctx.i1_type());
+    let mut m = module(ctx);
+    func(ctx, &mut m, "callee", &[i32t, i1], &[i32t], true, |ir| {
+        let (a, c) = (ir.arg(0), ir.arg(1));
+        let bb1 = ir.new_block(&[]);
+        let bb2 = ir.new_block(&[]);
+        ir.cond_br(c, bb1, &[], bb2, &[]);
+        ir.at(bb1);
+        let x = ir.addi(a, a);
+        ir.ret(&[x]);
+        ir.at(bb2);
+        ir.ret(&[a]);
+    });
+    func(ctx, &mut m, "caller", &[i32t, i1], &[i32t], false, |ir| {
+        let (a, c) = (ir.arg(0), ir.arg(1));
+        let x = ir.muli(a, a);
+        let call = ir.call("callee", &[x, c], &[i32t]);
+        let r = ir.body.result(call, 0);
+        let y = ir.muli(r, r);
+        ir.ret(&[y]);
+    });
+    m
+}
+
 #[test]
 fn inlines_multi_block_callees_through_a_continuation_block() {
     // mlir-opt '--inline=default-pipeline=' on
@@ -97,27 +124,7 @@ fn inlines_multi_block_callees_through_a_continuation_block() {
     // gives: muli; cond_br ^bb1, ^bb2; ^bb1: addi, br ^bb3(%1); ^bb2: br ^bb3(%0);
     //        ^bb3(%2): muli %2, %2; return
     let ctx = ctx();
-    let (i32t, i1) = (ctx.i32_type(), ctx.i1_type());
-    let mut m = module(&ctx);
-    func(&ctx, &mut m, "callee", &[i32t, i1], &[i32t], true, |ir| {
-        let (a, c) = (ir.arg(0), ir.arg(1));
-        let bb1 = ir.new_block(&[]);
-        let bb2 = ir.new_block(&[]);
-        ir.cond_br(c, bb1, &[], bb2, &[]);
-        ir.at(bb1);
-        let x = ir.addi(a, a);
-        ir.ret(&[x]);
-        ir.at(bb2);
-        ir.ret(&[a]);
-    });
-    func(&ctx, &mut m, "caller", &[i32t, i1], &[i32t], false, |ir| {
-        let (a, c) = (ir.arg(0), ir.arg(1));
-        let x = ir.muli(a, a);
-        let call = ir.call("callee", &[x, c], &[i32t]);
-        let r = ir.body.result(call, 0);
-        let y = ir.muli(r, r);
-        ir.ret(&[y]);
-    });
+    let mut m = multi_block_module(&ctx);
     run(&ctx, &mut m, "builtin.module(inline{default-pipeline=})").unwrap();
     assert_eq!(names(&ctx, &m), ["caller"]);
     assert_eq!(
@@ -317,27 +324,7 @@ fn threshold_limits_inlining() {
 #[test]
 fn multi_block_inline_then_canonicalize() {
     let ctx = ctx();
-    let (i32t, i1) = (ctx.i32_type(), ctx.i1_type());
-    let mut m = module(&ctx);
-    func(&ctx, &mut m, "callee", &[i32t, i1], &[i32t], true, |ir| {
-        let (a, c) = (ir.arg(0), ir.arg(1));
-        let bb1 = ir.new_block(&[]);
-        let bb2 = ir.new_block(&[]);
-        ir.cond_br(c, bb1, &[], bb2, &[]);
-        ir.at(bb1);
-        let x = ir.addi(a, a);
-        ir.ret(&[x]);
-        ir.at(bb2);
-        ir.ret(&[a]);
-    });
-    func(&ctx, &mut m, "caller", &[i32t, i1], &[i32t], false, |ir| {
-        let (a, c) = (ir.arg(0), ir.arg(1));
-        let x = ir.muli(a, a);
-        let call = ir.call("callee", &[x, c], &[i32t]);
-        let r = ir.body.result(call, 0);
-        let y = ir.muli(r, r);
-        ir.ret(&[y]);
-    });
+    let mut m = multi_block_module(&ctx);
     run(&ctx, &mut m, "builtin.module(inline)").unwrap();
     let caller = m.body.nested(m.lookup_symbol(&ctx, "caller").unwrap()).unwrap();
     let d = dump(&ctx, caller);

@@ -108,9 +108,7 @@ fn bench_function_passes() {
 fn ir_dumps_with_the_printer() {
     let ctx = ctx();
     let i32t = ctx.i32_type();
-    let mut m = module(&ctx);
-    func(&ctx, &mut m, "f", &[i32t], &[i32t], false, |ir| {
-        let a = ir.arg(0);
+    let mut m = i32_function(&ctx, |ir, a| {
         let x = ir.addi(a, a);
         let y = ir.addi(a, a);
         let z = ir.muli(x, y);

@@ -6,7 +6,7 @@
 // RUN: xcs-opt %s --split-input-file --shard-partition --verify-diagnostics
 // RUN: not xcs-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(shard-partition))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
 
-// ANCHOR: error: 'func.func' op was scheduled to run under ShardPartition, but does not define a symbol table
+// ANCHOR: error: 'func.func' op  was scheduled to run under ShardPartition, but does not define a symbol table
 
 shard.grid @mesh(shape = 2)
 // expected-error@+1 {{shard-partition: dynamic shapes are not supported: argument #0 has type 'tensor<?x8xf32>'}}

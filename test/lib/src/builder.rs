@@ -34,6 +34,18 @@ pub fn func(
     func_in(ctx, &mut m.body, blk, name, args, results, private, build)
 }
 
+/// A module with one function `@f(%a: i32) -> i32`, the most common test input; `build` fills
+/// its body, given `%a`.
+pub fn i32_function(ctx: &Context, build: impl FnOnce(&mut Ir<'_>, Value)) -> Module {
+    let i32t = ctx.i32_type();
+    let mut m = module(ctx);
+    func(ctx, &mut m, "f", &[i32t], &[i32t], false, |ir| {
+        let a = ir.arg(0);
+        build(ir, a);
+    });
+    m
+}
+
 /// Like [`func`], in any block of any body.
 #[allow(clippy::too_many_arguments)]
 pub fn func_in(

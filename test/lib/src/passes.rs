@@ -4,7 +4,7 @@
 //! the test tools register them ([`crate::register_passes`]), like MLIR's test passes in
 //! `mlir/test/lib/Pass`.
 
-use xcs_ir::pass::{for_each_body_mut, Pass, PassInfo, PassResult};
+use xcs_ir::pass::{rewrite_each_body, Pass, PassInfo, PassResult};
 use xcs_ir::{Body, Context, DiagSink, Diagnostic};
 
 use xcs_passes::util;
@@ -15,6 +15,7 @@ pub struct TestBreakIr;
 
 pub const BREAK_IR: PassInfo = PassInfo {
     argument: "test-break-ir",
+    name: "TestBreakIR",
     summary: "Test only: erase the terminator of each function's entry block, leaving invalid IR",
     description: "For testing `--verify-each`: produces IR the verifier rejects.",
     options: &[],
@@ -22,27 +23,22 @@ pub const BREAK_IR: PassInfo = PassInfo {
 };
 
 impl Pass for TestBreakIr {
-    fn argument(&self) -> &'static str {
-        "test-break-ir"
-    }
-    fn name(&self) -> &'static str {
-        "TestBreakIR"
+    fn info(&self) -> &'static PassInfo {
+        &BREAK_IR
     }
     fn run(&self, ctx: &Context, body: &mut Body, _diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        let mut changed = false;
-        for_each_body_mut(body, &mut |b| {
+        Ok(rewrite_each_body(body, &mut |b| {
             let Some(entry) = b.root_regions().first().and_then(|&r| b.entry_block(r)) else {
-                return;
+                return false;
             };
-            if let Some(t) = b
+            let terminator = b
                 .last_op(entry)
-                .filter(|&t| util::is_terminator(ctx, b, t) && b.num_results(t) == 0)
-            {
+                .filter(|&t| util::is_terminator(ctx, b, t) && b.num_results(t) == 0);
+            if let Some(t) = terminator {
                 b.erase_op(t);
-                changed = true;
             }
-        });
-        Ok(PassResult::from_changed(changed))
+            terminator.is_some()
+        }))
     }
 }
 
@@ -51,6 +47,7 @@ pub struct TestPassFailure;
 
 pub const PASS_FAILURE: PassInfo = PassInfo {
     argument: "test-pass-failure",
+    name: "TestPassFailure",
     summary: "Test only: fail with an error",
     description: "For testing how a failing pass is reported.",
     options: &[],
@@ -58,11 +55,8 @@ pub const PASS_FAILURE: PassInfo = PassInfo {
 };
 
 impl Pass for TestPassFailure {
-    fn argument(&self) -> &'static str {
-        "test-pass-failure"
-    }
-    fn name(&self) -> &'static str {
-        "TestPassFailure"
+    fn info(&self) -> &'static PassInfo {
+        &PASS_FAILURE
     }
     fn run(&self, ctx: &Context, body: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         let name = ctx.op_name_str(body.name());

@@ -13,19 +13,27 @@ fn run_src(ctx: &Context, src: &str, name: &str, args: Vec<RtValue>) -> Result<V
     run_function(ctx, &m, name, args)
 }
 
-#[test]
-fn test_dialect_integers_wrap_at_their_width() {
-    let ctx = xcs_test_support::context();
-    let src = r#"
-func.func @f(%a: i8, %b: i8) -> (i8, i8, i8, i8, i1) {
+/// `@f(%a: i8, %b: i8)` returning `%a + %b`, `%a * %b`, `-%a`, the constant -3 and
+/// `test.cmpi` of `%a` and `%b` with `predicate`.
+fn integer_ops_program(predicate: &str) -> String {
+    format!(
+        r#"
+func.func @f(%a: i8, %b: i8) -> (i8, i8, i8, i8, i1) {{
   %s = test.addi %a, %b : i8
   %p = test.muli %a, %b : i8
   %n = test.negi %a : i8
-  %c = test.constant {value = -3 : i8} : i8
-  %e = test.cmpi %a, %b {predicate = "eq"} : (i8, i8) -> i1
+  %c = test.constant {{value = -3 : i8}} : i8
+  %e = test.cmpi %a, %b {{predicate = "{predicate}"}} : (i8, i8) -> i1
   return %s, %p, %n, %c, %e : i8, i8, i8, i8, i1
+}}
+"#
+    )
 }
-"#;
+
+#[test]
+fn test_dialect_integers_wrap_at_their_width() {
+    let ctx = xcs_test_support::context();
+    let src = &integer_ops_program("eq");
     let out = run_src(&ctx, src, "f", vec![RtValue::int(-128, 8), RtValue::int(100, 8)]).unwrap();
     let v: Vec<i128> = out.iter().map(|x| x.as_scalar().unwrap().value).collect();
     assert_eq!(v, vec![-28, 0, -128, -3, 0]);
@@ -38,16 +46,7 @@ func.func @f(%a: i8, %b: i8) -> (i8, i8, i8, i8, i1) {
 #[test]
 fn test_dialect_integers_wrap_the_same_way_through_the_jit() {
     let ctx = xcs_test_support::lowering_context();
-    let src = r#"
-func.func @f(%a: i8, %b: i8) -> (i8, i8, i8, i8, i1) {
-  %s = test.addi %a, %b : i8
-  %p = test.muli %a, %b : i8
-  %n = test.negi %a : i8
-  %c = test.constant {value = -3 : i8} : i8
-  %e = test.cmpi %a, %b {predicate = "slt"} : (i8, i8) -> i1
-  return %s, %p, %n, %c, %e : i8, i8, i8, i8, i1
-}
-"#;
+    let src = &integer_ops_program("slt");
     let opts = xcs_ir::parser::ParseOptions::default();
     let m = xcs_ir::parser::parse_module(&ctx, src, "test.mlir", &opts).unwrap();
     let args = vec![RtValue::int(-128, 8), RtValue::int(100, 8)];

@@ -15,7 +15,7 @@ use xcs_dialects::interp::{random_tensor, tensor_to_attr, ElemType};
 use xcs_dialects::shape::ranked;
 use xcs_dialects::shard::{build, Grid, Sharding};
 use xcs_dialects::tensor;
-use xcs_ir::{Block, Body, Builder, Context, Location, Module, OperationState, Type, Value};
+use xcs_ir::{Block, Body, Builder, Context, Location, Module, Type, Value};
 
 /// What the generated programs contain (op kinds built, annotations).
 #[derive(Default, Debug)]
@@ -66,21 +66,11 @@ pub fn program(ctx: &Context, seed: u64, stats: &mut Stats) -> Module {
     let mut module = Module::new(ctx, Location::UNKNOWN);
     let mblock = module.block();
     build::grid(&mut Builder::at_end(ctx, &mut module.body, mblock), &g.grid);
-    let mut st = OperationState::new(ctx, "func.func", Location::UNKNOWN);
-    st.attrs = g.body.self_attrs();
-    st.nested = Some(g.body);
-    let op = module.body.create_op(st);
-    module.body.append_op(mblock, op);
+    crate::support::append_func(ctx, &mut module, mblock, g.body);
     module
 }
 
 impl<'a> Gen<'a> {
-    fn below(&mut self, n: usize) -> usize {
-        (self.rng.next_u64() % n.max(1) as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
     fn float(&self) -> bool {
         self.ctx.is_float(self.elem)
     }
@@ -90,7 +80,7 @@ impl<'a> Gen<'a> {
             .unwrap_or_default()
     }
     fn size(&mut self) -> i64 {
-        [1, 2, 3, 4, 6, 12][self.below(6)]
+        [1, 2, 3, 4, 6, 12][self.rng.below(6)]
     }
     fn builder(&mut self) -> Builder<'_> {
         Builder::at_end(self.ctx, &mut self.body, self.block)
@@ -116,10 +106,10 @@ impl<'a> Gen<'a> {
     fn sharding(&mut self, shape: &[i64]) -> Sharding {
         let mut split: Vec<Vec<i64>> = vec![Vec::new(); shape.len()];
         for a in 0..self.grid.rank() {
-            if shape.is_empty() || self.chance(40) {
+            if shape.is_empty() || self.rng.chance(40) {
                 continue;
             }
-            let d = self.below(shape.len());
+            let d = self.rng.below(shape.len());
             let n: i64 = split[d].iter().map(|&x| self.grid.shape[x as usize]).product::<i64>() * self.grid.shape[a];
             if shape[d] % n == 0 {
                 split[d].push(a as i64);
@@ -133,7 +123,7 @@ impl<'a> Gen<'a> {
 
     /// `v`, annotated (stored) with probability `percent`.
     fn maybe_annotate(&mut self, v: Value, percent: usize) -> Value {
-        if !self.chance(percent) {
+        if !self.rng.chance(percent) {
             return v;
         }
         let s = self.sharding(&self.shape(v));
@@ -143,7 +133,7 @@ impl<'a> Gen<'a> {
 
     /// `v` for one use: sometimes through an `annotate_for_users`.
     fn use_of(&mut self, v: Value) -> Value {
-        if !self.chance(25) {
+        if !self.rng.chance(25) {
             return v;
         }
         let s = self.sharding(&self.shape(v));
@@ -171,7 +161,7 @@ impl<'a> Gen<'a> {
         if shape.is_empty() {
             return v;
         }
-        let d = self.below(shape.len());
+        let d = self.rng.below(shape.len());
         if shape[d] % self.grid.shape[axis] != 0 {
             return v;
         }
@@ -184,20 +174,20 @@ impl<'a> Gen<'a> {
     fn pick(&mut self) -> Value {
         let n = self.pool.len();
         // favour recent values, so programs are chains more than forests
-        let i = if self.chance(60) {
-            n - 1 - self.below(n.min(3))
+        let i = if self.rng.chance(60) {
+            n - 1 - self.rng.below(n.min(3))
         } else {
-            self.below(n)
+            self.rng.below(n)
         };
         self.pool[i]
     }
 
     fn main(&mut self) {
-        let rank = 1 + self.below(3);
+        let rank = 1 + self.rng.below(3);
         let shape: Vec<i64> = (0..rank).map(|_| self.size()).collect();
         let x = self.arg_annotated(&shape, 100); // every program has an annotation
         self.pool.push(x);
-        for _ in 0..3 + self.below(7) {
+        for _ in 0..3 + self.rng.below(7) {
             let a = self.pick();
             if let Some((v, name)) = self.op(a) {
                 self.count(name);
@@ -205,7 +195,7 @@ impl<'a> Gen<'a> {
                 self.pool.push(v);
             }
         }
-        let n = 1 + self.below(2);
+        let n = 1 + self.rng.below(2);
         let mut results = Vec::new();
         for i in 0..n {
             let v = if i == 0 {
@@ -235,21 +225,21 @@ impl<'a> Gen<'a> {
     /// One op on `a` (and partners it needs); its result and kind.
     fn op(&mut self, a: Value) -> Option<(Value, &'static str)> {
         let shape = self.shape(a);
-        match self.below(16) {
+        match self.rng.below(16) {
             0..=2 => self.unary(a),
             3..=5 => self.binary(a, &shape),
             6 | 7 if shape.len() >= 2 => self.matmul(a, &shape),
             8 if shape.len() >= 2 => self.einsum(a, &shape),
             9 | 10 if !shape.is_empty() => self.reduce(a, &shape),
             11 if !shape.is_empty() && self.float() => {
-                let axis = self.below(shape.len()) as i64;
+                let axis = self.rng.below(shape.len()) as i64;
                 let x = self.use_of(a);
                 Some((tensor::softmax(&mut self.builder(), x, axis).ok()?, "softmax"))
             }
             12 if !shape.is_empty() && self.float() => self.layer_norm(a, &shape),
             13 if shape.len() >= 2 => {
                 let mut perm: Vec<i64> = (0..shape.len() as i64).collect();
-                perm.rotate_left(1 + self.below(shape.len() - 1));
+                perm.rotate_left(1 + self.rng.below(shape.len() - 1));
                 let x = self.use_of(a);
                 Some((tensor::transpose(&mut self.builder(), x, &perm).ok()?, "transpose"))
             }
@@ -263,7 +253,7 @@ impl<'a> Gen<'a> {
             }
             15 if !shape.is_empty() => {
                 let (x, y) = (self.use_of(a), self.use_of(a));
-                let axis = self.below(shape.len()) as i64;
+                let axis = self.rng.below(shape.len()) as i64;
                 Some((
                     tensor::concat(&mut self.builder(), &[x, y], axis).ok()?,
                     "concat (opaque)",
@@ -292,16 +282,16 @@ impl<'a> Gen<'a> {
     /// or a constant (splat or not).
     fn partner(&mut self, shape: &[i64]) -> Option<Value> {
         let mut want = shape.to_vec();
-        if !want.is_empty() && self.chance(30) {
-            let d = self.below(want.len());
+        if !want.is_empty() && self.rng.chance(30) {
+            let d = self.rng.below(want.len());
             want[d] = 1;
         }
-        if !want.is_empty() && self.chance(20) {
+        if !want.is_empty() && self.rng.chance(20) {
             want.remove(0);
         }
         let found: Vec<Value> = self.pool.iter().copied().filter(|&v| self.shape(v) == want).collect();
-        match self.below(4) {
-            0 if !found.is_empty() => Some(found[self.below(found.len())]),
+        match self.rng.below(4) {
+            0 if !found.is_empty() => Some(found[self.rng.below(found.len())]),
             1 => self.constant(&want),
             _ => Some(self.arg(&want)),
         }
@@ -309,7 +299,7 @@ impl<'a> Gen<'a> {
 
     fn constant(&mut self, shape: &[i64]) -> Option<Value> {
         let ty = self.ctx.tensor_type(shape, self.elem);
-        if self.chance(50) {
+        if self.rng.chance(50) {
             let mut b = self.builder();
             return match b.ctx.is_float(ty_elem(b.ctx, ty)) {
                 true => tensor::splat_float(&mut b, ty, 0.5),
@@ -326,9 +316,9 @@ impl<'a> Gen<'a> {
 
     fn binary(&mut self, a: Value, shape: &[i64]) -> Option<(Value, &'static str)> {
         let c = self.partner(shape)?;
-        let (x, y) = if self.chance(50) { (a, c) } else { (c, a) };
+        let (x, y) = if self.rng.chance(50) { (a, c) } else { (c, a) };
         let (x, y) = (self.use_of(x), self.use_of(y));
-        let k = self.below(5);
+        let k = self.rng.below(5);
         let mut b = self.builder();
         let v = match k {
             0 => tensor::add(&mut b, x, y),
@@ -345,9 +335,9 @@ impl<'a> Gen<'a> {
         let k = shape[shape.len() - 1];
         let n = self.size();
         let w = self.arg(&[k, n]);
-        if self.chance(40) {
+        if self.rng.chance(40) {
             // split K: a pending sum, resolved to a random split or replicated
-            let axis = self.below(self.grid.rank());
+            let axis = self.rng.below(self.grid.rank());
             let x = self.split_for_users(a, shape.len() - 1, axis);
             let w = self.split_for_users(w, 0, axis);
             let y = tensor::matmul(&mut self.builder(), x, w).ok()?;
@@ -359,31 +349,31 @@ impl<'a> Gen<'a> {
 
     fn einsum(&mut self, a: Value, shape: &[i64]) -> Option<(Value, &'static str)> {
         let x = self.use_of(a);
-        if shape.len() == 2 && self.chance(50) {
+        if shape.len() == 2 && self.rng.chance(50) {
             let n = self.size();
             let w = self.arg(&[shape[1], n]);
             let w = self.use_of(w);
-            let eq = ["ij,jk->ik", "ij,jk->ki", "ij,jk->j"][self.below(3)];
+            let eq = ["ij,jk->ik", "ij,jk->ki", "ij,jk->j"][self.rng.below(3)];
             return Some((tensor::einsum(&mut self.builder(), &[x, w], eq).ok()?, "einsum"));
         }
         let eq = match shape.len() {
-            2 => ["ij->i", "ij->j", "ij->ji"][self.below(3)],
-            3 => ["bij->bj", "bij->ib", "bij->"][self.below(3)],
-            _ => ["abcd->ad", "abcd->bc"][self.below(2)],
+            2 => ["ij->i", "ij->j", "ij->ji"][self.rng.below(3)],
+            3 => ["bij->bj", "bij->ib", "bij->"][self.rng.below(3)],
+            _ => ["abcd->ad", "abcd->bc"][self.rng.below(2)],
         };
         Some((tensor::einsum(&mut self.builder(), &[x], eq).ok()?, "einsum"))
     }
 
     fn reduce(&mut self, a: Value, shape: &[i64]) -> Option<(Value, &'static str)> {
-        let mut axes: Vec<i64> = (0..shape.len() as i64).filter(|_| self.chance(50)).collect();
+        let mut axes: Vec<i64> = (0..shape.len() as i64).filter(|_| self.rng.chance(50)).collect();
         if axes.is_empty() {
-            axes.push(self.below(shape.len()) as i64);
+            axes.push(self.rng.below(shape.len()) as i64);
         }
-        let kind = ["sum", "max", "min", "mean"][self.below(4)];
-        let keepdims = self.chance(30);
-        if self.chance(40) {
+        let kind = ["sum", "max", "min", "mean"][self.rng.below(4)];
+        let keepdims = self.rng.chance(30);
+        if self.rng.chance(40) {
             // split a reduced dim
-            let axis = self.below(self.grid.rank());
+            let axis = self.rng.below(self.grid.rank());
             let x = self.split_for_users(a, axes[0] as usize, axis);
             let y = tensor::reduce(&mut self.builder(), x, kind, &axes, keepdims).ok()?;
             return Some((self.scatter_target(y, axis), "reduce (split)"));
@@ -396,7 +386,7 @@ impl<'a> Gen<'a> {
     }
 
     fn layer_norm(&mut self, a: Value, shape: &[i64]) -> Option<(Value, &'static str)> {
-        let axis = self.below(shape.len());
+        let axis = self.rng.below(shape.len());
         let normalized = &shape[axis..];
         let gamma = self.arg(normalized);
         let beta = self.constant(normalized)?;

@@ -65,27 +65,17 @@ pub fn program(ctx: &Context, seed: u64, stats: &mut Stats) -> Module {
     let block = module.block();
     let helpers = std::mem::take(&mut g.helpers);
     for (_, body) in helpers.into_iter().chain([("main".to_string(), main)]) {
-        let mut st = OperationState::new(ctx, "func.func", Location::UNKNOWN);
-        st.attrs = body.self_attrs();
-        st.nested = Some(body);
-        let op = module.body.create_op(st);
-        module.body.append_op(block, op);
+        crate::support::append_func(ctx, &mut module, block, body);
     }
     module
 }
 
 impl<'a> Gen<'a> {
-    fn below(&mut self, n: usize) -> usize {
-        (self.rng.next_u64() % n.max(1) as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
     fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
         if items.is_empty() {
             None
         } else {
-            Some(items[self.below(items.len())])
+            Some(items[self.rng.below(items.len())])
         }
     }
     fn shape(&self, t: Type) -> Vec<i64> {
@@ -98,11 +88,11 @@ impl<'a> Gen<'a> {
         self.ctx.is_float(self.elem(t))
     }
     fn rand_shape(&mut self, max_rank: usize) -> Vec<i64> {
-        let r = self.below(max_rank + 1);
-        (0..r).map(|_| 1 + self.below(4) as i64).collect()
+        let r = self.rng.below(max_rank + 1);
+        (0..r).map(|_| 1 + self.rng.below(4) as i64).collect()
     }
     fn rand_elem(&mut self) -> Type {
-        match self.below(10) {
+        match self.rng.below(10) {
             0 => self.ctx.f64_type(),
             1 => self.ctx.i32_type(),
             _ => self.ctx.f32_type(),
@@ -132,18 +122,18 @@ impl<'a> Gen<'a> {
     /// The `@main` function: arguments with a common batch size at random axes, one map.
     fn main(&mut self) -> Box<Body> {
         let ctx = self.ctx;
-        let batch = 1 + self.below(4) as i64;
-        let n = 1 + self.below(3);
+        let batch = 1 + self.rng.below(4) as i64;
+        let n = 1 + self.rng.below(3);
         let mut inner = Vec::new();
         let mut axes = Vec::new();
         let mut arg_types = Vec::new();
         for i in 0..n {
             let s = self.rand_shape(3);
             let e = self.rand_elem();
-            let ax: i64 = if i > 0 && self.chance(30) {
+            let ax: i64 = if i > 0 && self.rng.chance(30) {
                 -1
             } else {
-                self.below(s.len() + 1) as i64
+                self.rng.below(s.len() + 1) as i64
             };
             let mut outer = s.clone();
             if ax >= 0 {
@@ -151,7 +141,7 @@ impl<'a> Gen<'a> {
             }
             // sometimes the negative spelling of the same axis
             // (-1 means "not batched", so only axes that spell as -2 or below)
-            let spelled = if ax >= 0 && (ax as usize) + 1 < outer.len() && self.chance(20) {
+            let spelled = if ax >= 0 && (ax as usize) + 1 < outer.len() && self.rng.chance(20) {
                 ax - outer.len() as i64
             } else {
                 ax
@@ -222,12 +212,12 @@ impl<'a> Gen<'a> {
                 dep: axes[i] != -1,
             });
         }
-        let nops = 2 + self.below(5);
+        let nops = 2 + self.rng.below(5);
         let mut built = 0;
         let mut tries = 0;
         while built < nops && tries < 40 {
             tries += 1;
-            if depth < 3 && self.chance(12) {
+            if depth < 3 && self.rng.chance(12) {
                 if self.nested(body, eb, &mut pool, depth) {
                     built += 1;
                 }
@@ -237,24 +227,24 @@ impl<'a> Gen<'a> {
                 built += 1;
             }
         }
-        if self.chance(4) {
+        if self.rng.chance(4) {
             self.orchestration(body, eb, &pool);
         }
         // yields: recent values first; -1 only for values that do not depend on the batch
-        let nres = 1 + self.below(2);
+        let nres = 1 + self.rng.below(2);
         let mut yields = Vec::new();
         let mut out_axes = Vec::new();
         let mut result_types = Vec::new();
         for _ in 0..nres {
-            let k = pool.len() - 1 - self.below(pool.len().min(4));
+            let k = pool.len() - 1 - self.rng.below(pool.len().min(4));
             let y = pool[k];
             let r = self.shape(y.ty).len();
-            let ax: i64 = if !y.dep && self.chance(50) {
+            let ax: i64 = if !y.dep && self.rng.chance(50) {
                 -1
-            } else if r > 0 && self.chance(15) {
+            } else if r > 0 && self.rng.chance(15) {
                 -2 // the batch dim second to last
             } else {
-                self.below(r + 1) as i64
+                self.rng.below(r + 1) as i64
             };
             let rt = if ax == -1 {
                 y.ty
@@ -285,7 +275,7 @@ impl<'a> Gen<'a> {
         let cands: Vec<V> = pool.iter().copied().filter(|v| !self.shape(v.ty).is_empty()).collect();
         let Some(first) = self.pick(&cands) else { return false };
         let s = self.shape(first.ty);
-        let a = self.below(s.len());
+        let a = self.rng.below(s.len());
         let batch = s[a];
         let mut operands = vec![first];
         let mut axes = vec![a as i64];
@@ -293,12 +283,12 @@ impl<'a> Gen<'a> {
         let mut s0 = s.clone();
         s0.remove(a);
         inner.push(self.ctx.tensor_type(&s0, self.elem(first.ty)));
-        for _ in 0..self.below(3) {
+        for _ in 0..self.rng.below(3) {
             let Some(o) = self.pick(pool) else { break };
             let os = self.shape(o.ty);
             let hit: Vec<usize> = (0..os.len()).filter(|&d| os[d] == batch).collect();
             match self.pick(&hit) {
-                Some(d) if self.chance(60) => {
+                Some(d) if self.rng.chance(60) => {
                     let mut s1 = os.clone();
                     s1.remove(d);
                     inner.push(self.ctx.tensor_type(&s1, self.elem(o.ty)));
@@ -356,7 +346,7 @@ impl<'a> Gen<'a> {
             elem: self.elem(a.ty),
             float: self.is_float(a.ty),
         };
-        let kind = self.below(20);
+        let kind = self.rng.below(20);
         let mut deps = a.dep;
         let built = match kind {
             0..=6 => self.elementwise(kind, body, block, pool, x, &mut deps),
@@ -420,7 +410,7 @@ impl<'a> Gen<'a> {
                     "silu" => tensor::silu(&mut b, a.v),
                     "sqrt" => tensor::sqrt(&mut b, a.v),
                     "rsqrt" => tensor::rsqrt(&mut b, a.v),
-                    _ => tensor::gelu(&mut b, a.v, if self.chance(50) { "tanh" } else { "none" }),
+                    _ => tensor::gelu(&mut b, a.v, if self.rng.chance(50) { "tanh" } else { "none" }),
                 };
                 (v.ok()?, "unary")
             }
@@ -433,7 +423,7 @@ impl<'a> Gen<'a> {
                     &["add", "sub", "mul", "max", "min"]
                 };
                 let n = self.pick(names)?;
-                let (x, y) = if self.chance(50) { (a.v, c.v) } else { (c.v, a.v) };
+                let (x, y) = if self.rng.chance(50) { (a.v, c.v) } else { (c.v, a.v) };
                 let mut b = Builder::at_end(ctx, body, block);
                 let v = match n {
                     "add" => tensor::add(&mut b, x, y),
@@ -452,7 +442,7 @@ impl<'a> Gen<'a> {
                 let pred = self.pick(&["eq", "ne", "lt", "le", "gt", "ge"])?;
                 let mut b = Builder::at_end(ctx, body, block);
                 let cond = tensor::cmp(&mut b, a.v, c.v, pred).ok()?;
-                let v = if self.chance(50) {
+                let v = if self.rng.chance(50) {
                     tensor::select(&mut b, cond, a.v, c.v)
                 } else {
                     tensor::select(&mut b, cond, c.v, a.v)
@@ -497,7 +487,7 @@ impl<'a> Gen<'a> {
                 }
                 let r = sa.len();
                 let k = sa[r - 1];
-                let rhs = match self.below(3) {
+                let rhs = match self.rng.below(3) {
                     0 => {
                         let mut perm: Vec<i64> = (0..r as i64).collect();
                         perm.swap(r - 2, r - 1);
@@ -505,12 +495,12 @@ impl<'a> Gen<'a> {
                         tensor::transpose(&mut b, a.v, &perm).ok()?
                     }
                     1 => {
-                        let mut s = if self.chance(30) {
-                            vec![1 + self.below(2) as i64]
+                        let mut s = if self.rng.chance(30) {
+                            vec![1 + self.rng.below(2) as i64]
                         } else {
                             Vec::new()
                         };
-                        s.extend([k, 1 + self.below(3) as i64]);
+                        s.extend([k, 1 + self.rng.below(3) as i64]);
                         self.constant(body, block, &s, ea)?.v
                     }
                     _ => {
@@ -528,7 +518,7 @@ impl<'a> Gen<'a> {
                     }
                 };
                 let mut b = Builder::at_end(ctx, body, block);
-                let v = if self.chance(20) {
+                let v = if self.rng.chance(20) {
                     tensor::matmul(&mut b, rhs, a.v)
                 } else {
                     tensor::matmul(&mut b, a.v, rhs)
@@ -541,11 +531,11 @@ impl<'a> Gen<'a> {
                 }
                 let labels: Vec<char> = "ijkl".chars().take(sa.len()).collect();
                 let l: String = labels.iter().collect();
-                let (eq, others): (String, Vec<Value>) = match self.below(4) {
+                let (eq, others): (String, Vec<Value>) = match self.rng.below(4) {
                     0 => {
                         // permute / reduce some labels
-                        let mut out: Vec<char> = labels.iter().copied().filter(|_| self.chance(70)).collect();
-                        if out.len() > 1 && self.chance(50) {
+                        let mut out: Vec<char> = labels.iter().copied().filter(|_| self.rng.chance(70)).collect();
+                        if out.len() > 1 && self.rng.chance(50) {
                             out.reverse();
                         }
                         (format!("{l}->{}", out.iter().collect::<String>()), vec![])
@@ -554,7 +544,7 @@ impl<'a> Gen<'a> {
                     2 => {
                         // contract the last label with a constant
                         let k = *sa.last()?;
-                        let n = 1 + self.below(3) as i64;
+                        let n = 1 + self.rng.below(3) as i64;
                         let c = self.constant(body, block, &[k, n], ea)?;
                         let last = *labels.last()?;
                         let keep: String = labels[..labels.len() - 1].iter().collect();
@@ -602,17 +592,17 @@ impl<'a> Gen<'a> {
                 if sa.is_empty() || ea == ctx.i1_type() {
                     return None;
                 }
-                let mut axes: Vec<i64> = (0..sa.len() as i64).filter(|_| self.chance(50)).collect();
+                let mut axes: Vec<i64> = (0..sa.len() as i64).filter(|_| self.rng.chance(50)).collect();
                 if axes.is_empty() {
-                    axes.push(self.below(sa.len()) as i64);
+                    axes.push(self.rng.below(sa.len()) as i64);
                 }
-                if self.chance(30) {
+                if self.rng.chance(30) {
                     for x in axes.iter_mut() {
                         *x -= sa.len() as i64;
                     }
                 }
                 let kind = self.pick(&["sum", "max", "min", "mean", "prod"])?;
-                let keep = self.chance(40);
+                let keep = self.rng.chance(40);
                 let mut b = Builder::at_end(ctx, body, block);
                 (tensor::reduce(&mut b, a.v, kind, &axes, keep).ok()?, "tensor.reduce")
             }
@@ -620,7 +610,7 @@ impl<'a> Gen<'a> {
                 if sa.is_empty() || !fl {
                     return None;
                 }
-                let ax = self.below(sa.len()) as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
+                let ax = self.rng.below(sa.len()) as i64 - if self.rng.chance(30) { sa.len() as i64 } else { 0 };
                 let mut b = Builder::at_end(ctx, body, block);
                 (tensor::softmax(&mut b, a.v, ax).ok()?, "tensor.softmax")
             }
@@ -628,7 +618,7 @@ impl<'a> Gen<'a> {
                 if sa.is_empty() || !fl {
                     return None;
                 }
-                let axis = self.below(sa.len());
+                let axis = self.rng.below(sa.len());
                 let norm = sa[axis..].to_vec();
                 let mut params = Vec::new();
                 for _ in 0..2 {
@@ -638,13 +628,13 @@ impl<'a> Gen<'a> {
                         .filter(|v| self.shape(v.ty) == norm && self.elem(v.ty) == ea)
                         .collect();
                     let p = match self.pick(&cands) {
-                        Some(p) if self.chance(60) => p,
+                        Some(p) if self.rng.chance(60) => p,
                         _ => self.constant(body, block, &norm, ea)?,
                     };
                     *deps |= p.dep;
                     params.push(p.v);
                 }
-                let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
+                let ax = axis as i64 - if self.rng.chance(30) { sa.len() as i64 } else { 0 };
                 let mut b = Builder::at_end(ctx, body, block);
                 (
                     tensor::layer_norm(&mut b, a.v, params[0], params[1], ax, 1e-5).ok()?,
@@ -678,7 +668,7 @@ impl<'a> Gen<'a> {
                 }
                 let mut perm: Vec<i64> = (0..sa.len() as i64).collect();
                 for i in (1..perm.len()).rev() {
-                    let j = self.below(i + 1);
+                    let j = self.rng.below(i + 1);
                     perm.swap(i, j);
                 }
                 let mut b = Builder::at_end(ctx, body, block);
@@ -686,7 +676,7 @@ impl<'a> Gen<'a> {
             }
             13 => {
                 let n: i64 = sa.iter().product();
-                let shape: Vec<i64> = match self.below(3) {
+                let shape: Vec<i64> = match self.rng.below(3) {
                     0 => vec![n],
                     1 => vec![1, n],
                     _ => {
@@ -701,12 +691,12 @@ impl<'a> Gen<'a> {
             14 => {
                 let mut shape = sa.clone();
                 for d in shape.iter_mut() {
-                    if *d == 1 && self.chance(50) {
+                    if *d == 1 && self.rng.chance(50) {
                         *d = 2;
                     }
                 }
-                if self.chance(60) {
-                    shape.insert(0, 1 + self.below(3) as i64);
+                if self.rng.chance(60) {
+                    shape.insert(0, 1 + self.rng.below(3) as i64);
                 }
                 let mut b = Builder::at_end(ctx, body, block);
                 (tensor::broadcast_to(&mut b, a.v, &shape).ok()?, "tensor.broadcast_to")
@@ -717,11 +707,11 @@ impl<'a> Gen<'a> {
                 }
                 let (mut start, mut limit, mut stride) = (vec![], vec![], vec![]);
                 for &d in &sa {
-                    let lo = self.below(d as usize) as i64;
-                    let hi = lo + 1 + self.below((d - lo) as usize) as i64;
+                    let lo = self.rng.below(d as usize) as i64;
+                    let hi = lo + 1 + self.rng.below((d - lo) as usize) as i64;
                     start.push(lo);
                     limit.push(hi);
-                    stride.push(1 + self.below(2) as i64);
+                    stride.push(1 + self.rng.below(2) as i64);
                 }
                 let mut b = Builder::at_end(ctx, body, block);
                 (
@@ -733,7 +723,7 @@ impl<'a> Gen<'a> {
                 if sa.is_empty() {
                     return None;
                 }
-                let axis = self.below(sa.len());
+                let axis = self.rng.below(sa.len());
                 let cands: Vec<V> = pool
                     .iter()
                     .copied()
@@ -743,20 +733,20 @@ impl<'a> Gen<'a> {
                     })
                     .collect();
                 let c = match self.pick(&cands) {
-                    Some(c) if self.chance(70) => c,
+                    Some(c) if self.rng.chance(70) => c,
                     _ => {
                         let mut s = sa.clone();
-                        s[axis] = 1 + self.below(2) as i64;
+                        s[axis] = 1 + self.rng.below(2) as i64;
                         self.constant(body, block, &s, ea)?
                     }
                 };
                 *deps |= c.dep;
-                let ops = if self.chance(50) {
+                let ops = if self.rng.chance(50) {
                     vec![a.v, c.v]
                 } else {
                     vec![c.v, a.v, a.v]
                 };
-                let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
+                let ax = axis as i64 - if self.rng.chance(30) { sa.len() as i64 } else { 0 };
                 let mut b = Builder::at_end(ctx, body, block);
                 (tensor::concat(&mut b, &ops, ax).ok()?, "tensor.concat")
             }
@@ -778,19 +768,19 @@ impl<'a> Gen<'a> {
         if sa.is_empty() {
             return None;
         }
-        let axis = self.below(sa.len());
+        let axis = self.rng.below(sa.len());
         let size = sa[axis];
-        let idx = if self.chance(40) {
+        let idx = if self.rng.chance(40) {
             let ishape = self.rand_shape(2);
             let n: usize = ishape.iter().product::<i64>() as usize;
             // now and then an index out of range: a run-time error before and after
-            let wild = self.chance(15);
+            let wild = self.rng.chance(15);
             let vals: Vec<f64> = (0..n)
                 .map(|_| {
                     if wild {
-                        self.below(size as usize + 2) as f64 - 1.0
+                        self.rng.below(size as usize + 2) as f64 - 1.0
                     } else {
-                        self.below(size as usize) as f64
+                        self.rng.below(size as usize) as f64
                     }
                 })
                 .collect();
@@ -815,13 +805,13 @@ impl<'a> Gen<'a> {
             let scaled = tensor::mul(&mut b, src.v, scale).ok()?;
             let ab = tensor::abs(&mut b, scaled).ok()?;
             let ci = tensor::cast(&mut b, ab, ctx.i32_type()).ok()?;
-            if self.chance(10) {
+            if self.rng.chance(10) {
                 ci // unclamped: sometimes out of range
             } else {
                 tensor::min(&mut b, ci, hi).ok()?
             }
         };
-        let ax = axis as i64 - if self.chance(30) { sa.len() as i64 } else { 0 };
+        let ax = axis as i64 - if self.rng.chance(30) { sa.len() as i64 } else { 0 };
         let mut b = Builder::at_end(ctx, body, block);
         Some((tensor::gather(&mut b, a.v, idx, ax).ok()?, "tensor.gather"))
     }
@@ -845,16 +835,16 @@ impl<'a> Gen<'a> {
             })
             .collect();
         match self.pick(&cands) {
-            Some(c) if self.chance(65) => Some(c),
+            Some(c) if self.rng.chance(65) => Some(c),
             _ => {
-                let keep = self.below(sa.len() + 1);
+                let keep = self.rng.below(sa.len() + 1);
                 let mut s: Vec<i64> = sa[sa.len() - keep..].to_vec();
                 for d in s.iter_mut() {
-                    if self.chance(25) {
+                    if self.rng.chance(25) {
                         *d = 1;
                     }
                 }
-                if self.chance(15) {
+                if self.rng.chance(15) {
                     s.insert(0, 2);
                 }
                 self.constant(body, block, &s, ea)
@@ -871,7 +861,7 @@ impl<'a> Gen<'a> {
             return None;
         }
         let mut args = vec![a];
-        if self.chance(40) {
+        if self.rng.chance(40) {
             let b = self.pick(pool)?;
             if ranked(ctx, b.ty).is_some() {
                 args.push(b);
@@ -890,7 +880,7 @@ impl<'a> Gen<'a> {
             .zip(&types)
             .map(|(&v, &ty)| V { v, ty, dep: true })
             .collect();
-        let n = 1 + self.below(4);
+        let n = 1 + self.rng.below(4);
         let mut tries = 0;
         let mut made = 0;
         while made < n && tries < 20 {
@@ -899,13 +889,13 @@ impl<'a> Gen<'a> {
                 made += 1;
             }
         }
-        let hybrid = self.chance(8);
+        let hybrid = self.rng.chance(8);
         if hybrid {
             self.orchestration(&mut hb, entry, &hpool);
         }
-        let nres = 1 + self.below(2);
+        let nres = 1 + self.rng.below(2);
         let rets: Vec<V> = (0..nres)
-            .map(|_| hpool[hpool.len() - 1 - self.below(hpool.len().min(3))])
+            .map(|_| hpool[hpool.len() - 1 - self.rng.below(hpool.len().min(3))])
             .collect();
         let ret_vals: Vec<Value> = rets.iter().map(|r| r.v).collect();
         let ret_types: Vec<Type> = rets.iter().map(|r| r.ty).collect();
@@ -920,7 +910,7 @@ impl<'a> Gen<'a> {
         );
         if hybrid {
             hb.set_self_attr(ctx, "xcs.class", Some(ctx.str_attr("hybrid")));
-        } else if self.chance(50) {
+        } else if self.rng.chance(50) {
             hb.set_self_attr(ctx, "xcs.class", Some(ctx.str_attr("tensor")));
         }
         self.helpers.push((name.clone(), hb));
