@@ -88,7 +88,7 @@ def layer_norm(x, gamma=None, beta=None, axis=-1, epsilon=1e-5):
     eps = np.asarray(epsilon, x.dtype)
     elem = {"float16": "f16", "float32": "f32", "float64": "f64"}[str(x.dtype)]
     return xnp._emit1("tensor.layer_norm", [x, g, b], x.shape, x.dtype,
-                      {"axis": f"{ax} : i64", "epsilon": f"{xnp._core._float_text(eps.item(), elem)} : {elem}"})
+                      {"axis": f"{ax} : i64", "epsilon": f"{xnp._core._float_text(float(np.float32(epsilon)), 'f32')} : f32"})
 
 
 def _defaults(x, gamma, beta, axis):

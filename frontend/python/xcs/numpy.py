@@ -227,11 +227,13 @@ abs = absolute = _make_unary("abs", "tensor.abs")
 sign = _make_unary("sign", "tensor.sign")
 floor = _make_unary("floor", "tensor.floor")
 ceil = _make_unary("ceil", "tensor.ceil")
-rint = _make_unary("rint", "tensor.round")
+rint = _make_unary("rint", "tensor.round", True)
 
 
 @_traceable("round")
 def round(x, decimals=0):
+    if x.dtype.kind != "f":
+        return x  # numpy: rounding an integer array keeps it
     if decimals != 0:
         scale = 10.0 ** decimals
         return true_divide(rint(multiply(x, scale)), scale)
@@ -633,10 +635,14 @@ def _getitem(x, idx):
     n_real = builtins.sum(1 for i in idx if i is not None and i is not Ellipsis)
     if n_real > x.ndim:
         raise user_error(f"too many indices for an array of rank {x.ndim}")
-    if Ellipsis in idx:
-        k = idx.index(Ellipsis)
+    ellipsis = [k for k, i in enumerate(idx) if i is Ellipsis]
+    if len(ellipsis) > 1:
+        raise user_error("an index can only have a single ellipsis ('...')")
+    if ellipsis:
+        k = ellipsis[0]
         idx = idx[:k] + (slice(None),) * (x.ndim - n_real) + idx[k + 1:]
-    idx = idx + (slice(None),) * (x.ndim - n_real)
+    else:
+        idx = idx + (slice(None),) * (x.ndim - n_real)
     start, limit, stride, out_shape, reversed_dims, advanced = [], [], [], [], [], None
     dim = 0
     for i in idx:
