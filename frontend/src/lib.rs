@@ -52,11 +52,13 @@ struct Program {
 
 #[pymethods]
 impl Program {
-    /// Parses and verifies `text` (diagnostics name `filename`); a `CompileError` if it fails.
+    /// Parses and verifies `text` (diagnostics name `filename`; ops of unregistered dialects
+    /// only with `allow_unregistered`); a `CompileError` if it fails.
     #[staticmethod]
-    #[pyo3(signature = (text, filename = "<python>"))]
-    fn parse(py: Python<'_>, text: &str, filename: &str) -> PyResult<Program> {
-        let xcs = xcs::Compiler::new();
+    #[pyo3(signature = (text, filename = "<python>", allow_unregistered = false))]
+    fn parse(py: Python<'_>, text: &str, filename: &str, allow_unregistered: bool) -> PyResult<Program> {
+        let mut xcs = xcs::Compiler::new();
+        xcs.allow_unregistered = allow_unregistered;
         let module = xcs.parse_named(filename, text).map_err(|e| xcs_error(py, "CompileError", &e.rendered))?;
         Ok(Program { inner: Rc::new(Inner { xcs, module: RefCell::new(module) }) })
     }

@@ -161,7 +161,7 @@ class Tracer:
         ins = ", ".join(o.name for o in operands)
         sig = "(" + ", ".join(o.type for o in operands) + ") -> "
         sig += result_types[0] if len(result_types) == 1 else "(" + ", ".join(result_types) + ")"
-        if op == "tensor.constant":
+        if not operands and len(result_types) == 1:
             sig = result_types[0]
         body = f" {region}" if region else ""
         self.lines.append(f"{lhs}{op} {ins}{attr} : {sig}{body} {loc_text(where)}")

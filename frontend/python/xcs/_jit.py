@@ -71,8 +71,11 @@ def _flatten(out, tracer):
         keys = sorted(out)
         parts = [_flatten(out[k], tracer) for k in keys]
         return [leaf for p in parts for leaf in p[0]], (dict, keys, [p[1] for p in parts])
-    if isinstance(out, Array):
+    if isinstance(out, Array) or type(out).__name__ == "HostValue":
         return [out], None
+    if isinstance(out, str):
+        from . import _orchestration
+        return [_orchestration._as_host_str(tracer, out)], None
     if out is None:
         return [], "none"
     if isinstance(out, (bool, int, float, np.generic, np.ndarray)):
