@@ -4,10 +4,8 @@
 //! come back out without copies (descriptors point at the arrays' buffers; results own theirs).
 //! Tracing, `xcs.numpy`, `vmap` and the rest are Python (`frontend/python/xcs`).
 
-use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
-use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use numpy::npyffi::{self, npy_intp, NpyTypes, PY_ARRAY_API};
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -35,19 +33,29 @@ fn xcs_error(py: Python<'_>, kind: &str, rendered: &str) -> PyErr {
 /// A compiler (context, passes) and one module: what `xcs.jit` builds per traced function.
 struct Inner {
     xcs: xcs::Compiler,
-    module: RefCell<Module>,
+    module: Mutex<Module>,
 }
 
+// SAFETY: the context is shared by the interpreter's own threads already (xcs.parallel_map);
+// the module is behind a mutex; a `Compiled` is immutable machine code, callable from any
+// thread (the runtime's error state is per thread).
+unsafe impl Send for Inner {}
+unsafe impl Sync for Inner {}
+
 impl Inner {
+    fn module(&self) -> MutexGuard<'_, Module> {
+        self.module.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn render(&self, d: Diagnostic) -> String {
         self.xcs.error(vec![d]).rendered
     }
 }
 
 /// A parsed, verified module (`xcs._native.Program.parse(text, filename)`).
-#[pyclass(unsendable, module = "xcs._native")]
+#[pyclass(frozen, module = "xcs._native")]
 struct Program {
-    inner: Rc<Inner>,
+    inner: Arc<Inner>,
 }
 
 #[pymethods]
@@ -60,13 +68,13 @@ impl Program {
         let mut xcs = xcs::Compiler::new();
         xcs.allow_unregistered = allow_unregistered;
         let module = xcs.parse_named(filename, text).map_err(|e| xcs_error(py, "CompileError", &e.rendered))?;
-        Ok(Program { inner: Rc::new(Inner { xcs, module: RefCell::new(module) }) })
+        Ok(Program { inner: Arc::new(Inner { xcs, module: Mutex::new(module) }) })
     }
 
     /// Runs a pipeline in MLIR's textual syntax (`builtin.module(inline,func.func(cse))`),
     /// verifying after each pass; a `CompileError` with the pass's located diagnostic if it fails.
     fn run_pipeline(&self, py: Python<'_>, pipeline: &str) -> PyResult<()> {
-        let mut module = self.inner.module.borrow_mut();
+        let mut module = self.inner.module();
         self.inner.xcs.run(&mut module, pipeline).map_err(|e| xcs_error(py, "CompileError", &e.rendered))
     }
 
@@ -75,7 +83,7 @@ impl Program {
     #[pyo3(signature = (debug_info = false, generic = false))]
     fn text(&self, debug_info: bool, generic: bool) -> String {
         let opts = PrintOptions { generic, debug_info, ..Default::default() };
-        print_module(&self.inner.xcs.ctx, &self.inner.module.borrow(), &opts)
+        print_module(&self.inner.xcs.ctx, &self.inner.module(), &opts)
     }
 
     /// Compiles function `entry` through LLVM for arguments of these shapes (sizes specialized).
@@ -85,7 +93,7 @@ impl Program {
         if threads > 0 {
             opts.threads = threads;
         }
-        let module = self.inner.module.borrow();
+        let module = self.inner.module();
         let jit = xcs_lowering::Jit::new(&self.inner.xcs.ctx, &module, opts);
         let compiled = jit.compile(entry, Some(shapes)).map_err(|e| {
             let rendered = self.inner.render(e.to_diagnostic());
@@ -94,7 +102,7 @@ impl Program {
         let (args, results) = compiled.ports();
         let arg_elems = args.iter().map(|p| p.elem).collect();
         let result_elems = results.iter().map(|p| p.elem).collect();
-        Ok(Executable { inner: Rc::clone(&self.inner), compiled: Rc::new(compiled), arg_elems, result_elems })
+        Ok(Executable { inner: Arc::clone(&self.inner), compiled: Arc::new(SendCompiled(compiled)), arg_elems, result_elems })
     }
 
     /// Runs `entry` on the reference interpreter. `args`: numpy arrays, `str`s, ints, other
@@ -110,7 +118,7 @@ impl Program {
         externals: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyTuple>> {
         let values = args.iter().map(to_rt_value).collect::<PyResult<Vec<_>>>()?;
-        let module = self.inner.module.borrow();
+        let module = self.inner.module();
         let mut interp = Interpreter::new(&self.inner.xcs.ctx, &module);
         if let Some(providers) = providers {
             for (name, f) in providers.iter() {
@@ -277,10 +285,10 @@ fn numpy_of(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
 /// A function compiled through LLVM for fixed argument shapes; calling it with numpy arrays
 /// passes their buffers as they are (C-contiguous arrays of the compiled dtype; others are
 /// converted once by `numpy.ascontiguousarray`) and wraps the result buffers as arrays.
-#[pyclass(unsendable, module = "xcs._native")]
+#[pyclass(frozen, module = "xcs._native")]
 struct Executable {
-    inner: Rc<Inner>,
-    compiled: Rc<Compiled>,
+    inner: Arc<Inner>,
+    compiled: Arc<SendCompiled>,
     arg_elems: Vec<ElemType>,
     result_elems: Vec<ElemType>,
 }
@@ -313,7 +321,7 @@ impl Executable {
             keep.push(array);
         }
         // SAFETY: every descriptor points at a live buffer of its dtype and shape (above).
-        let outs = unsafe { self.compiled.call_descriptors(&descs) }.map_err(|e| {
+        let outs = unsafe { self.compiled.0.call_descriptors(&descs) }.map_err(|e| {
             let d = e.to_diagnostic();
             let rendered = if d.loc == xcs_ir::Location::UNKNOWN { format!("error: {}", d.message) } else { self.inner.render(d) };
             xcs_error(py, "RunError", &rendered)
@@ -330,9 +338,14 @@ impl Executable {
 
     /// The LLVM IR the function was compiled from (before optimization).
     fn llvm_ir(&self) -> String {
-        self.compiled.ir.clone()
+        self.compiled.0.ir.clone()
     }
 }
+
+/// Compiled code shared across Python threads (see `Inner`'s safety note).
+struct SendCompiled(Compiled);
+unsafe impl Send for SendCompiled {}
+unsafe impl Sync for SendCompiled {}
 
 /// `obj` as a C-contiguous, aligned numpy array of `elem` (itself when it already is one).
 fn contiguous<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>, elem: ElemType) -> PyResult<Bound<'py, PyUntypedArray>> {

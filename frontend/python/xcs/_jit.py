@@ -193,12 +193,13 @@ class JitFunction:
     """A jitted function (`xcs.jit(f)`): call it like `f`."""
 
     def __init__(self, fun, static_argnums=(), pipeline=None):
+        # first: update_wrapper copies the wrapped object's __dict__ (a VmapFunction's `fun`...)
+        functools.update_wrapper(self, fun, updated=())
         self.fun = fun
         self.static_argnums = tuple(sorted({static_argnums} if isinstance(static_argnums, int) else set(static_argnums)))
         self.pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
         self._cache = {}
         self._hits = self._misses = self._traces = 0
-        functools.update_wrapper(self, fun)
 
     def _split(self, args):
         statics = self.static_argnums
