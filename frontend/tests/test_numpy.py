@@ -202,3 +202,13 @@ def test_traced_array_properties():
 
     f(np.zeros((2, 3), np.float32))
     assert seen == dict(shape=(2, 3), dtype=np.dtype(np.float32), ndim=2, size=6, T=(3, 2), len=2)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_erf_rsqrt(rng, dtype):
+    """The tensor ops numpy has no name for: erf (scipy.special's) and rsqrt (jax.lax's)."""
+    a = rand(rng, (4, 3), dtype)
+    check(xcs.jit(xnp.erf)(a), np.vectorize(math.erf)(a).astype(dtype))
+    b = np.abs(a) + 0.5
+    check(xcs.jit(xnp.rsqrt)(b), (1 / np.sqrt(b)).astype(dtype))
+    check(xnp.erf(a), np.vectorize(math.erf)(a).astype(dtype))

@@ -230,6 +230,22 @@ ceil = _make_unary("ceil", "tensor.ceil")
 rint = _make_unary("rint", "tensor.round", True)
 
 
+def _jit_eager(op):
+    """An op numpy lacks (erf, rsqrt): traced, one op; on concrete arrays, compiled."""
+    def fn(x):
+        if _traced(x) is None:
+            from ._jit import jit
+            return jit(fn)(np.asarray(x))
+        return _unary(op, x, to_float=True)
+    return fn
+
+
+erf = _jit_eager("tensor.erf")  # scipy.special.erf / jax.scipy.special.erf
+erf.__name__ = "erf"
+rsqrt = _jit_eager("tensor.rsqrt")  # 1 / sqrt(x), jax.lax.rsqrt
+rsqrt.__name__ = "rsqrt"
+
+
 @_traceable("round")
 def round(x, decimals=0):
     if x.dtype.kind != "f":
