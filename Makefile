@@ -4,7 +4,8 @@
 #               (LLVM JIT) and on the reference interpreter
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy, the
 #               Python frontend's pytest suite)
-# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax), make fuzz (fuzz the parser+verifier), make docs.
+# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench-frontend:
+# the Python frontend vs jax.jit), make frontend (build and install the Python package), make fuzz (fuzz the parser+verifier), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
 APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev
@@ -23,7 +24,7 @@ MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dc
 FUZZ_SECONDS ?= 600
 XCS_RUN     ?= target/release/xcs-run
 
-.PHONY: all deps build build-release frontend run test test-cargo test-lit test-python bench bench-deps bench-native fuzz docs check-docs clean
+.PHONY: all deps build build-release frontend bench-frontend run test test-cargo test-lit test-python bench bench-deps bench-native fuzz docs check-docs clean
 
 all: build
 
@@ -107,6 +108,14 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_vmap_batch.py --xcs-opt target/release/xcs-opt --json target/bench/vmap_batch.json
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
+	$(MAKE) bench-frontend
+
+# the Python frontend (release build of the extension) vs jax.jit and xcs-run --bench
+bench-frontend: build-release bench-deps
+	@rm -rf $(WHEEL_DIR)
+	$(PYTHON) -m maturin build --quiet --release --auditwheel skip --manifest-path frontend/Cargo.toml -o $(WHEEL_DIR)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/xcs-*.whl
+	$(PYTHON) tools/bench/bench_frontend.py --xcs-run target/release/xcs-run --json target/bench/frontend.json
 
 # jax (XLA CPU) is a peer of the native benchmark only: make test never needs it
 bench-deps: deps

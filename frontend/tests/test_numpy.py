@@ -62,7 +62,8 @@ def test_division_and_power(rng, dtype):
     check(xcs.jit(lambda a, b: a // b)(a, b), a // b)
     check(xcs.jit(lambda a, b: a % b)(a, b), a % b)
     e = np.abs(rand(rng, (5,), dtype)) % 3
-    check(xcs.jit(lambda a, e: a ** e)(a, e), a ** e)
+    with np.errstate(invalid="ignore"):  # negative bases with fractional exponents: nan, as numpy
+        check(xcs.jit(lambda a, e: a ** e)(a, e), a ** e)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int16])
