@@ -303,8 +303,11 @@ impl Executable {
         }
         let mut keep = Vec::with_capacity(args.len());
         let mut descs = Vec::with_capacity(args.len());
-        for (arg, &elem) in args.iter().zip(&self.arg_elems) {
-            let array = contiguous(py, &arg, elem)?;
+        for (i, (arg, &elem)) in args.iter().zip(&self.arg_elems).enumerate() {
+            let array = contiguous(py, &arg, elem).map_err(|e| {
+                let msg = format!("error: argument #{i}: cannot pass it as a {} array: {}", numpy_name(elem), python_message(py, e));
+                xcs_error(py, "RunError", &msg)
+            })?;
             // SAFETY: `array` is a live C-contiguous numpy array of `elem`; its dims are
             // npy_intp (i64 here) and it outlives the call (`keep`).
             let desc = unsafe {
