@@ -64,6 +64,22 @@ def test_orchestration_call_is_an_external_declaration():
     assert agent("cats") == "results for cats" and seen == ["cats"]
 
 
+def test_library_callable_with_a_declared_name():
+    class Completions:  # stands in for a client library's bound method (no network)
+        def create(self, prompt):
+            return f"completion of {prompt}"
+
+    create = xcs.mark_orchestration(Completions().create, returns=str, name="openai.chat.completions.create")
+    f = xcs.jit(lambda q: create(q))
+    text = f.lower("x").as_text()
+    assert "func.func private @openai.chat.completions.create(!xcs.str) -> !xcs.str" in text
+    assert f("hello") == "completion of hello"
+    # classify treats the openai. prefix as orchestration
+    p = xcs.Program.parse(text)
+    p.run_pipeline("builtin.module(classify)")
+    assert 'xcs.class = "orchestration"' in p.text()
+
+
 def test_opaque_results_are_any():
     @xcs.mark_orchestration
     def fetch(q):

@@ -6,6 +6,7 @@ with concrete values when the interpreter runs the function.
 """
 
 import functools
+import re
 
 import numpy as np
 
@@ -106,23 +107,26 @@ def format(template, *args):
 
 # ---------------------------------------------------------------- markers (seed 000 §4.1)
 
-def _traced_call(fn, returns):
+def _traced_call(fn, returns, name=None):
     """Wraps `fn`: called with traced values it becomes an external call; else it runs."""
     @functools.wraps(fn)
     def call(*args):
         tracer = _tracer_of(*args)
         if tracer is None or not any(isinstance(a, (Array, HostValue)) for a in args):
             return fn(*args)
-        return external_call(tracer, fn, args, returns)
+        return external_call(tracer, fn, args, returns, name)
     return call
 
 
-def _mark(fn, tensor, orchestration, returns=None):
-    wrapped = _traced_call(fn, returns) if orchestration and not tensor else fn
+def _mark(fn, tensor, orchestration, returns=None, name=None):
+    wrapped = _traced_call(fn, returns, name) if orchestration and not tensor else fn
     for f in {id(fn): fn, id(wrapped): wrapped}.values():
-        f._xcs_is_tensor = tensor
-        f._xcs_is_orchestration = orchestration
-        f._xcs_returns = returns
+        try:
+            f._xcs_is_tensor = tensor
+            f._xcs_is_orchestration = orchestration
+            f._xcs_returns = returns
+        except AttributeError:  # a bound method or builtin: the wrapper carries the marks
+            pass
     return wrapped
 
 
@@ -131,13 +135,16 @@ def mark_tensor(fn):
     return _mark(fn, True, False)
 
 
-def mark_orchestration(fn=None, *, returns=None):
+def mark_orchestration(fn=None, *, returns=None, name=None):
     """Marks `fn` orchestration-only. Inside traced code a call of it is not traced: it becomes
     an external declaration called back with concrete values (result type from `returns`:
-    `str` gives `!xcs.str`, anything else `!xcs.any`)."""
+    `str` gives `!xcs.str`, anything else `!xcs.any`). `name` overrides the declaration's
+    symbol (default `module.qualname`), e.g. for a library callable:
+    `create = xcs.mark_orchestration(client.chat.completions.create, returns=str,
+    name="openai.chat.completions.create")`."""
     if fn is None:
-        return lambda f: _mark(f, False, True, returns)
-    return _mark(fn, False, True, returns)
+        return lambda f: _mark(f, False, True, returns, name)
+    return _mark(fn, False, True, returns, name)
 
 
 def mark_hybrid(fn):
@@ -161,7 +168,7 @@ def qualified_name(fn):
     return f"{module}.{name}" if module and not name.startswith(module + ".") else name
 
 
-def external_call(tracer, fn, args, returns=None):
+def external_call(tracer, fn, args, returns=None, name=None):
     """Emits `func.call @<qualified name>(args)` and its private declaration."""
     tracer.host = True
     ops = []
@@ -174,7 +181,9 @@ def external_call(tracer, fn, args, returns=None):
             raise user_error(f"an external call takes traced values and strings, not {type(a).__name__} "
                              "(close over it instead)")
     rtype = "!xcs.str" if returns is str else "!xcs.any"
-    sym = qualified_name(fn)
+    sym = name or qualified_name(fn)
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.$]*", sym):
+        raise user_error(f"{sym!r} is not a valid symbol name for an external declaration")
     attrs = f' attributes {{xcs.module = {mlir_string(getattr(fn, "__module__", None) or "")}}}'
     decl = f"func.func private @{sym}({', '.join(o.type for o in ops)}) -> {rtype}{attrs}"
     old = tracer.decls.get(sym)
