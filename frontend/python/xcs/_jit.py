@@ -46,7 +46,7 @@ def _abstract_spec(x):
     if isinstance(x, (bool, int, float, np.generic)):
         a = np.asarray(x)
         return (a.shape, a.dtype)
-    if isinstance(x, (list, tuple)) and x and all(isinstance(v, (int, float, bool)) for v in x):
+    if isinstance(x, (list, tuple)) and x and _is_array_like_list(x):
         a = np.asarray(x)
         return (a.shape, a.dtype)
     return None
@@ -98,10 +98,41 @@ def unflatten(tree, leaves):
     return build(tree)
 
 
-def trace(fun, args, static_argnums=(), name=None):
+def _is_array_like_list(x):
+    return all(isinstance(v, (bool, int, float)) or (isinstance(v, (list, tuple)) and _is_array_like_list(v)) for v in x)
+
+
+def flatten_inputs(xs):
+    """Arguments -> (leaves, hashable tree): lists, tuples and dicts are containers (a list of
+    numbers is one array-like leaf)."""
+    leaves = []
+
+    def go(x):
+        if isinstance(x, (list, tuple)) and x and not _is_array_like_list(x):
+            return (type(x), tuple(go(v) for v in x))
+        if isinstance(x, dict):
+            keys = tuple(sorted(x))
+            return (dict, keys, tuple(go(x[k]) for k in keys))
+        leaves.append(x)
+        return None
+    return leaves, (tuple, tuple(go(x) for x in xs))
+
+
+def _contains_traced(xs):
+    for x in xs:
+        if isinstance(x, Array) or type(x).__name__ == "HostValue":
+            return True
+        if isinstance(x, (list, tuple)) and _contains_traced(x):
+            return True
+        if isinstance(x, dict) and _contains_traced(list(x.values())):
+            return True
+    return False
+
+
+def trace(fun, args, static_argnums=(), name=None, where=None):
     """Traces `fun(*args)`: dynamic arguments become abstract arrays (or host values)."""
     tracer = Tracer()
-    where = def_location(fun)
+    where = where or def_location(fun)
     abstract = []
     for i, a in enumerate(args):
         if i in static_argnums:
@@ -223,20 +254,23 @@ class JitFunction:
         return dyn, st
 
     def _key(self, args):
+        """(key, flat dynamic leaves, input tree): shapes/dtypes of the leaves (arrays inside
+        lists, tuples and dicts count one by one, as jax's pytrees), the tree, the statics."""
         dyn, st = self._split(args)
+        leaves, tree = flatten_inputs(dyn)
         parts = []
-        for a in dyn:
+        for a in leaves:
             if type(a) is np.ndarray:
                 parts.append((a.shape, a.dtype))
             else:
                 spec = _abstract_spec(a)
                 parts.append(spec if spec is not None else ("host", type(a)))
         try:
-            key = (tuple(parts), st)
+            key = (tuple(parts), tree, st)
             hash(key)
         except TypeError:
             raise user_error("static arguments must be hashable") from None
-        return key, dyn
+        return key, leaves, tree
 
     def __call__(self, *args):
         if not self.static_argnums:
@@ -247,29 +281,39 @@ class JitFunction:
                 if entry is not None:
                     self._hits += 1
                     return entry.call_arrays(args)
-        if any(isinstance(a, Array) for a in args):
+        if _contains_traced(args):
             return self.fun(*args)  # inside another trace: trace through, as jax does
-        key, dyn = self._key(args)
+        key, leaves, tree = self._key(args)
         entry = self._cache.get(key)
         if entry is None:
             self._misses += 1
-            entry = self._compile(args)
+            entry = self._compile(args, leaves, tree)
             self._cache[key] = entry
             if not self.static_argnums and all(type(a) is np.ndarray for a in args):
                 self._fast[tuple((a.shape, a.dtype) for a in args)] = entry
         else:
             self._hits += 1
-        return entry(*[_concrete(a) for a in dyn]) if entry.traced.host else entry(*dyn)
+        return entry(*[_concrete(a) for a in leaves]) if entry.traced.host else entry(*leaves)
 
-    def _compile(self, args):
+    def _flat_function(self, args, tree):
+        """`fun` as a function of the flat dynamic leaves (statics and the tree rebuilt)."""
+        statics = self.static_argnums
+
+        def flat(*leaves):
+            dyn = iter(unflatten(tree, leaves))
+            return self.fun(*[args[i] if i in statics else next(dyn) for i in range(len(args))])
+        return flat
+
+    def _trace(self, args, leaves, tree):
         self._traces += 1
-        traced = trace(self.fun, args, self.static_argnums)
-        return Compiled(traced, self.pipeline, _shapes(self._split(args)[0]))
+        return trace(self._flat_function(args, tree), leaves, name=symbol_name(self.fun), where=def_location(self.fun))
+
+    def _compile(self, args, leaves, tree):
+        return Compiled(self._trace(args, leaves, tree), self.pipeline, _shapes(leaves))
 
     def lower(self, *args):
-        self._traces += 1
-        traced = trace(self.fun, args, self.static_argnums)
-        return Lowered(self, traced, _shapes(self._split(args)[0]))
+        _, leaves, tree = self._key(args)
+        return Lowered(self, self._trace(args, leaves, tree), _shapes(leaves))
 
     def cache_info(self):
         """Hits, misses, traces and entries of the compiled-code cache."""

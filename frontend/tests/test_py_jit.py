@@ -120,7 +120,7 @@ def test_shape_error_names_the_python_line():
 
     with pytest.raises(xcs.TraceError) as e:
         xcs.jit(f)(np.zeros(3), np.zeros(4))
-    assert e.value.file == os.path.abspath(__file__) or e.value.file.endswith("test_jit.py")
+    assert e.value.file == os.path.abspath(__file__) or e.value.file.endswith("test_py_jit.py")
     assert e.value.line == f.__code__.co_firstlineno + 1
     assert "do not broadcast" in str(e.value)
     assert isinstance(e.value, xcs.XcsError)
@@ -168,3 +168,25 @@ def test_non_contiguous_and_convertible_inputs(rng):
     np.testing.assert_allclose(c([[1, 2], [3, 4]]), np.array([[2.0, 4.0], [6.0, 8.0]]))
     with pytest.raises(xcs.RunError, match="argument #0"):
         c([["a", "b"], ["c", "d"]])
+
+
+def test_pytree_arguments(rng):
+    """Lists, tuples and dicts of arrays are arguments as in jax (each array one input)."""
+    params = {"w": rng.random((3, 4)), "b": rng.random(4), "layers": [rng.random((4, 4)), rng.random((4, 4))]}
+
+    @xcs.jit
+    def net(p, x):
+        h = x @ p["w"] + p["b"]
+        for w in p["layers"]:
+            h = xcs.nn.relu(h @ w)
+        return h
+
+    x = rng.random((2, 3))
+    want = x @ params["w"] + params["b"]
+    for w in params["layers"]:
+        want = np.maximum(want @ w, 0)
+    np.testing.assert_allclose(net(params, x), want)
+    net(params, x)
+    assert net.cache_info().hits == 1 and net.cache_info().traces == 1
+    nested = [[1.0, 2.0], [3.0, 4.0]]  # a nested list of numbers is one array-like argument
+    np.testing.assert_allclose(xcs.jit(lambda xs: xs[0] + xs[1])(nested), np.asarray(nested)[0] + np.asarray(nested)[1])
