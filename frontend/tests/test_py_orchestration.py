@@ -26,6 +26,16 @@ def test_llm_and_format_in_jit():
     assert "xcs.llm" in ir and "xcs.format" in ir and "!xcs.str" in ir
 
 
+def test_classify_report_of_a_traced_function():
+    @xcs.jit
+    def hybrid(x, q):
+        return xcs.llm(xcs.format("{}", x.sum()), provider="echo"), x * 2
+
+    report = hybrid.lower(np.ones(3, np.float32), "q").classify()
+    (entry,) = [f for f in report["functions"] if f["name"] == "@hybrid"]
+    assert entry["class"] == "hybrid"
+
+
 def test_registered_provider_and_timeout():
     xcs.providers.register("upper", lambda model, prompt: f"{model}:{prompt.upper()}")
     f = xcs.jit(lambda q: xcs.llm(q, model="m1", provider="upper"))

@@ -218,6 +218,20 @@ class Lowered:
     def compile(self):
         return Compiled(self.traced, self._jitted.pipeline, self._shapes)
 
+    def classify(self):
+        """The `classify` pass's JSON report of the traced module (as `xcs-opt
+        --classify-report`): each function's class, its signals and, for hybrid ones, the
+        call paths to them."""
+        program = parse(self.traced.text)
+        fd, path = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        try:
+            program.run_pipeline(f"builtin.module(classify{{report={path}}})")
+            with open(path) as f:
+                return json.load(f)
+        finally:
+            os.unlink(path)
+
     def cost(self):
         """The `cost-annotate` report (the resolved cost tree, as `xcs-opt --cost-report`)."""
         program = parse(self.traced.text)
