@@ -699,10 +699,8 @@ def _getitem(x, idx):
         d, ix = advanced
         y = take(y, ix, axis=d)
         k = len(_shape(ix))
-        kept = [s for kind, s in out_shape]
         pos = [j for j, (kind, _) in enumerate(out_shape) if kind != "new"][d]
         out_shape = out_shape[:pos] + [("keep", s) for s in y.shape[d:d + k]] + out_shape[pos + 1:]
-        del kept
     final = tuple(s for kind, s in out_shape if kind != "drop")
     return reshape(y, final)
 
