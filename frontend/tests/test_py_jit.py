@@ -127,10 +127,14 @@ def test_shape_error_names_the_python_line():
 
 
 def test_numpy_function_without_op_is_named():
-    with pytest.raises(xcs.TraceError, match=r"numpy\.fft\.fft|numpy.fft|fft has no tensor op"):
+    with pytest.raises(xcs.TraceError, match=r"numpy\.fft\.fft has no tensor op"):
         xcs.jit(lambda x: np.fft.fft(x))(np.zeros(4))
     with pytest.raises(xcs.TraceError, match="numpy.argsort has no tensor op"):
         xcs.jit(lambda x: np.argsort(x))(np.zeros(4))
+    with pytest.raises(xcs.TraceError, match="numpy.linalg.norm has no tensor op"):
+        xcs.jit(lambda x: np.linalg.norm(x))(np.zeros(4))
+    # numpy's own names with a tensor op work on traced arrays
+    np.testing.assert_allclose(xcs.jit(lambda x: np.sum(np.exp(x), axis=0))(np.ones((2, 3))), np.exp(np.ones((2, 3))).sum(0))
 
 
 def test_control_flow_on_traced_values_is_an_error():

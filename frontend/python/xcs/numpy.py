@@ -734,14 +734,14 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 
 def _array_function(self, func, types, args, kwargs):
+    """numpy's functions on traced arrays: the `xcs.numpy` function of the same name (numpy's
+    top-level namespace only); anything else is a `TraceError` naming the numpy function."""
     name = func.__name__
-    fn = globals().get(name)
-    if fn is None or name.startswith("_") or getattr(func, "__module__", "").startswith("numpy.") and \
-            func.__module__ not in ("numpy", "numpy._core.fromnumeric", "numpy._core.numeric",
-                                    "numpy._core.multiarray", "numpy._core.shape_base",
-                                    "numpy._core.einsumfunc", "numpy.lib._function_base_impl",
-                                    "numpy._core._methods", "numpy.lib._shape_base_impl"):
-        raise user_error(f"numpy.{name} has no tensor op: it cannot be traced by xcs.jit")
+    public = next((m.__name__ for m in (np, np.fft, np.linalg, np.random, np.lib)
+                   if getattr(m, name, None) is func), getattr(func, "__module__", None) or "numpy")
+    fn = globals().get(name) if public == "numpy" and not name.startswith("_") else None
+    if fn is None or not callable(fn) or isinstance(fn, type):
+        raise user_error(f"{public}.{name} has no tensor op: it cannot be traced by xcs.jit (see xcs.numpy)")
     return fn(*args, **kwargs)
 
 
