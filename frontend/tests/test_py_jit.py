@@ -194,3 +194,21 @@ def test_pytree_arguments(rng):
     assert net.cache_info().hits == 1 and net.cache_info().traces == 1
     nested = [[1.0, 2.0], [3.0, 4.0]]  # a nested list of numbers is one array-like argument
     np.testing.assert_allclose(xcs.jit(lambda xs: xs[0] + xs[1])(nested), np.asarray(nested)[0] + np.asarray(nested)[1])
+
+
+def test_pass_error_points_at_the_python_line():
+    """An error of a pass (vmap-batch: an unbatched result that depends on the batch) is a
+    CompileError located at the Python line that made the op."""
+    def f(x):
+        return xcs.vmap(lambda r: r * 2, out_axes=None)(x)
+
+    with pytest.raises(xcs.CompileError) as e:
+        xcs.jit(f)(np.ones((3, 2)))
+    assert e.value.file.endswith("test_py_jit.py")
+    assert e.value.line == f.__code__.co_firstlineno + 1
+
+
+def test_submodules_after_plain_import():
+    import importlib
+    pkg = importlib.import_module("xcs")
+    assert pkg.numpy.add is not None and pkg.nn.relu is not None and "echo" in pkg.providers.names()
