@@ -5,7 +5,7 @@
 //! Tracing, `xcs.numpy`, `vmap` and the rest are Python (`frontend/python/xcs`).
 
 use std::ffi::{c_int, c_void};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use numpy::npyffi::{self, npy_intp, NpyTypes, PY_ARRAY_API};
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -33,18 +33,22 @@ fn xcs_error(py: Python<'_>, kind: &str, rendered: &str) -> PyErr {
 /// A compiler (context, passes) and one module: what `xcs.jit` builds per traced function.
 struct Inner {
     xcs: xcs::Compiler,
-    module: Mutex<Module>,
+    module: RwLock<Module>,
 }
 
 // SAFETY: the context is shared by the interpreter's own threads already (xcs.parallel_map);
-// the module is behind a mutex; a `Compiled` is immutable machine code, callable from any
+// the module is behind a read-write lock; a `Compiled` is immutable machine code, callable from any
 // thread (the runtime's error state is per thread).
 unsafe impl Send for Inner {}
 unsafe impl Sync for Inner {}
 
 impl Inner {
-    fn module(&self) -> MutexGuard<'_, Module> {
-        self.module.lock().unwrap_or_else(|e| e.into_inner())
+    fn module(&self) -> RwLockWriteGuard<'_, Module> {
+        self.module.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn module_read(&self) -> RwLockReadGuard<'_, Module> {
+        self.module.read().unwrap_or_else(|e| e.into_inner())
     }
 
     fn render(&self, d: Diagnostic) -> String {
@@ -68,7 +72,7 @@ impl Program {
         let mut xcs = xcs::Compiler::new();
         xcs.allow_unregistered = allow_unregistered;
         let module = xcs.parse_named(filename, text).map_err(|e| xcs_error(py, "CompileError", &e.rendered))?;
-        Ok(Program { inner: Arc::new(Inner { xcs, module: Mutex::new(module) }) })
+        Ok(Program { inner: Arc::new(Inner { xcs, module: RwLock::new(module) }) })
     }
 
     /// Runs a pipeline in MLIR's textual syntax (`builtin.module(inline,func.func(cse))`),
@@ -83,7 +87,7 @@ impl Program {
     #[pyo3(signature = (debug_info = false, generic = false))]
     fn text(&self, debug_info: bool, generic: bool) -> String {
         let opts = PrintOptions { generic, debug_info, ..Default::default() };
-        print_module(&self.inner.xcs.ctx, &self.inner.module(), &opts)
+        print_module(&self.inner.xcs.ctx, &self.inner.module_read(), &opts)
     }
 
     /// Compiles function `entry` through LLVM for arguments of these shapes (sizes specialized).
@@ -93,7 +97,7 @@ impl Program {
         if threads > 0 {
             opts.threads = threads;
         }
-        let module = self.inner.module();
+        let module = self.inner.module_read();
         let jit = xcs_lowering::Jit::new(&self.inner.xcs.ctx, &module, opts);
         let compiled = jit.compile(entry, Some(shapes)).map_err(|e| {
             let rendered = self.inner.render(e.to_diagnostic());
@@ -118,21 +122,29 @@ impl Program {
         externals: Option<Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyTuple>> {
         let values = args.iter().map(to_rt_value).collect::<PyResult<Vec<_>>>()?;
-        let module = self.inner.module();
-        let mut interp = Interpreter::new(&self.inner.xcs.ctx, &module);
-        if let Some(providers) = providers {
-            for (name, f) in providers.iter() {
-                interp = interp.with_provider(&name.extract::<String>()?, python_provider(f.unbind()));
-            }
+        let mut named_providers = Vec::new();
+        for (name, f) in providers.iter().flat_map(|d| d.iter()) {
+            named_providers.push((name.extract::<String>()?, python_provider(f.unbind())));
         }
-        if let Some(externals) = externals {
-            for (name, f) in externals.iter() {
-                interp = interp.with_external(&name.extract::<String>()?, python_external(f.unbind()));
-            }
+        let mut named_externals = Vec::new();
+        for (name, f) in externals.iter().flat_map(|d| d.iter()) {
+            named_externals.push((name.extract::<String>()?, python_external(f.unbind())));
         }
-        // The GIL is released while the interpreter runs: its thread pool (xcs.parallel_map)
-        // calls providers and externals back into Python.
-        let job = AssertSend(move || interp.call(entry, values));
+        // The GIL is released while the interpreter runs (and while it waits for the module):
+        // its thread pool (xcs.parallel_map) calls providers and externals back into Python,
+        // and other Python threads may run this program at the same time (a read lock).
+        let inner = Arc::clone(&self.inner);
+        let job = AssertSend(move || {
+            let module = inner.module_read();
+            let mut interp = Interpreter::new(&inner.xcs.ctx, &module);
+            for (name, p) in named_providers {
+                interp = interp.with_provider(&name, p);
+            }
+            for (name, f) in named_externals {
+                interp = interp.with_external(&name, f);
+            }
+            interp.call(entry, values)
+        });
         let result = py.detach(move || AssertSend(job.run()));
         let results = result.0.map_err(|e| xcs_error(py, "RunError", &self.inner.render(e.to_diagnostic())))?;
         let objects = results.iter().map(|v| from_rt_value(py, v)).collect::<PyResult<Vec<_>>>()?;

@@ -234,3 +234,21 @@ def test_seed_module_detection_and_no_source():
     ns = {}
     exec("def dyn(x):\n    return x\n", ns)  # no source file
     assert xcs.analyze_operations(ns["dyn"]).is_hybrid
+
+
+def test_one_host_function_on_many_threads():
+    """A jitted hybrid function (run by the interpreter) called from parallel_map's threads:
+    they run at once (no deadlock between the GIL and the program), results in order."""
+    xcs.providers.register("slow_echo", lambda model, prompt: (time.sleep(0.02), prompt)[1], timeout=10.0)
+
+    @xcs.jit
+    def label(x, name):
+        return xcs.llm(xcs.format("{}: {}", name, x.max()), provider="slow_echo")
+
+    xs = [np.full(3, float(i), np.float32) for i in range(16)]
+    names = [f"item{i}" for i in range(16)]
+    t0 = time.monotonic()
+    out = xcs.parallel_map(label, xs, names, max_concurrency=8)
+    assert out == [f"item{i}: {float(i)}" for i in range(16)]
+    assert label.cache_info().traces == 1
+    del t0

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import tempfile
+import threading
 
 import numpy as np
 
@@ -257,6 +258,7 @@ class JitFunction:
         self.pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
         self._cache = {}
         self._fast = {}  # (shape, dtype) per argument -> entry, for all-array calls
+        self._lock = threading.RLock()
         self._hits = self._misses = self._traces = 0
 
     def _split(self, args):
@@ -300,11 +302,16 @@ class JitFunction:
         key, leaves, tree = self._key(args)
         entry = self._cache.get(key)
         if entry is None:
-            self._misses += 1
-            entry = self._compile(args, leaves, tree)
-            self._cache[key] = entry
-            if not self.static_argnums and all(type(a) is np.ndarray for a in args):
-                self._fast[tuple((a.shape, a.dtype) for a in args)] = entry
+            with self._lock:  # one trace per key, whichever thread comes first
+                entry = self._cache.get(key)
+                if entry is None:
+                    self._misses += 1
+                    entry = self._compile(args, leaves, tree)
+                    self._cache[key] = entry
+                    if not self.static_argnums and all(type(a) is np.ndarray for a in args):
+                        self._fast[tuple((a.shape, a.dtype) for a in args)] = entry
+                else:
+                    self._hits += 1
         else:
             self._hits += 1
         return entry(*[_concrete(a) for a in leaves]) if entry.traced.host else entry(*leaves)
