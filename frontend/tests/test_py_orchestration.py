@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import xcs
-import xcs.numpy as xnp
 
 
 def test_llm_and_format_in_jit():

@@ -15,10 +15,8 @@ import threading
 
 import numpy as np
 
-from . import _core
 from ._core import Array, Tracer, tracing, user_error
 from ._native import Program
-from .errors import TraceError, XcsError
 
 # classify, vmap-batch, inline, canonicalize, cse, fuse (MLIR's textual pipeline syntax)
 DEFAULT_PIPELINE = "builtin.module(classify,vmap-batch,inline,func.func(canonicalize,cse,fuse))"
@@ -366,4 +364,4 @@ def jit(fun=None, *, static_argnums=(), pipeline=None):
     return JitFunction(fun, static_argnums, pipeline)
 
 
-__all__ = ["jit", "JitFunction", "Lowered", "Compiled", "CacheInfo", "DEFAULT_PIPELINE", "TraceError", "XcsError", "_core"]
+__all__ = ["jit", "JitFunction", "Lowered", "Compiled", "CacheInfo", "DEFAULT_PIPELINE"]

@@ -63,8 +63,6 @@ def constant(value, dt=None, tracer=None):
     """A `tensor.constant` of a concrete value in the active trace."""
     value = np.asarray(value)
     dt = np.dtype(dt) if dt is not None else value.dtype
-    if dt == np.float64 and value.dtype.kind in "iub" and dt is None:
-        dt = value.dtype
     t = tracer or _core.active_tracer()
     if t is None:
         raise user_error("no trace is active (call this inside an xcs.jit function)")
@@ -106,12 +104,6 @@ def _axes(axis, ndim):
 
 def _i64s(xs):
     return "array<i64" + (": " + ", ".join(str(int(x)) for x in xs) if len(xs) else "") + ">"
-
-
-def _numpy_fallback(name):
-    def call(*a, **k):
-        return getattr(np, name)(*a, **k)
-    return call
 
 
 def _traceable(np_name):
