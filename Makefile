@@ -2,9 +2,11 @@
 #   make run    set up, build, run the example pipelines (classify, vmap-batch, fuse, cost-annotate on a
 #               program mixing tensor math with LLM calls; an MLP), then run the compiled programs natively
 #               (LLVM JIT) and on the reference interpreter
-#   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy)
-# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax), make fuzz (fuzz the parser+verifier),
-# make check-math-ulp (every f32 in [-1e4, 1e4] through sin/cos/erf against libm), make docs.
+#   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy, the
+#               Python frontend's pytest suite)
+# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench-frontend:
+# the Python frontend vs jax.jit), make frontend (build and install the Python package), make fuzz (fuzz the
+# parser+verifier), make check-math-ulp (every f32 in [-1e4, 1e4] through sin/cos/erf against libm), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
 # OpenMPI: the MPI transport of SPMD programs (xcs-run --mpi, xcs-translate --mpi) and its tests
@@ -24,7 +26,7 @@ MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dc
 FUZZ_SECONDS ?= 600
 XCS_RUN     ?= target/release/xcs-run
 
-.PHONY: all deps build build-release run test test-cargo test-lit test-python bench bench-deps bench-native fuzz check-math-ulp docs check-docs clean
+.PHONY: all deps build build-release frontend bench-frontend run test test-cargo test-lit test-python bench bench-deps bench-native fuzz check-math-ulp docs check-docs clean
 
 all: build
 
@@ -44,13 +46,22 @@ build: deps
 build-release: deps
 	$(CARGO) build --release --workspace --bins
 
+# the Python package `xcs` (frontend/): its extension built by maturin in the dev profile, so it
+# reuses the crates `make build` compiled into target/debug, then installed with pip.
+# `--auditwheel skip`: the wheel links the system's libLLVM instead of bundling it.
+WHEEL_DIR := target/wheels
+frontend: build
+	@rm -rf $(WHEEL_DIR)
+	$(PYTHON) -m maturin build --quiet --auditwheel skip --manifest-path frontend/Cargo.toml -o $(WHEEL_DIR)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/xcs-*.whl
+
 # Compares the .npy outputs of two xcs-run --output-dir directories (the JIT's, the interpreter's).
 compare_outputs = $(PYTHON) -c 'import numpy as np, pathlib, sys; a, b = sys.argv[1:3]; fs = sorted(pathlib.Path(a).glob("*.npy")); assert fs, "no outputs"; bad = [f.name for f in fs if not np.allclose(np.load(f), np.load(pathlib.Path(b) / f.name), rtol=1e-5, atol=1e-5)]; print("== the JIT and the interpreter agree (rtol 1e-5) on", ", ".join(f.name for f in fs)) if not bad else sys.exit("error: the JIT and the interpreter differ on " + ", ".join(bad))' $(1) $(2)
 
 # ---- the main job: the pipeline on the examples, then the optimized programs compiled through
 # LLVM and run by xcs-run's JIT, and on the reference interpreter (to compare; and the program
 # with LLM calls, which the interpreter runs with the built-in echo provider)
-run: build
+run: build frontend
 	@mkdir -p target/run
 	@rm -rf target/run/jit target/run/interp target/run/score-jit target/run/score-interp
 	@echo "== $(XCS_OPT) $(EXAMPLE) --pass-pipeline='$(PIPELINE)' --classify-report=target/run/classify.json --cost-report=target/run/cost.json"
@@ -73,6 +84,10 @@ run: build
 	@$(XCS_RUN) target/run/mlp.opt.mlir --backend=interp --input x=random:1 --input w1=random:2 --input w2=random:3 --output-dir target/run/interp
 	@$(call compare_outputs,target/run/jit,target/run/interp)
 	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 --bench 100
+	@echo "== $(PYTHON) examples/mlp.py   (the Python frontend: xcs.jit traces, optimizes and compiles an MLP in-process)"
+	@$(PYTHON) examples/mlp.py
+	@echo "== $(PYTHON) examples/llm_pipeline.py   (xcs.vmap over prompts on a thread pool, a registered provider)"
+	@$(PYTHON) examples/llm_pipeline.py
 
 # ---- every test
 test: test-cargo test-lit test-python
@@ -84,9 +99,11 @@ test-lit: build
 	$(LLVM_BIN)/lit -sv test
 
 # the reference interpreter (xcs-run --interp) against numpy, the xcs-run command line, the
-# native benchmark harness (with a fake xcs-run) and the benchmark module generator
-test-python: build
-	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py
+# native benchmark harness (with a fake xcs-run), the benchmark module generator, the shard
+# benchmarks' harnesses, and the Python frontend (frontend/tests: xcs.numpy against numpy, jit,
+# vmap, orchestration)
+test-python: build frontend
+	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py frontend/tests
 
 bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
@@ -96,6 +113,14 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
 	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
 	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
+	$(MAKE) bench-frontend
+
+# the Python frontend (release build of the extension) vs jax.jit and xcs-run --bench
+bench-frontend: build-release bench-deps
+	@rm -rf $(WHEEL_DIR)
+	$(PYTHON) -m maturin build --quiet --release --auditwheel skip --manifest-path frontend/Cargo.toml -o $(WHEEL_DIR)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/xcs-*.whl
+	$(PYTHON) tools/bench/bench_frontend.py --xcs-run target/release/xcs-run --json target/bench/frontend.json
 
 # jax (XLA CPU) is a peer of the native benchmark only: make test never needs it
 bench-deps: deps

@@ -264,8 +264,31 @@ impl Callable {
         Ok(())
     }
 
+    /// The argument and result ports (element type and sizes) the code was compiled for.
+    pub fn ports(&self) -> (&[Port], &[Port]) {
+        (&self.args, &self.results)
+    }
+
+    /// Calls the function on caller-made descriptors (the Python frontend points them at numpy
+    /// arrays' buffers: no copies). The results are descriptors of buffers the caller owns and
+    /// frees with [`runtime::release`]; a run-time error is located at its op.
+    ///
+    /// # Safety
+    /// Each descriptor must point at a live, C-contiguous buffer of its dtype and shape.
+    pub unsafe fn call_descriptors(&self, descs: &[XcsTensor]) -> Result<Vec<XcsTensor>, JitError> {
+        if descs.len() != self.args.len() {
+            return Err(run_err(format!("the function takes {} arguments, but {} were given", self.args.len(), descs.len())));
+        }
+        let ptrs: Vec<*const XcsTensor> = descs.iter().map(|d| d as *const XcsTensor).collect();
+        self.call_ptrs(&ptrs)
+    }
+
     fn call_raw(&self, inputs: &Inputs) -> Result<Vec<XcsTensor>, JitError> {
         let ptrs: Vec<*const XcsTensor> = inputs.descs.iter().map(|d| d as *const XcsTensor).collect();
+        self.call_ptrs(&ptrs)
+    }
+
+    fn call_ptrs(&self, ptrs: &[*const XcsTensor]) -> Result<Vec<XcsTensor>, JitError> {
         let mut outs: Vec<XcsTensor> = (0..self.results.len().max(1)).map(|_| XcsTensor::default()).collect();
         runtime::clear_error();
         // SAFETY: the descriptors point at live buffers of the right sizes (`inputs`).
