@@ -51,7 +51,7 @@ int main(void) {
                 for (int64_t i = 0; i < n; i++) {
                     double want = fns[f].ref((double)xs[i]);
                     double e = ulp_error(ys[i], want);
-                    if (want == 0.0 && (ys[i] != 0.0f || signbit(ys[i]) != signbit(want))) e = INFINITY;
+                    if (want == 0.0 && (ys[i] != 0.0f || !signbit(ys[i]) != !signbit(want))) e = INFINITY;
                     if (e > worst) { worst = e; worst_x = xs[i]; }
                 }
                 checked += (uint64_t)n;
