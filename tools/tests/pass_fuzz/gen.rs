@@ -471,11 +471,25 @@ impl<'a> Gen<'a> {
         self.helpers.push(hb);
         self.stats.calls += 1;
         let operands: Vec<Value> = args.iter().map(|a| a.v).collect();
+        let indirect = self.chance(30);
         let mut b = Builder::at_end(ctx, body, block);
-        let op = b
-            .create_with_types("func.call", &operands, &ret_types, &[("callee", ctx.symbol_ref(&name))])
-            .ok()?;
-        self.count("func.call");
+        let op = if indirect {
+            // through a function value: `func.constant` + `func.call_indirect` (canonicalize
+            // turns it into a `func.call`; the reference keeps the helper alive meanwhile)
+            let fty = ctx.function_type(&types, &ret_types);
+            let c = b.create_with_types("func.constant", &[], &[fty], &[("value", ctx.symbol_ref(&name))]).ok()?;
+            let f = b.body.results(c).next()?;
+            let callee_and_args: Vec<Value> = std::iter::once(f).chain(operands.iter().copied()).collect();
+            b.create_with_types("func.call_indirect", &callee_and_args, &ret_types, &[]).ok()?
+        } else {
+            b.create_with_types("func.call", &operands, &ret_types, &[("callee", ctx.symbol_ref(&name))]).ok()?
+        };
+        if indirect {
+            self.count("func.constant");
+            self.count("func.call_indirect");
+        } else {
+            self.count("func.call");
+        }
         let dep = args.iter().fold(0, |m, a| m | a.dep);
         let results: Vec<Value> = body.results(op).collect();
         Some(

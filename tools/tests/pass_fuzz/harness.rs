@@ -36,6 +36,7 @@ const MODULE_PASSES: &[&str] = &[
     "vmap-batch",
     "classify",
     "cost-annotate",
+    "shard-partition",
 ];
 
 /// Passes that may change the rounding of what they rewrite (none yet): pipelines with them

@@ -346,10 +346,25 @@ impl<'a> Translator<'a> {
                     }
                 }
                 "xcs.vmap" => self.vmap(sb, op, &ins, sblock)?,
-                "func.call" => {
+                "func.constant" => {
+                    // the function value of the shadow function (values, then errors)
+                    let TypeKind::Function { inputs, results } = self.ctx.type_kind(self.orig.result_types(op)[0]).clone() else {
+                        return Err("func.constant of a non-function type".into());
+                    };
+                    let doubled = |ts: &[Type]| -> Vec<Type> {
+                        ts.iter().map(|&t| value_type(self.ctx, t)).chain(ts.iter().map(|&t| error_type(self.ctx, t))).collect()
+                    };
+                    let fty = self.ctx.function_type(&doubled(&inputs), &doubled(&results));
                     let mut e = Emit { ctx: self.ctx, sb, block: sblock };
-                    let mut args: Vec<Value> = ins.iter().map(|p| p.0).collect();
-                    for &(v, err) in &ins {
+                    let out = e.clone_op(self.orig, op, &[], &[fty]);
+                    self.map.insert(self.orig.result(op, 0), (out[0], None));
+                }
+                "func.call" | "func.call_indirect" => {
+                    let mut e = Emit { ctx: self.ctx, sb, block: sblock };
+                    // call_indirect: the callee (a shadow function value) first
+                    let (callee, ins) = if name == "func.call" { (None, &ins[..]) } else { (Some(ins[0].0), &ins[1..]) };
+                    let mut args: Vec<Value> = callee.into_iter().chain(ins.iter().map(|p| p.0)).collect();
+                    for &(v, err) in ins {
                         args.push(e.mat(v, err)?);
                     }
                     let rts = self.orig.result_types(op);
