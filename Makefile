@@ -3,7 +3,8 @@
 #               program mixing tensor math with LLM calls; an MLP), then run the compiled programs natively
 #               (LLVM JIT) and on the reference interpreter
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy)
-# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax), make fuzz (fuzz the parser+verifier), make docs.
+# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax), make fuzz (fuzz the parser+verifier),
+#   make fuzz-passes (the differential pass fuzzer: every pass against the interpreter and the JIT, FUZZ_SECONDS), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
 APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev
@@ -22,7 +23,7 @@ MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dc
 FUZZ_SECONDS ?= 600
 XCS_RUN     ?= target/release/xcs-run
 
-.PHONY: all deps build build-release run test test-cargo test-lit test-python bench bench-deps bench-native fuzz docs check-docs clean
+.PHONY: all deps build build-release run test test-cargo test-lit test-python bench bench-deps bench-native fuzz fuzz-passes docs check-docs clean
 
 all: build
 
@@ -105,6 +106,11 @@ fuzz: deps
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
 	mkdir -p ir/fuzz/corpus/parse_verify
 	cd ir/fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse_verify corpus/parse_verify seeds -- -max_total_time=$(FUZZ_SECONDS)
+
+# the differential pass fuzzer (tools/tests/pass_fuzz.rs) on new seeds for FUZZ_SECONDS, in release
+# mode; findings go to target/pass-fuzz/seed-N.txt (make test runs its fixed seeds)
+fuzz-passes: deps
+	XCS_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CARGO) test --release -p xcs --test pass_fuzz fuzz_for_a_while -- --ignored --nocapture
 
 # regenerate the reference pages from the op declarations and the pass registry
 docs: build

@@ -77,6 +77,35 @@ fn fixed_seeds_agree_with_the_f64_reference() {
     }
 }
 
+/// A case that runs longer than `XCS_FUZZ_CASE_SECONDS` (default 120) is a finding too (a hang
+/// of a pass, the interpreter or compiled code): a thread watching the current seed (stored in
+/// the returned cell before each case) writes it to `out/seed-N.txt` and ends the process.
+fn watchdog(out: std::path::PathBuf) -> std::sync::Arc<std::sync::atomic::AtomicU64> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let limit = env_u64("XCS_FUZZ_CASE_SECONDS").unwrap_or(120);
+    let current = std::sync::Arc::new(AtomicU64::new(u64::MAX));
+    let cell = current.clone();
+    std::thread::spawn(move || {
+        let (mut seen, mut since) = (u64::MAX, std::time::Instant::now());
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            let seed = cell.load(Ordering::SeqCst);
+            if seed != seen {
+                (seen, since) = (seed, std::time::Instant::now());
+            } else if seed != u64::MAX && since.elapsed().as_secs() >= limit {
+                let report = format!(
+                    "seed {seed}: hang: the case has run for more than {limit} s (reproduce: XCS_FUZZ_VERBOSE=1 XCS_FUZZ_SEED={seed} XCS_FUZZ_CASES=1 cargo test -p xcs --test pass_fuzz -- --nocapture)"
+                );
+                std::fs::create_dir_all(&out).ok();
+                std::fs::write(out.join(format!("seed-{seed}.txt")), &report).ok();
+                eprintln!("FINDING: {report}");
+                std::process::exit(1);
+            }
+        }
+    });
+    current
+}
+
 #[test]
 #[ignore = "long-running: XCS_FUZZ_SECONDS=600 cargo test --release -p xcs --test pass_fuzz -- --ignored"]
 fn fuzz_for_a_while() {
@@ -90,7 +119,9 @@ fn fuzz_for_a_while() {
     let (mut stats, mut tally) = (Stats::default(), Tally::default());
     let mut findings = 0;
     let mut seed = first;
+    let watch = watchdog(out.clone());
     while start.elapsed().as_secs() < seconds {
+        watch.store(seed, std::sync::atomic::Ordering::SeqCst);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&xcs, seed, &mut stats, &mut tally)));
         let report = match r {
             Ok(Ok(())) => None,

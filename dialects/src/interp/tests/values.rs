@@ -289,3 +289,19 @@ fn casts_to_f16_and_bf16_round_once() {
     // ties still go to even
     assert_eq!(up(&TensorData::I64(vec![(1 << 60) + (1 << 52)]), BF16), vec![p(60)]);
 }
+
+#[test]
+fn element_counts_past_the_limit_are_errors_not_allocations() {
+    use crate::interp::value::{broadcast_shapes, check_numel, numel, MAX_ELEMENTS};
+    // a count that overflows 64 bits saturates instead of wrapping to a small number
+    assert_eq!(numel(&[1 << 32, 1 << 32, 16]), usize::MAX);
+    assert_eq!(numel(&[1 << 32, 1 << 32, 0]), 0);
+    let e = check_numel(&[999_999_999_999, 999_999_999_999]).unwrap_err();
+    assert!(e.contains("[999999999999x999999999999] (more than 2^64 elements)") && e.contains("limit of 2^31"), "{e}");
+    assert_eq!(check_numel(&[1 << 16, 1 << 15]), Ok(MAX_ELEMENTS));
+    assert!(check_numel(&[1 << 16, (1 << 15) + 1]).unwrap_err().contains("2147549184 elements"));
+    // where tensors are made: broadcasting (shapes and data)
+    assert!(broadcast_shapes(&[1 << 20, 1], &[1, 1 << 20]).unwrap_err().contains("larger than the interpreter's limit"));
+    let e = Tensor::f32(&[1], &[1.0]).broadcast_to(&[1 << 40]).unwrap_err();
+    assert!(e.contains("[1099511627776] (1099511627776 elements)"), "{e}");
+}
