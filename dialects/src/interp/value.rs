@@ -257,6 +257,16 @@ impl TensorData {
         self.len() == 0
     }
     /// The elements at positions `idx` (each must be `< len`; callers compute them from shapes).
+    /// `n` copies of the first element (a splat), allocated fallibly: an error, not an abort,
+    /// when the memory is not there.
+    pub fn repeat_first(&self, n: usize) -> Result<TensorData, String> {
+        Ok(rewrap!(self, v => {
+            let mut out = Vec::new();
+            out.try_reserve_exact(n).map_err(|_| format!("cannot allocate {n} elements of {}", self.elem()))?;
+            out.resize(n, v[0].clone());
+            out
+        }))
+    }
     pub fn take(&self, idx: &[usize]) -> TensorData {
         rewrap!(self, v => idx.iter().map(|&i| v[i].clone()).collect())
     }
@@ -440,6 +450,15 @@ pub fn check_numel(shape: &[usize]) -> Result<usize, String> {
         let count = if n == usize::MAX { "more than 2^64".to_string() } else { n.to_string() };
         return Err(format!(
             "a tensor of shape [{}] ({count} elements) is larger than the interpreter's limit of 2^31 elements",
+            shape_string(shape)
+        ));
+    }
+    // Below the limit, a tensor that the process cannot get the (virtual) memory for is an
+    // error too, not an abort: 8 bytes an element (an index or an f64 while it is made) are
+    // reserved and given back at once (untouched, so nothing is committed).
+    if n >= 1 << 24 && Vec::<u64>::new().try_reserve_exact(n).is_err() {
+        return Err(format!(
+            "a tensor of shape [{}] ({n} elements) needs more memory than the process can get",
             shape_string(shape)
         ));
     }
@@ -806,7 +825,7 @@ pub fn tensor_from_attr(ctx: &Context, attr: Attr) -> Result<Tensor, String> {
             let data = match data {
                 DenseData::Splat(bytes) => {
                     let one = decode_dense(elem, bytes, 1)?;
-                    one.take(&vec![0; n])
+                    one.repeat_first(n)?
                 }
                 DenseData::Elements(bytes) => decode_dense(elem, bytes, n)?,
                 DenseData::Strings(items) => {

@@ -6,14 +6,16 @@ that nothing panicked, overflowed its stack or was killed by a signal.
 Usage: hostile.py CLASS  (with the xcs-* tools on PATH, as lit puts them)."""
 
 import os
+import resource
 import struct
 import subprocess
 import sys
 import tempfile
 
 
-def run(args, want_rc, stdin=None):
-    p = subprocess.run(args, input=stdin, capture_output=True, timeout=120)
+def run(args, want_rc, stdin=None, max_bytes=None):
+    limit = (lambda: resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))) if max_bytes else None
+    p = subprocess.run(args, input=stdin, capture_output=True, timeout=120, preexec_fn=limit)
     err = p.stderr.decode("utf-8", "replace")
     if p.returncode != want_rc or "panicked" in err or "stack overflow" in err:
         sys.exit(f"{args[0]}: exit status {p.returncode}, expected {want_rc}\n{err[:4000]}")
@@ -86,6 +88,17 @@ def huge_tensor(d):
         f = write(d, "made.mlir", src)
         for backend in ["interp", "llvm"]:
             run(["xcs-run", f, "--backend", backend, "--input", "arg0=1.5"], 1)
+
+
+def memory(d):
+    # a splat constant of 1.6e9 f32 elements (under the interpreter's 2^31 limit) in a process
+    # limited to 4 GB of address space: an error at the constant, not an allocation abort
+    ty = "tensor<40000x40000xf32>"
+    src = (f"func.func @main() -> {ty} {{\n  %c = tensor.constant {{value = dense<1.0> : {ty}}} : {ty}\n"
+           f"  %e = tensor.exp %c : {ty}\n  return %e : {ty}\n}}\n")
+    f = write(d, "mem.mlir", src)
+    for backend in ["interp", "llvm"]:
+        run(["xcs-run", f, "--backend", backend], 1, max_bytes=4 << 30)
 
 
 def overflow_passes(d):
