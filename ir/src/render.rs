@@ -22,6 +22,30 @@ use crate::location::{LocKind, Location};
 const CALL_STACK_LIMIT: usize = 10;
 /// LLVM's tab stop for source lines.
 const TAB_STOP: usize = 8;
+/// Source lines longer than this (bytes) are shown as a window around the column, `...` at the
+/// cut ends (LLVM prints the whole line, however long: a 200 MB single-line file would make a
+/// 400 MB diagnostic; clang stops showing snippets past column 4096).
+const MAX_SNIPPET_LINE: usize = 4096;
+/// The window's width (bytes) either side of the column.
+const SNIPPET_WINDOW: usize = 80;
+
+/// The part of a long `line` around byte column `col` (cut at character boundaries, `...` where
+/// cut), the column in it, and `range` clipped to it.
+fn elide(line: &str, col: usize, range: Option<(usize, usize)>) -> (String, usize, Option<(usize, usize)>) {
+    let mut start = col.saturating_sub(SNIPPET_WINDOW).min(line.len());
+    while !line.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = col.saturating_add(SNIPPET_WINDOW).min(line.len());
+    while !line.is_char_boundary(end) {
+        end += 1;
+    }
+    let prefix = if start > 0 { "..." } else { "" };
+    let suffix = if end < line.len() { "..." } else { "" };
+    let shift = |c: usize| c.clamp(start, end) - start + prefix.len();
+    let window = format!("{prefix}{}{suffix}", &line[start..end]);
+    (window, shift(col), range.map(|(a, b)| (shift(a), shift(b))))
+}
 
 /// Rendering settings.
 #[derive(Clone, Copy, Debug, Default)]
@@ -268,6 +292,10 @@ fn write_header(out: &mut String, locus: &str, severity: Severity, message: &str
 /// to tab stops of 8 in both; a range is underlined with `~`; lines with non-ASCII characters
 /// are shown without a caret line (LLVM cannot align it).
 fn write_snippet(out: &mut String, line: &str, col: usize, range: Option<(usize, usize)>, opts: RenderOptions) {
+    if line.len() > MAX_SNIPPET_LINE {
+        let (window, col, range) = elide(line, col, range);
+        return write_snippet(out, &window, col, range, opts);
+    }
     let mut src = String::new();
     let mut out_col = 0;
     for ch in line.chars() {
@@ -435,6 +463,28 @@ mod tests {
         // one past the end of a line is a valid column
         let d = Diagnostic::error(ctx.file_loc("t3.mlir", 2, 9), "m");
         assert_eq!(sm().render(&ctx, &d), "t3.mlir:2:9: error: m\n  return\n        ^\n");
+    }
+
+    #[test]
+    fn a_long_line_shows_a_window_around_the_column() {
+        // a 10,000-byte line: the snippet is the 80 bytes either side of the caret, cut with `...`
+        let line = format!("{}X{}", "a".repeat(5000), "b".repeat(4999));
+        let mut out = String::new();
+        write_snippet(&mut out, &line, 5000, None, RenderOptions::default());
+        let want_src = format!("...{}X{}...", "a".repeat(80), "b".repeat(79));
+        let want_caret = format!("{}^", " ".repeat(83));
+        assert_eq!(out, format!("{want_src}\n{want_caret}\n"));
+        // near the start: no leading `...`; a range is clipped to the window
+        let mut out = String::new();
+        write_snippet(&mut out, &line, 2, Some((2, 9000)), RenderOptions::default());
+        let first = out.lines().next().unwrap();
+        assert_eq!(first, format!("{}...", "a".repeat(82)));
+        assert_eq!(out.lines().nth(1).unwrap(), format!("  ^{}", "~".repeat(79)));
+        // multi-byte characters are never cut
+        let line = "é".repeat(5000);
+        let mut out = String::new();
+        write_snippet(&mut out, &line, 5001, None, RenderOptions::default());
+        assert!(out.starts_with("...é") && out.trim_end().ends_with("é..."), "{out}");
     }
 
     #[test]

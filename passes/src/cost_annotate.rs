@@ -721,14 +721,17 @@ impl<'a> Annotator<'a> {
         let args = body.block_args(entry).to_vec();
         for (i, v) in operands.iter().enumerate() {
             let Some(info) = env.get(v).cloned() else { continue };
+            // -1: not batched; another negative axis counts from the end (as the op's verifier
+            // and semantics read it)
             let ax = in_axes.get(i).copied().unwrap_or(-1);
+            let batched = if ax == -1 { None } else { xcs_dialects::shape::norm_axis(ax, info.dims.len()).ok() };
             let mut d = info.dims.clone();
-            if ax >= 0 && (ax as usize) < d.len() {
-                let b = d.remove(ax as usize);
+            if let Some(a) = batched {
+                let b = d.remove(a);
                 batch.get_or_insert(b);
             }
             if let Some(&a) = args.get(i) {
-                env.insert(a, ValInfo { dims: d, esize: info.esize, imm: info.imm && ax < 0 });
+                env.insert(a, ValInfo { dims: d, esize: info.esize, imm: info.imm && batched.is_none() });
             }
         }
         let batch = batch.unwrap_or_else(Expr::one);
@@ -742,8 +745,10 @@ impl<'a> Annotator<'a> {
                         env.get(v).map(|x| {
                             let mut d = x.dims.clone();
                             let ax = out_axes.get(j).copied().unwrap_or(-1);
-                            if ax >= 0 && (ax as usize) <= d.len() {
-                                d.insert(ax as usize, batch.clone());
+                            if ax != -1 {
+                                if let Ok(a) = xcs_dialects::shape::norm_axis(ax, d.len() + 1) {
+                                    d.insert(a, batch.clone());
+                                }
                             }
                             d
                         })

@@ -8,7 +8,6 @@
 //! `np.save` makes of an `ml_dtypes.bfloat16` array) read back as bf16. Fortran-order files are
 //! read (and transposed to row-major); files are always written in C order.
 
-use std::io::Read;
 use std::path::Path;
 
 use half::{bf16, f16};
@@ -39,8 +38,47 @@ pub fn read_npy_bytes(bytes: &[u8]) -> Result<Tensor, String> {
     read_from(bytes)
 }
 
-fn read_from<R: Read>(r: R) -> Result<Tensor, String> {
-    let npy = npyz::NpyFile::new(r).map_err(|e| format!("not a valid .npy file: {e}"))?;
+/// The preamble of a `.npy` file: where the data starts and the shape the header gives, read
+/// before `npyz` is (which multiplies the sizes unchecked and allocates what the header says).
+fn header_shape(bytes: &[u8]) -> Result<(usize, Vec<u64>), String> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err("not a valid .npy file: no '\\x93NUMPY' magic string".into());
+    }
+    let (len, start) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10usize),
+        2 | 3 if bytes.len() >= 12 => (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12),
+        v => return Err(format!("not a valid .npy file: format version {v} is not supported")),
+    };
+    let end = start.checked_add(len).filter(|&e| e <= bytes.len()).ok_or_else(|| {
+        format!("not a valid .npy file: the header is {len} bytes long, the file ends before it does")
+    })?;
+    let header = String::from_utf8_lossy(&bytes[start..end]);
+    let shape = header
+        .split_once("'shape'")
+        .and_then(|(_, rest)| rest.split_once('('))
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(dims, _)| dims.split(',').map(str::trim).filter(|d| !d.is_empty()).map(|d| d.trim_end_matches('L').parse::<u64>()).collect::<Result<Vec<_>, _>>())
+        .ok_or("not a valid .npy file: the header has no 'shape' tuple")?
+        .map_err(|e| format!("not a valid .npy file: a size in the header's 'shape' is not a number ({e})"))?;
+    Ok((end, shape))
+}
+
+fn read_from(bytes: &[u8]) -> Result<Tensor, String> {
+    // The header must not promise more than the file holds (a lying header would otherwise
+    // make npyz overflow or reserve its size up front).
+    let (data_start, header_shape) = header_shape(bytes)?;
+    let count = header_shape.iter().try_fold(1u64, |n, &d| n.checked_mul(d)).ok_or_else(|| {
+        format!("the header's shape {header_shape:?} has more than 2^64 elements")
+    })?;
+    let npy = npyz::NpyFile::new(bytes).map_err(|e| format!("not a valid .npy file: {e}"))?;
+    let item = npy.dtype().num_bytes().unwrap_or(0) as u64;
+    let need = count.checked_mul(item);
+    let have = (bytes.len() - data_start) as u64;
+    if need.is_none_or(|need| need > have) {
+        return Err(format!(
+            "the header says shape {header_shape:?} ({count} elements of {item} bytes), but the file holds only {have} bytes of data"
+        ));
+    }
     let shape: Vec<usize> = npy.shape().iter().map(|&d| d as usize).collect();
     let order = npy.order();
     let DType::Plain(ts) = npy.dtype() else {

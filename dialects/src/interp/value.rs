@@ -257,6 +257,16 @@ impl TensorData {
         self.len() == 0
     }
     /// The elements at positions `idx` (each must be `< len`; callers compute them from shapes).
+    /// `n` copies of the first element (a splat), allocated fallibly: an error, not an abort,
+    /// when the memory is not there.
+    pub fn repeat_first(&self, n: usize) -> Result<TensorData, String> {
+        Ok(rewrap!(self, v => {
+            let mut out = Vec::new();
+            out.try_reserve_exact(n).map_err(|_| format!("cannot allocate {n} elements of {}", self.elem()))?;
+            out.resize(n, v[0].clone());
+            out
+        }))
+    }
     pub fn take(&self, idx: &[usize]) -> TensorData {
         rewrap!(self, v => idx.iter().map(|&i| v[i].clone()).collect())
     }
@@ -422,9 +432,37 @@ fn int_to_f64_odd(x: i64) -> f64 {
 
 // ---------------------------------------------------------------------------- shapes and indices
 
-/// Number of elements of a shape.
+/// Number of elements of a shape (`usize::MAX` when that does not fit: see [`check_numel`]).
 pub fn numel(shape: &[usize]) -> usize {
-    shape.iter().product()
+    shape.iter().fold(1usize, |n, &d| n.saturating_mul(d))
+}
+
+/// The most elements of one tensor the interpreter makes (2^31: 8 GiB of f32). A larger shape
+/// (a broadcast, a constant, an input, a matmul or gather result), and one whose element count
+/// overflows 64 bits, is a run-time error where it would be made, never an allocation failure.
+pub const MAX_ELEMENTS: usize = 1 << 31;
+
+/// The element count of a tensor of `shape` about to be made, or the error saying it is over
+/// [`MAX_ELEMENTS`].
+pub fn check_numel(shape: &[usize]) -> Result<usize, String> {
+    let n = numel(shape);
+    if n > MAX_ELEMENTS {
+        let count = if n == usize::MAX { "more than 2^64".to_string() } else { n.to_string() };
+        return Err(format!(
+            "a tensor of shape [{}] ({count} elements) is larger than the interpreter's limit of 2^31 elements",
+            shape_string(shape)
+        ));
+    }
+    // Below the limit, a tensor that the process cannot get the (virtual) memory for is an
+    // error too, not an abort: 8 bytes an element (an index or an f64 while it is made) are
+    // reserved and given back at once (untouched, so nothing is committed).
+    if n >= 1 << 24 && Vec::<u64>::new().try_reserve_exact(n).is_err() {
+        return Err(format!(
+            "a tensor of shape [{}] ({n} elements) needs more memory than the process can get",
+            shape_string(shape)
+        ));
+    }
+    Ok(n)
 }
 
 /// Row-major strides of a shape (in elements).
@@ -485,6 +523,7 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>, String> 
             }
         });
     }
+    check_numel(&out)?;
     Ok(out)
 }
 
@@ -600,6 +639,7 @@ impl Tensor {
                 return Err(format!("shape [{}] cannot be broadcast to [{}]", shape_string(&self.shape), shape_string(shape)));
             }
         }
+        check_numel(shape)?;
         let st = strides(&self.shape);
         let mut idx = Vec::with_capacity(numel(shape));
         for_each_index(shape, |ix| {
@@ -738,8 +778,8 @@ fn decode_dense(elem: ElemType, bytes: &[u8], n: usize) -> Result<TensorData, St
         ElemType::F64 | ElemType::I64 => 8,
         ElemType::Str => return Err("string elements are not stored as bytes".into()),
     };
-    if bytes.len() != n * w {
-        return Err(format!("dense storage has {} bytes, but {n} {elem} elements need {}", bytes.len(), n * w));
+    if n.checked_mul(w) != Some(bytes.len()) {
+        return Err(format!("dense storage has {} bytes, but {n} {elem} elements need {}", bytes.len(), n.saturating_mul(w)));
     }
     let ch = bytes.chunks_exact(w.max(1));
     Ok(match elem {
@@ -771,6 +811,7 @@ pub fn static_tensor_type(ctx: &Context, t: Type) -> Result<(Vec<usize>, ElemTyp
         }
         s.push(d as usize);
     }
+    check_numel(&s).map_err(|m| format!("'{}': {m}", xcs_ir::printer::type_to_string(ctx, t)))?;
     Ok((s, e))
 }
 
@@ -784,7 +825,7 @@ pub fn tensor_from_attr(ctx: &Context, attr: Attr) -> Result<Tensor, String> {
             let data = match data {
                 DenseData::Splat(bytes) => {
                     let one = decode_dense(elem, bytes, 1)?;
-                    one.take(&vec![0; n])
+                    one.repeat_first(n)?
                 }
                 DenseData::Elements(bytes) => decode_dense(elem, bytes, n)?,
                 DenseData::Strings(items) => {

@@ -20,7 +20,7 @@ use super::elementwise::{elementwise_fn, fmax, fmin, BinaryFn, ElementwiseFn, Pr
 use super::infer::{parse_einsum, reduce_axes};
 use crate::interp::semantics::{Control, Kernel, OpInfo, OpRun, Semantics};
 use crate::interp::value::{
-    broadcast_shapes, for_each_index, norm_axis, numel, shape_string, strides, tensor_from_attr, ElemType, Lanes,
+    broadcast_shapes, check_numel, for_each_index, norm_axis, numel, shape_string, strides, tensor_from_attr, ElemType, Lanes,
     Tensor, TensorData,
 };
 use crate::interp::InterpError;
@@ -421,6 +421,7 @@ fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
     let nb = numel(&batch);
     let mut out_shape = batch;
     out_shape.extend([m, n]);
+    check_numel(&out_shape)?;
     let acc = match (acc_of(&a)?, acc_of(&b)?) {
         (Acc::F(x), Acc::F(y)) => {
             let mut out = vec![0.0f64; nb * m * n];
@@ -493,6 +494,7 @@ fn einsum(equation: &str, ts: &[&Tensor]) -> Result<Tensor, String> {
         }
     }
     let out_shape: Vec<usize> = eq.output.iter().map(|&c| size[c as usize & 127]).collect();
+    check_numel(&out_shape)?;
     let sum_shape: Vec<usize> = contracted.iter().map(|&c| size[c as usize & 127]).collect();
     let op_strides: Vec<Vec<usize>> = ts.iter().map(|t| strides(&t.shape)).collect();
     let accs: Vec<Acc> = ts.iter().map(|t| acc_of(t)).collect::<Result<_, _>>()?;
@@ -540,11 +542,8 @@ fn einsum(equation: &str, ts: &[&Tensor]) -> Result<Tensor, String> {
 fn reshape(t: &Tensor, ty_shape: &[i64]) -> Result<Tensor, String> {
     let n = t.numel();
     let dynamic = ty_shape.iter().filter(|&&d| d == DYNAMIC).count();
-    let known: usize = ty_shape
-        .iter()
-        .filter(|&&d| d != DYNAMIC)
-        .map(|&d| d.max(0) as usize)
-        .product();
+    let known_dims: Vec<usize> = ty_shape.iter().filter(|&&d| d != DYNAMIC).map(|&d| d.max(0) as usize).collect();
+    let known = numel(&known_dims);
     let fill = match dynamic {
         0 => 0,
         1 if known > 0 && n.is_multiple_of(known) => n / known,
@@ -641,6 +640,10 @@ fn gather(table: &Tensor, indices: &Tensor, axis: i64) -> Result<Tensor, String>
     let size = table.shape[axis];
     let outer: usize = table.shape[..axis].iter().product();
     let inner: usize = table.shape[axis + 1..].iter().product();
+    let mut out_shape: Vec<usize> = table.shape[..axis].to_vec();
+    out_shape.extend(&indices.shape);
+    out_shape.extend(&table.shape[axis + 1..]);
+    check_numel(&out_shape)?;
     for (p, &i) in ix.iter().enumerate() {
         if i < 0 || i as u64 >= size as u64 {
             return Err(format!(

@@ -667,7 +667,7 @@ impl<'s> Parser<'s> {
         }
         let numel = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d as u64));
         let Some(numel) = numel.filter(|&n| n <= u32::MAX as u64) else {
-            return Err(self.error_at(dense_off, "elements literal has too many elements"));
+            return Err(self.error_at(dense_off, "elements literal has too many elements (the limit is 2^32 - 1)"));
         };
         let numel = numel as usize;
         let string_elems =

@@ -7,6 +7,7 @@
 //! interface and frees values after their last use. See `docs/lowering.md` for the design.
 
 use rustc_hash::FxHashMap;
+use xcs_dialects::interp::ElemType;
 use xcs_ir::opdef::Traits;
 use xcs_ir::{Block, Body, Context, Location, Op, TypeKind, Value, DYNAMIC};
 
@@ -15,7 +16,7 @@ use super::interface::{LowerOp, OpSite};
 use super::llvm_ir::{FunctionBuilder, Val};
 use super::loops::copy_into;
 use super::module::{port_of, ModuleLowering, Port};
-use super::types::comp_ty;
+use super::types::{check_addressable, comp_ty};
 use super::values::{row_major, Slot, TensorVal};
 use super::{LowerError, R};
 
@@ -285,6 +286,15 @@ fn lower_op(fl: &mut FunctionLowering, body: &Body, op: Op) -> R<()> {
     let lowering = ctx
         .interface::<dyn LowerOp>(body.op_name(op))
         .ok_or_else(|| unsupported(ctx, body, op))?;
+    for r in body.results(op) {
+        if let TypeKind::RankedTensor { shape, elem, .. } = ctx.type_kind(body.value_type(r)) {
+            if let Some(e) = ElemType::from_type(ctx, *elem) {
+                check_addressable(shape, e).map_err(|m| {
+                    LowerError::new(body.op_loc(op), format!("'{}' op result: {m}", ctx.op_name_str(body.op_name(op))))
+                })?;
+            }
+        }
+    }
     let results = lowering.lower(fl, body, op)?;
     if results.len() != body.num_results(op) {
         return Err(LowerError::new(

@@ -46,6 +46,7 @@ pub fn port_of(ctx: &Context, t: Type) -> Result<Port, String> {
                         xcs_ir::printer::type_to_string(ctx, *elem)
                     )
                 })?;
+            crate::codegen::types::check_addressable(shape, e)?;
             Ok(Port {
                 elem: e,
                 dims: Some(shape.to_vec()),

@@ -50,6 +50,28 @@ pub fn elem_size(e: ElemType) -> i64 {
     }
 }
 
+/// Checks that a tensor of static sizes `shape` (`?` dims count as 1) and element `e` has a
+/// byte size the backend's 64-bit index arithmetic can hold (below 2^62: sizes, strides and
+/// offsets never wrap). A larger type, e.g. `tensor<999999999999x999999999999xf32>`, is a
+/// compile-time error at the op or function that has it, never a wrapped allocation size.
+pub fn check_addressable(shape: &[i64], e: ElemType) -> Result<(), String> {
+    const LIMIT: u128 = 1 << 62;
+    let mut bytes = elem_size(e) as u128;
+    for &d in shape {
+        bytes = bytes.saturating_mul(d.max(1) as u128);
+    }
+    if bytes >= LIMIT {
+        let dims: Vec<String> = shape.iter().map(|d| if *d < 0 { "?".to_string() } else { d.to_string() }).collect();
+        return Err(format!(
+            "a tensor of shape [{}] and element type {} ({} bytes) is too large for the LLVM backend (the limit is 2^62 bytes)",
+            dims.join("x"),
+            e.name(),
+            if bytes == u128::MAX { "more than 2^128".to_string() } else { bytes.to_string() }
+        ));
+    }
+    Ok(())
+}
+
 /// The LLVM type an element is computed in.
 pub fn comp_ty(e: ElemType) -> &'static str {
     match e {

@@ -226,6 +226,10 @@ fn yielded(fl: &FunctionLowering, body: &Body, term: Op) -> Option<Vec<Value>> {
 }
 
 /// Runs `f` with `vals` defined (region arguments an anchor op reads), then hides them again.
+/// The region's values are numbered in the region's own body, so one may have the number of a
+/// value of the function (`%arg0` of both): what each shadowed is put back, in reverse order,
+/// so that a value listed twice (`matmul %a, %a`) restores the function's value, not its own
+/// (found by the pass fuzzer: a returned argument came back as the matmul's input).
 fn with_values<T>(
     fl: &mut FunctionLowering,
     vals: &[(Value, TensorVal)],
@@ -236,7 +240,7 @@ fn with_values<T>(
         .map(|(v, t)| fl.vals.insert(*v, Slot::Tensor(t.clone())))
         .collect();
     let r = f(fl);
-    for ((v, _), p) in vals.iter().zip(prev) {
+    for ((v, _), p) in vals.iter().zip(prev).rev() {
         match p {
             Some(p) => fl.vals.insert(*v, p),
             None => fl.vals.remove(v),

@@ -386,7 +386,10 @@ pub fn softmax_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: O
 }
 
 /// Softmax over the innermost axis of an f16/bf16/f32 tensor (made contiguous), vectorized:
-/// per row a max pass (f32 `maxnum`; a NaN still makes the row NaN through the sum), a pass
+/// per row a max pass (f32 `llvm.maximum`, which propagates a NaN as the interpreter's row does;
+/// not `maxnum`: LLVM 22 vectorizes a `maxnum` reduction with an exit on NaN, and when it also
+/// folds the tail of a short row, e.g. 5 or 8 elements after a GELU, drops the exit on the
+/// trip count, so the loop never ends: found by the pass fuzzer), a pass
 /// summing `exp(x - max)` (inline f32 `math::exp`) in f64 (reassociated, so in vector lanes),
 /// and a pass storing `exp(x - max) * (1 / sum)` computed in f64 and rounded once (f32 results
 /// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it).
@@ -408,7 +411,7 @@ fn softmax_rows(
     let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&out));
     let klen = k.cap(&len);
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
-    k.m.declare("llvm.maxnum.f32", "declare float @llvm.maxnum.f32(float, float)");
+    k.m.declare("llvm.maximum.f32", "declare float @llvm.maximum.f32(float, float)");
     k.for_range(&lo, &hi, |k, row| {
         let base = k.f.mul(row, &klen);
         let load = |k: &mut Kernel, j: &Val| {
@@ -419,7 +422,7 @@ fn softmax_rows(
             let v = load(k, j)?;
             Ok(vec![k.f.emit(
                 "float",
-                format!("call float @llvm.maxnum.f32(float {}, float {v})", a[0]),
+                format!("call float @llvm.maximum.f32(float {}, float {v})", a[0]),
             )])
         })?[0]
             .clone();

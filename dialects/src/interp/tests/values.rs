@@ -74,6 +74,30 @@ fn npy_reads_numpy_files() {
 }
 
 #[test]
+fn npy_headers_that_lie_about_the_size_are_errors() {
+    // 10^12 f32 elements promised, 8 bytes given: an error before anything is allocated
+    let e = read_npy_bytes(&npy_file("<f4", false, &[1_000_000_000_000], &[0; 8])).unwrap_err();
+    assert!(e.contains("shape [1000000000000] (1000000000000 elements of 4 bytes)") && e.contains("only 8 bytes"), "{e}");
+    // an element count that overflows 64 bits (npyz alone would overflow multiplying it)
+    let e = read_npy_bytes(&npy_file("<f8", true, &[1 << 40, 1 << 40], &[0; 8])).unwrap_err();
+    assert!(e.contains("more than 2^64 elements"), "{e}");
+    // elements x bytes that overflow 64 bits
+    let e = read_npy_bytes(&npy_file("<f8", false, &[1 << 62, 2], &[0; 8])).unwrap_err();
+    assert!(e.contains("only 8 bytes"), "{e}");
+    // a header longer than the file, and one without a shape
+    let mut f = npy_file("<f4", false, &[1], &[0; 4]);
+    f.truncate(40);
+    assert!(read_npy_bytes(&f).unwrap_err().contains("the file ends before it does"));
+    let mut f = npy_file("<f4", false, &[1], &[0; 4]);
+    let at = f.windows(7).position(|w| w == b"'shape'").unwrap();
+    f[at..at + 7].copy_from_slice(b"'shope'");
+    assert!(read_npy_bytes(&f).unwrap_err().contains("no 'shape'"));
+    // more data than the header says is read as numpy does (the rest is ignored)
+    let t = read_npy_bytes(&npy_file("<i1", false, &[2], &[1, 2, 3])).unwrap();
+    assert_eq!(t, Tensor::i8(&[2], &[1, 2]));
+}
+
+#[test]
 fn npy_round_trips_every_dtype() {
     let cases = vec![
         Tensor::f16(&[2, 2], &[0.5, -1.0, 65504.0, 0.1]),
@@ -264,4 +288,20 @@ fn casts_to_f16_and_bf16_round_once() {
     assert_eq!(up(&TensorData::I64(vec![i64::MIN, 4097, 65520]), F16), vec![-f64::INFINITY, 4096.0, f64::INFINITY]);
     // ties still go to even
     assert_eq!(up(&TensorData::I64(vec![(1 << 60) + (1 << 52)]), BF16), vec![p(60)]);
+}
+
+#[test]
+fn element_counts_past_the_limit_are_errors_not_allocations() {
+    use crate::interp::value::{broadcast_shapes, check_numel, numel, MAX_ELEMENTS};
+    // a count that overflows 64 bits saturates instead of wrapping to a small number
+    assert_eq!(numel(&[1 << 32, 1 << 32, 16]), usize::MAX);
+    assert_eq!(numel(&[1 << 32, 1 << 32, 0]), 0);
+    let e = check_numel(&[999_999_999_999, 999_999_999_999]).unwrap_err();
+    assert!(e.contains("[999999999999x999999999999] (more than 2^64 elements)") && e.contains("limit of 2^31"), "{e}");
+    assert_eq!(check_numel(&[1 << 16, 1 << 15]), Ok(MAX_ELEMENTS));
+    assert!(check_numel(&[1 << 16, (1 << 15) + 1]).unwrap_err().contains("2147549184 elements"));
+    // where tensors are made: broadcasting (shapes and data)
+    assert!(broadcast_shapes(&[1 << 20, 1], &[1, 1 << 20]).unwrap_err().contains("larger than the interpreter's limit"));
+    let e = Tensor::f32(&[1], &[1.0]).broadcast_to(&[1 << 40]).unwrap_err();
+    assert!(e.contains("[1099511627776] (1099511627776 elements)"), "{e}");
 }
