@@ -186,7 +186,7 @@ impl Pass for AutoShard {
         for func in functions {
             let name = util::symbol_name(ctx, module, func).unwrap_or("").to_string();
             let empty = FxHashMap::default();
-            let fe = Frontend { ctx, mesh: &mesh, flops: flops.get(&func).unwrap_or(&empty), outputs_free: self.outputs_free };
+            let fe = Frontend { ctx, mesh: &mesh, flops: flops.get(&func).unwrap_or(&empty), outputs_free: self.outputs_free, grid: &grid_name };
             let Some(f) = module.nested_mut(func) else { continue };
             match self.function(ctx, &fe, f, &grid_name) {
                 Ok(json) => {
@@ -227,7 +227,7 @@ impl AutoShard {
         };
         let arg_names = arg_names(ctx, f);
         let json = FunctionReport { ctx, f, model: &model, map: &map, solution: &solution, arg_names }.to_json();
-        shard_ir::annotate(ctx, f, &model, &map, &solution.plan, grid);
+        shard_ir::annotate(ctx, f, &model, &map, &solution.plan, grid)?;
         Ok(json)
     }
 

@@ -45,6 +45,8 @@ pub struct Frontend<'a> {
     pub flops: &'a FxHashMap<Op, f64>,
     /// `outputs=free`: results without an annotation have no requirement.
     pub outputs_free: bool,
+    /// The grid's symbol name: user annotations must name it.
+    pub grid: &'a str,
 }
 
 /// Builds the program of one function body.
@@ -139,6 +141,10 @@ impl<'a, 'f> Builder<'a, 'f> {
     /// The model sharding of a user annotation (axes of size 1 dropped), or a located error.
     fn sharding_of(&self, ann: &UserAnnotation, op: Op) -> Result<Sharding, Diagnostic> {
         let mesh = self.fe.mesh;
+        if ann.grid != self.fe.grid {
+            let msg = format!("auto-shard: this annotation names the grid @{}, but the plan is for @{}", ann.grid, self.fe.grid);
+            return Err(Diagnostic::op_error(self.ctx(), self.f, op, msg));
+        }
         let mut s = Sharding::REPLICATED;
         for (d, axes) in ann.split_axes.iter().enumerate() {
             for &i in axes {

@@ -40,7 +40,7 @@ pub(crate) fn program(ctx: &Context, src: &str, mesh: &Mesh, outputs_free: bool)
     let flops = module_flops(ctx, &m.body, &funcs).unwrap();
     let f = m.body.nested(funcs[0]).unwrap();
     let empty = FxHashMap::default();
-    let fe = Frontend { ctx, mesh, flops: flops.get(&funcs[0]).unwrap_or(&empty), outputs_free };
+    let fe = Frontend { ctx, mesh, flops: flops.get(&funcs[0]).unwrap_or(&empty), outputs_free, grid: "mesh" };
     fe.build(f).unwrap_or_else(|d| panic!("{}\n{src}", d.message)).0
 }
 
@@ -176,7 +176,7 @@ fn dynamic_shapes_are_located_errors() {
     let src = "func.func @f(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {\n  %0 = tensor.exp %a : tensor<?x4xf32>\n  return %0 : tensor<?x4xf32>\n}\n";
     let m = parse(&ctx, src);
     let func = m.body.top_ops()[0];
-    let fe = Frontend { ctx: &ctx, mesh: &mesh(&[2]), flops: &FxHashMap::default(), outputs_free: false };
+    let fe = Frontend { ctx: &ctx, mesh: &mesh(&[2]), flops: &FxHashMap::default(), outputs_free: false, grid: "mesh" };
     let err = fe.build(m.body.nested(func).unwrap()).unwrap_err();
     assert!(err.message.contains("dynamic dim"), "{}", err.message);
     assert!(!err.loc.is_unknown());
