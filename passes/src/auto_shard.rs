@@ -1,6 +1,6 @@
 //! `auto-shard` (issue 18, seed 001's `shard_map` auto-sharding): the optimal sharding of
-//! every tensor of each public function under the cost model of `shard-cost-model.md`
-//! (summarised in `docs/auto-shard.md`), found by exact variable elimination (an anytime
+//! every tensor of each public function under the cost model of `docs/shard-cost-model.md`
+//! (the pass is described in `docs/shard.md`), found by exact variable elimination (an anytime
 //! search past the budget), written back as `shard` annotations in upstream's style and, on
 //! request, as a JSON report. The parts: [`mesh`] and [`sharding`] (the model's vocabulary),
 //! [`model`] (programs, choices, evaluation), [`build`] (IR to model), [`flops`],
@@ -57,7 +57,7 @@ pub const INFO: PassInfo = PassInfo {
     argument: "auto-shard",
     summary: "Choose the optimal sharding of every tensor over a device mesh",
     description: "Finds, for each public function, the plan (a sharding of every argument, a strategy and \
-a resolution for every op) of least modelled time under `shard-cost-model.md` (`docs/auto-shard.md`): \
+a resolution for every op) of least modelled time under the cost model of `docs/shard-cost-model.md` (see `docs/shard.md`): \
 compute split over the mesh axes an op's loops use, collectives priced by latency and bandwidth per \
 axis, reshards as shortest paths, memory per device within `memory-limit`. The solver is exact \
 (variable elimination, over time/memory Pareto sets under a memory limit) when its work fits in \

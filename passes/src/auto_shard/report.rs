@@ -1,7 +1,8 @@
 //! The plan report (`--shard-report=FILE`, `schemas/shard_report_schema.json`): per function,
 //! its totals, the mesh, each argument's stored sharding, each op's consumed, produced and
 //! resolved shardings with its collectives and compute time, and each result's required and
-//! final shardings with the reshard steps. Shardings are lists with one entry per tensor
+//! final shardings with the reshard steps, and each user annotation with the collectives that
+//! reshard its operand. Shardings are lists with one entry per tensor
 //! dim: the name of the mesh axis that splits it, or null.
 
 use rustc_hash::FxHashMap;
@@ -106,6 +107,7 @@ impl<'a> FunctionReport<'a> {
         m.insert("arguments".into(), Json::Array(self.arguments()));
         m.insert("ops".into(), Json::Array(self.ops()));
         m.insert("results".into(), Json::Array(self.results()));
+        m.insert("annotations".into(), Json::Array(self.annotations()));
         Json::Object(m)
     }
 
@@ -176,6 +178,32 @@ impl<'a> FunctionReport<'a> {
             obj.insert("collectives".into(), Json::Array(collectives));
             obj.insert("compute_s".into(), json!(seconds(c.compute)));
             out.push(Json::Object(obj));
+        }
+        out
+    }
+
+    /// The user's `shard.shard` annotations: each one's value as printed, its sharding,
+    /// whether it is `annotate_for_users`, and the collectives that reshard its operand.
+    fn annotations(&self) -> Vec<Json> {
+        let (ctx, f, model) = (self.ctx, self.f, self.model);
+        let mesh = model.mesh();
+        let plan = &self.solution.plan;
+        let names = printed_names(f);
+        let mut out = Vec::new();
+        for (o, op) in model.program.ops.iter().enumerate() {
+            let OpKind::Annotation(s) = op.kind else { continue };
+            let (ir_op, _) = self.map.ops[o];
+            let Some(&v) = op.results.first() else { continue };
+            let name = f.results(ir_op).next().and_then(|r| names.get(&r).cloned()).unwrap_or_default();
+            let for_users = super::shard_ir::annotation(ctx, f, ir_op).is_some_and(|a| a.for_users);
+            let steps = match op.operands.first().and_then(|x| x.value) {
+                Some(src) => {
+                    let space = &model.spaces[model.value_type(src)];
+                    space.path(mesh, space.states[model.value_state(plan, src) as usize], s)
+                }
+                None => Vec::new(),
+            };
+            out.push(json!({"name": name, "sharding": dims_json(mesh, s, self.rank(v)), "for_users": for_users, "collectives": steps_json(mesh, &steps, None)}));
         }
         out
     }

@@ -139,11 +139,9 @@ pub fn annotate(ctx: &Context, f: &mut Body, model: &Model, map: &IrMap, plan: &
         }
         f.replace_uses_if(iv, annotated, |_, user| user != shard_op);
     }
-    // Uses that need another sharding.
+    // Uses that need another sharding (a user annotation makes the last step itself).
     for (o, node) in model.program.ops.iter().enumerate() {
-        if matches!(node.kind, OpKind::Annotation(_)) {
-            continue;
-        }
+        let own_step = usize::from(matches!(node.kind, OpKind::Annotation(_)));
         let choice = &model.choices[o][plan.ops[o] as usize];
         let (ir_op, slots) = &map.ops[o];
         for (i, operand) in node.operands.iter().enumerate() {
@@ -151,7 +149,7 @@ pub fn annotate(ctx: &Context, f: &mut Body, model: &Model, map: &IrMap, plan: &
             let want = choice.required[i].0;
             if want != resolved(v) {
                 let current = f.operand(*ir_op, slot);
-                let value = reshard_chain(ctx, f, *ir_op, current, model, v, resolved(v), want, &to_dialect)?;
+                let value = reshard_chain(ctx, f, *ir_op, current, model, v, (resolved(v), want, own_step), &to_dialect)?;
                 f.set_operand(*ir_op, slot, value);
             }
         }
@@ -162,7 +160,7 @@ pub fn annotate(ctx: &Context, f: &mut Body, model: &Model, map: &IrMap, plan: &
         let want = model.spaces[model.value_type(v)].states[to as usize];
         if want != resolved(v) {
             let current = f.operand(ret, slot);
-            let value = reshard_chain(ctx, f, ret, current, model, v, resolved(v), want, &to_dialect)?;
+            let value = reshard_chain(ctx, f, ret, current, model, v, (resolved(v), want, 0), &to_dialect)?;
             f.set_operand(ret, slot, value);
         }
     }
@@ -170,8 +168,8 @@ pub fn annotate(ctx: &Context, f: &mut Body, model: &Model, map: &IrMap, plan: &
 }
 
 /// Before `user`, the chain of `annotate_for_users` annotations taking `current` (value `v` of
-/// the model, in `from`) to `to` along the plan's shortest path; returns the last link.
-#[allow(clippy::too_many_arguments)]
+/// the model) from `from` to `to` along the plan's shortest path, leaving out its last `skip`
+/// steps (which `user`, an annotation, makes); returns the last link.
 fn reshard_chain(
     ctx: &Context,
     f: &mut Body,
@@ -179,14 +177,13 @@ fn reshard_chain(
     current: Value,
     model: &Model,
     v: usize,
-    from: Sharding,
-    to: Sharding,
+    (from, to, skip): (Sharding, Sharding, usize),
     to_dialect: &dyn Fn(usize, Sharding) -> DialectSharding,
 ) -> BuildResult {
     let path = model.spaces[model.value_type(v)].path(model.mesh(), from, to);
     let mut b = Builder::before(ctx, f, user);
     let mut value = current;
-    for step in path {
+    for step in &path[..path.len().saturating_sub(skip)] {
         value = build_annotation(&mut b, value, &to_dialect(v, step.to), true)?;
     }
     Ok(value)
