@@ -225,8 +225,10 @@ impl AutoShard {
             Ok(s) => s,
             Err(inf) => return Err(self.infeasible(ctx, f, &model, &map, &inf.least)),
         };
-        let arg_names = arg_names(ctx, f);
-        let json = FunctionReport { ctx, f, model: &model, map: &map, solution: &solution, arg_names }.to_json();
+        let json = match &self.report {
+            Some(_) => FunctionReport { ctx, f, model: &model, map: &map, solution: &solution, arg_names: arg_names(ctx, f) }.to_json(),
+            None => Json::Null,
+        };
         shard_ir::annotate(ctx, f, &model, &map, &solution.plan, grid)?;
         Ok(json)
     }

@@ -56,11 +56,11 @@ def t(shape: list[int]) -> str:
 
 def block(i: int, x: str, args: list[str]) -> tuple[list[str], str]:
     """The lines of block `i` on value `x`; its weights are appended to `args`."""
-    w = {n: f"%{n}{i}" for n in ["g1", "b1", "wq", "wk", "wv", "wo", "g2", "b2", "w1", "c1", "w2"]}
+    w = {n: f"%W{n}_{i}" for n in ["g1", "b1", "wq", "wk", "wv", "wo", "g2", "b2", "w1", "c1", "w2"]}
     shapes = {"g1": [D], "b1": [D], "wq": [H, D, E], "wk": [H, D, E], "wv": [H, D, E], "wo": [H, E, D],
               "g2": [D], "b2": [D], "w1": [D, F], "c1": [F], "w2": [F, D]}
     args += [f"{w[n]}: {t(shapes[n])}" for n in w]
-    v = lambda n: f"%{n}{i}"  # noqa: E731
+    v = lambda n: f"%{n}_{i}"  # noqa: E731
     sd, hse, hst = t([S, D]), t([H, S, E]), t([H, S, S])
     lines = [
         f"  {v('n')} = tensor.layer_norm {x}, {w['g1']}, {w['b1']} {{axis = 1 : i64, epsilon = 1.0e-05 : f32}} : ({sd}, {t([D])}, {t([D])}) -> {sd}",

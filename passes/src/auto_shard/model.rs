@@ -4,6 +4,9 @@
 //! program with every op's choices (strategy + resolution, section 3.4) and every tensor
 //! type's [`StateSpace`], from which plans are evaluated ([`Model::evaluate`], section 3.6).
 
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use xcs_ir::interfaces::{LoopInfo, LoopKind};
 
@@ -148,8 +151,9 @@ impl Model {
             spaces.push(StateSpace::new(ty.clone(), mesh)?);
         }
         let mut choices = Vec::with_capacity(program.ops.len());
+        let mut cache = ResolutionCache::default();
         for (i, op) in program.ops.iter().enumerate() {
-            let c = op_choices(&program, &spaces, op).map_err(|e| format!("op #{i}: {e}"))?;
+            let c = op_choices(&program, &spaces, op, &mut cache).map_err(|e| format!("op #{i}: {e}"))?;
             choices.push(c);
         }
         for arg in &program.args {
@@ -263,7 +267,7 @@ impl Model {
 }
 
 /// The choices of one op.
-fn op_choices(program: &Program, spaces: &[StateSpace], op: &OpNode) -> Result<Vec<OpChoice>, String> {
+fn op_choices(program: &Program, spaces: &[StateSpace], op: &OpNode, cache: &mut ResolutionCache) -> Result<Vec<OpChoice>, String> {
     let mesh = &program.mesh;
     let state = |ty: Option<TypeId>, s: Sharding| -> Result<u32, String> {
         match ty {
@@ -293,7 +297,7 @@ fn op_choices(program: &Program, spaces: &[StateSpace], op: &OpNode) -> Result<V
         OpKind::Loops(info) => {
             let mut out = Vec::new();
             for loops in strategies(info, mesh) {
-                strategy_choices(program, spaces, op, info, &loops, &mut out);
+                strategy_choices(program, spaces, op, info, &loops, cache, &mut out);
             }
             if out.is_empty() {
                 return Err("no valid strategy (not even the replicated one)".into());
@@ -352,8 +356,20 @@ pub fn sharding_of(info: &LoopInfo, map: &[Option<usize>], loops: &[u8; MAX_AXES
     Some(s)
 }
 
+/// The resolutions of each (tensor type, produced sharding) met so far: ops of one type and
+/// strategy share them, so their shortest paths are computed once.
+type ResolutionCache = FxHashMap<(TypeId, Sharding), Rc<Vec<(Sharding, u32, Time)>>>;
+
 /// Adds the choices of one strategy: one per resolution of its partial results.
-fn strategy_choices(program: &Program, spaces: &[StateSpace], op: &OpNode, info: &LoopInfo, loops: &[u8; MAX_AXES], out: &mut Vec<OpChoice>) {
+fn strategy_choices(
+    program: &Program,
+    spaces: &[StateSpace],
+    op: &OpNode,
+    info: &LoopInfo,
+    loops: &[u8; MAX_AXES],
+    cache: &mut ResolutionCache,
+    out: &mut Vec<OpChoice>,
+) {
     let mesh = &program.mesh;
     let k = mesh.rank();
     let mut required = SmallVec::new();
@@ -382,11 +398,14 @@ fn strategy_choices(program: &Program, spaces: &[StateSpace], op: &OpNode, info:
     let ways: u64 = (0..k).filter(|&a| loops[a] != UNUSED).map(|a| mesh.size(a)).product();
     let compute = mesh.compute_time(op.flops, ways);
     // Every combination of resolutions of the results.
-    let per_result: Vec<Vec<(Sharding, u32, Time)>> = op
+    let per_result: Vec<Rc<Vec<(Sharding, u32, Time)>>> = op
         .results
         .iter()
         .zip(&produced)
-        .map(|(&v, &p)| resolutions(&spaces[program.values[v].ty], mesh, p))
+        .map(|(&v, &p)| {
+            let ty = program.values[v].ty;
+            cache.entry((ty, p)).or_insert_with(|| Rc::new(resolutions(&spaces[ty], mesh, p))).clone()
+        })
         .collect();
     let mut pick = vec![0usize; per_result.len()];
     loop {
