@@ -150,10 +150,7 @@ impl Pass for AutoShard {
         "AutoShard"
     }
     fn run(&self, ctx: &Context, module: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
-        if !ctx.op_def(module.name()).is_some_and(|d| d.has(Traits::SymbolTable)) {
-            diags.emit(Diagnostic::error(module.loc(), format!("'{}' op was scheduled to run under AutoShard, but does not define a symbol table", ctx.op_name_str(module.name()))));
-            return Err(());
-        }
+        util::require_symbol_table(ctx, module, "AutoShard", diags)?;
         let grid = shard_ir::Grid::find(ctx, module).map_err(|d| diags.emit(d))?;
         let shape = match (&self.mesh_shape, &grid) {
             (Some(s), Some(g)) if *s != g.shape => {

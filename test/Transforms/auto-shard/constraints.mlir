@@ -30,8 +30,8 @@ shard.grid @mesh(shape = 2x4) {xcs.axes = ["dp", "tp"]}
 // PLAN-NEXT: arg %arg1 [tp,dp]
 // PLAN-NEXT: op y tensor.matmul in [-,tp] [tp,dp] produced [-,dp]+P(tp) result [tp,dp] collectives reduce_scatter(tp,8192)
 // PLAN-NEXT: result 0 required [tp,-] final [tp,-] reshard none
-// PLAN-NEXT: annotation %0 [-,tp] collectives none
-// PLAN-NEXT: annotation %2 for_users [tp,-] collectives all_gather(dp,2048)
+// PLAN-NEXT: annotation %2 [-,tp] collectives none
+// PLAN-NEXT: annotation %4 for_users [tp,-] collectives all_gather(dp,2048)
 // SPMD-LABEL: func.func @k_split(
 // SPMD-SAME: %arg0: tensor<16x256xf32> {shard.split_axes = #shard<axisarray{{\[\[}}], [1]]>}
 // SPMD-SAME: %arg1: tensor<256x128xf32> {shard.split_axes = #shard<axisarray{{\[\[}}1], [0]]>}
@@ -64,7 +64,7 @@ func.func @k_split(%x: tensor<16x1024xf32>, %w: tensor<1024x256xf32>) -> tensor<
 // CHECK-NEXT: %[[OUT:.*]] = shard.shard %[[L2]] to %{{.*}} annotate_for_users : tensor<64x64xf32>
 // CHECK-NEXT: return %[[OUT]]
 // PLAN: function @swap
-// PLAN: annotation %1 for_users [tp,dp] collectives all_gather(dp,2048) all_to_all(tp,4096) all_slice(dp,1024)
+// PLAN: annotation %4 for_users [tp,dp] collectives all_gather(dp,2048) all_to_all(tp,4096) all_slice(dp,4096)
 // SPMD-LABEL: func.func @swap(
 // SPMD-NEXT: %[[E:.*]] = tensor.exp %arg0 : tensor<32x16xf32>
 // SPMD-NEXT: %[[G:.*]] = shard.all_gather %[[E]] on @mesh grid_axes = [0] gather_axis = 0 : tensor<32x16xf32> -> tensor<64x16xf32>
@@ -80,18 +80,32 @@ func.func @swap(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   return %e_s : tensor<64x64xf32>
 }
 
-// A value in the middle annotated replicated for its users: the relu reads it replicated (the
-// gather is priced as its use), so the relu runs replicated, and the cheapest way to be there
-// is to compute the exp replicated too.
+// A value in the middle annotated replicated for its users: the relu reads %e gathered (two
+// all_gathers, priced as that use: the plan's first step is a link of the chain, the user's
+// annotation makes the second). The exp still runs on 8 local blocks, and so does the relu,
+// on blocks sliced locally (free) from the gathered value; the result is gathered again.
 // CHECK-LABEL: func.func @middle(
-// PLAN: function @middle
-// PLAN: op e tensor.exp in [-] produced [-] result [-] collectives none
-// PLAN: op r tensor.relu in [-] produced [-] result [-] collectives none
-// PLAN: annotation %1 for_users [-] collectives none
-func.func @middle(%x: tensor<64xf32>) -> tensor<64xf32> {
+// CHECK: %[[E:.*]] = tensor.exp
+// CHECK-NEXT: %[[S0:.*]] = shard.sharding @mesh split_axes = {{\[\[}}0], [1]]
+// CHECK-NEXT: %[[ES:.*]] = shard.shard %[[E]] to %[[S0]] : tensor<1024x1024xf32>
+// CHECK-NEXT: %[[S1:.*]] = shard.sharding @mesh split_axes = {{\[\[}}], [1]]
+// CHECK-NEXT: %[[L1:.*]] = shard.shard %[[ES]] to %[[S1]] annotate_for_users : tensor<1024x1024xf32>
+// CHECK-NEXT: %[[REP:.*]] = shard.shard %[[L1]] to %{{.*}} annotate_for_users : tensor<1024x1024xf32>
+// CHECK-NEXT: %[[S2:.*]] = shard.sharding @mesh split_axes = {{\[\[}}0]]
+// CHECK-NEXT: %[[L2:.*]] = shard.shard %[[REP]] to %[[S2]] annotate_for_users : tensor<1024x1024xf32>
+// CHECK-NEXT: %[[S3:.*]] = shard.sharding @mesh split_axes = {{\[\[}}0], [1]]
+// CHECK-NEXT: %[[L3:.*]] = shard.shard %[[L2]] to %[[S3]] annotate_for_users : tensor<1024x1024xf32>
+// CHECK-NEXT: tensor.relu %[[L3]]
+// PLAN: function @middle total=4.589446e-04 compute=2.621440e-04 comm=1.968006e-04 memory=10485760 optimal=true mesh=2x4:dp,tp
+// PLAN-NEXT: arg %arg0 [dp,tp]
+// PLAN-NEXT: op e tensor.exp in [dp,tp] produced [dp,tp] result [dp,tp] collectives none
+// PLAN-NEXT: op r tensor.relu in [dp,tp] produced [dp,tp] result [dp,tp] collectives all_slice(dp,4194304) all_slice(tp,2097152)
+// PLAN-NEXT: result 0 required [-,-] final [-,-] reshard all_gather(dp,524288) all_gather(tp,1048576)
+// PLAN-NEXT: annotation %2 for_users [-,-] collectives all_gather(dp,524288) all_gather(tp,1048576)
+func.func @middle(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %rep = shard.sharding @mesh split_axes = [[]] : !shard.sharding
-  %e = tensor.exp %x : tensor<64xf32> loc("e")
-  %e_r = shard.shard %e to %rep annotate_for_users : tensor<64xf32>
-  %r = tensor.relu %e_r : tensor<64xf32> loc("r")
-  return %r : tensor<64xf32>
+  %e = tensor.exp %x : tensor<1024x1024xf32> loc("e")
+  %e_r = shard.shard %e to %rep annotate_for_users : tensor<1024x1024xf32>
+  %r = tensor.relu %e_r : tensor<1024x1024xf32> loc("r")
+  return %r : tensor<1024x1024xf32>
 }

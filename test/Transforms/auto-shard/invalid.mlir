@@ -32,8 +32,8 @@ func.func @too_big(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
+// expected-error @+1 {{auto-shard: 'tensor<?x64xf32>' has a dynamic dim; the cost model needs static shapes}}
 func.func @dynamic(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
-  // expected-error @+1 {{auto-shard: 'tensor<?x64xf32>' has a dynamic dim; the cost model needs static shapes}}
   %e = tensor.exp %x : tensor<?x64xf32>
   return %e : tensor<?x64xf32>
 }

@@ -37,6 +37,7 @@
 // PLAN-NEXT: op n tensor.layer_norm in [-,-] [-] [-] produced [-,-] result [-,-] collectives none
 // PLAN-NEXT: result 0 required [-,-] final [-,-] reshard none
 // CHECK-LABEL: func.func @residual(
+// CHECK: tensor.gelu
 // CHECK: %[[Y:.*]] = tensor.matmul
 // CHECK-NEXT: %[[S:.*]] = shard.sharding @mesh split_axes = {{\[\[}}]]
 // CHECK-NEXT: %[[YS:.*]] = shard.shard %[[Y]] to %[[S]] : tensor<2x256xf32>
