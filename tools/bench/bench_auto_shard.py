@@ -17,8 +17,9 @@ Usage (from the repository root):
     python3 tools/bench/bench_auto_shard.py --gen 1000 -o m.mlir    # just write a module
 
 Measured per size and mesh (best of N runs): the AutoShard line of `--mlir-timing` (the pass:
-building the model, solving, annotating), the whole run's wall time and the peak resident
-memory of the xcs-opt process (getrusage of the child). The peer, in the same run, is the same
+counting FLOPs, building the model, solving, annotating), the whole run's wall time and CPU
+time (user + system; a busy host inflates it least), and the peak resident memory of the
+xcs-opt process (getrusage of a child of a fresh process). The peer, in the same run, is the same
 xcs-opt on the same module with `cse` instead of auto-shard (parse, verify, a linear pass,
 print): the ratio auto-shard / cse says what the solver costs over reading the program. The
 growth line divides the pass time per op at the largest size by that at 1k.
@@ -100,27 +101,28 @@ def count_ops(text: str) -> int:
 
 
 def run_once(xcs_opt: str, path: str, pipeline: str, timing_name: str) -> tuple[float, float, float]:
-    """(pass seconds, wall seconds, peak RSS MiB) of one xcs-opt run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """(pass seconds, wall seconds, CPU seconds) of one xcs-opt run; the CPU time (user +
+    system of the process) is what a busy host inflates least."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([xcs_opt, path, "--mlir-timing", "--mlir-disable-threading", "-p", pipeline, "-o", os.devnull],
                           capture_output=True, text=True)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"xcs-opt failed on {path}:\n{proc.stderr[-2000:]}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     m = re.search(r"^\s*([0-9.]+) \([^)]*\)\s+" + re.escape(timing_name) + r"\s*$", proc.stderr, re.M)
     if not m:
         m = re.search(r"([0-9.]+)\s*\(\s*[0-9.]+%\)\s+" + re.escape(timing_name), proc.stderr)
     if not m:
         sys.exit(f"no '{timing_name}' line in the timing report:\n{proc.stderr[-2000:]}")
-    # ru_maxrss of children is the largest child so far: report it only when it grew.
-    return float(m.group(1)), wall, max(after, before) / 1024.0
+    return float(m.group(1)), wall, cpu
 
 
 def best(xcs_opt: str, path: str, pipeline: str, name: str, runs: int) -> tuple[float, float, float]:
     results = [run_once(xcs_opt, path, pipeline, name) for _ in range(runs)]
-    return min(r[0] for r in results), min(r[1] for r in results), max(r[2] for r in results)
+    return min(r[0] for r in results), min(r[1] for r in results), min(r[2] for r in results)
 
 
 def peak_rss_mib(xcs_opt: str, path: str, pipeline: str) -> float:
@@ -156,7 +158,7 @@ def main() -> int:
     sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
     meshes = [m.strip() for m in args.meshes.split(",") if m.strip()]
     rows = []
-    print(f"{'size':>5} {'ops':>6} {'mesh':>4} {'auto-shard s':>12} {'wall s':>8} {'peak MiB':>9} {'cse s':>8} {'ratio':>7} {'us/op':>7}")
+    print(f"{'size':>5} {'ops':>6} {'mesh':>4} {'auto-shard s':>12} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'cse s':>8} {'ratio':>7} {'us/op':>7}")
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
             n = SIZES.get(size) or int(size)
@@ -167,13 +169,13 @@ def main() -> int:
             peer, _, _ = best(args.xcs_opt, path, "builtin.module(cse)", "CSE", args.runs)
             for mesh in meshes:
                 pipeline = f"builtin.module(auto-shard{{{MESHES[mesh]}}})"
-                pass_s, wall, _ = best(args.xcs_opt, path, pipeline, "AutoShard", args.runs)
+                pass_s, wall, cpu = best(args.xcs_opt, path, pipeline, "AutoShard", args.runs)
                 rss = peak_rss_mib(args.xcs_opt, path, pipeline)
-                row = {"size": size, "ops": ops, "mesh": mesh, "auto_shard_s": pass_s, "wall_s": wall,
+                row = {"size": size, "ops": ops, "mesh": mesh, "auto_shard_s": pass_s, "wall_s": wall, "cpu_s": cpu,
                        "peak_rss_mib": rss, "cse_s": peer, "ratio_vs_cse": pass_s / max(peer, 1e-9),
                        "us_per_op": pass_s / ops * 1e6}
                 rows.append(row)
-                print(f"{size:>5} {ops:>6} {mesh:>4} {pass_s:>12.4f} {wall:>8.3f} {rss:>9.1f} {peer:>8.4f} "
+                print(f"{size:>5} {ops:>6} {mesh:>4} {pass_s:>12.4f} {wall:>8.3f} {cpu:>8.3f} {rss:>9.1f} {peer:>8.4f} "
                       f"{row['ratio_vs_cse']:>7.1f} {row['us_per_op']:>7.1f}")
     missed = False
     for mesh in meshes:

@@ -10,6 +10,18 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: xcs-opt %s --shard-report=%t/plan.json -p 'builtin.module(auto-shard{mesh=4 axes=tp alpha=20e-6 bandwidth=12.5e9 peak-flops=1e9})' | FileCheck %s
 // RUN: %python %S/Inputs/plan_summary.py %t/plan.json %repo/schemas/shard_report_schema.json | FileCheck %s --check-prefix=PLAN
+// RUN: xcs-opt %s --shard-report=%t/limit.json -p 'builtin.module(auto-shard{mesh=4 axes=tp alpha=20e-6 bandwidth=12.5e9 peak-flops=1e9 memory-limit=1MiB})' -o /dev/null
+// RUN: %python %S/Inputs/plan_summary.py %t/limit.json %repo/schemas/shard_report_schema.json | FileCheck %s --check-prefix=LIMIT
+
+// Under memory-limit=1MiB the data-parallel plan of @mlp_batch (2,396,160 bytes per device:
+// the weights replicated) does not fit; the optimum within the limit is Megatron's split
+// (918,528 bytes), paying one all_reduce of 64 KiB (27.86 us) instead of the gather (23.93 us).
+// LIMIT: function @mlp_batch total=1.683785e-02 compute=1.680998e-02 comm=2.786432e-05 memory=918528 optimal=true mesh=4:tp
+// LIMIT-NEXT: arg x [-,-]
+// LIMIT-NEXT: arg w1 [-,tp]
+// LIMIT-NEXT: arg %arg2 [tp]
+// LIMIT-NEXT: arg w2 [tp,-]
+// LIMIT: op y tensor.matmul in [-,tp] [tp,-] produced [-,-]+P(tp) result [-,-] collectives all_reduce(tp,65536)
 
 // CHECK: shard.grid @mesh(shape = 4) {xcs.axes = ["tp"]}
 // CHECK-LABEL: func.func @mlp_batch(
