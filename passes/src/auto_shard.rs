@@ -174,8 +174,21 @@ impl Pass for AutoShard {
             .filter(|&op| module.nested(op).is_some_and(|f| f.root_regions().first().is_some_and(|&r| f.entry_block(r).is_some())))
             .collect();
         let flops = flops::module_flops(ctx, module, &functions).map_err(|e| diags.emit(Diagnostic::error(module.loc(), format!("auto-shard: cannot count FLOPs: {e}"))))?;
+        if let Some(g) = &grid {
+            let names: Vec<&str> = mesh.axes.iter().map(|a| a.name.as_str()).collect();
+            if !g.axes.is_empty() && g.axes != names {
+                let msg = format!("auto-shard: axes={} disagrees with the axis names of the grid @{} ({})", names.join(","), g.name, g.axes.join(","));
+                diags.emit(Diagnostic::error(g.loc, msg));
+                return Err(());
+            }
+        }
         let grid_name = match &grid {
-            Some(g) => g.name.clone(),
+            Some(g) => {
+                if !self.axes.is_empty() {
+                    shard_ir::name_grid_axes(ctx, module, &g.name, &mesh);
+                }
+                g.name.clone()
+            }
             None => shard_ir::add_grid(ctx, module, &mesh),
         };
         let mut reports = Map::new();

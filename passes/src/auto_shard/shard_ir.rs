@@ -68,6 +68,16 @@ impl Grid {
     }
 }
 
+/// Records the mesh's axis names on the module's grid `name` (its `xcs.axes` attribute) when
+/// the grid names none.
+pub fn name_grid_axes(ctx: &Context, module: &mut Body, name: &str, mesh: &Mesh) {
+    let Some(op) = module.top_ops().into_iter().find(|&op| DialectGrid::of(ctx, module, op).is_some_and(|g| g.name == name && g.axes.is_none())) else {
+        return;
+    };
+    let names: Vec<_> = mesh.axes.iter().map(|a| ctx.str_attr(&a.name)).collect();
+    module.set_attr(ctx, op, xcs_dialects::shard::AXES_ATTR, ctx.array_attr(&names));
+}
+
 /// Adds a `shard.grid` for `mesh` (with its axis names as `xcs.axes`) at the start of the
 /// module; returns its symbol name (`mesh`, or `mesh_N` if that is taken).
 pub fn add_grid(ctx: &Context, module: &mut Body, mesh: &Mesh) -> String {
