@@ -10,6 +10,17 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: xcs-opt %s --shard-report=%t/plan.json -p 'builtin.module(auto-shard{mesh=4 axes=tp alpha=20e-6 bandwidth=12.5e9 peak-flops=1e7})' | FileCheck %s
 // RUN: %python %S/Inputs/plan_summary.py %t/plan.json %repo/schemas/shard_report_schema.json | FileCheck %s --check-prefix=PLAN
+// RUN: xcs-opt %s --shard-report=%t/free.json -p 'builtin.module(auto-shard{mesh=4 axes=tp alpha=20e-6 bandwidth=12.5e9 peak-flops=1e7 outputs=free})' -o /dev/null
+// RUN: %python %S/Inputs/plan_summary.py %t/free.json %repo/schemas/shard_report_schema.json | FileCheck %s --check-prefix=FREE
+
+// outputs=free: results may stay split. @chain needs no collective at all; in @chain_max the
+// mul runs on the split max and only the opaque reshape's use is gathered.
+// FREE: function @chain {{.*}} comm=0.000000e+00 {{.*}} optimal=true
+// FREE: result 0 required none final [tp] reshard none
+// FREE: function @chain_max
+// FREE: op y tensor.mul in [tp] [tp] produced [tp] result [tp] collectives none
+// FREE-NEXT: op z tensor.reshape in [-] produced [-,-] result [-,-] collectives all_gather(tp,64)
+// FREE-NEXT: result 0 required none final [tp] reshard none
 
 // CHECK-LABEL: func.func @chain(
 // CHECK-NEXT: %[[C:.*]] = shard.sharding @mesh split_axes = {{\[\[}}], [0]] : !shard.sharding
