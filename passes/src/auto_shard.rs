@@ -55,6 +55,7 @@ const OUTPUTS: &[EnumValue] = &[
 
 pub const INFO: PassInfo = PassInfo {
     argument: "auto-shard",
+    name: "AutoShard",
     summary: "Choose the optimal sharding of every tensor over a device mesh",
     description: "Finds, for each public function, the plan (a sharding of every argument, a strategy and \
 a resolution for every op) of least modelled time under the cost model of `docs/shard-cost-model.md` (see `docs/shard.md`): \
@@ -143,11 +144,8 @@ impl AutoShard {
 }
 
 impl Pass for AutoShard {
-    fn argument(&self) -> &'static str {
-        "auto-shard"
-    }
-    fn name(&self) -> &'static str {
-        "AutoShard"
+    fn info(&self) -> &'static PassInfo {
+        &INFO
     }
     fn run(&self, ctx: &Context, module: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         util::require_symbol_table(ctx, module, "AutoShard", diags)?;

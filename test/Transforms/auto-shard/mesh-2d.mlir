@@ -7,6 +7,14 @@
 // RUN: xcs-opt %s --shard-report=%t/plan.json -p 'builtin.module(auto-shard{mesh=2x4 axes=dp,tp alpha=20e-6,5e-6 bandwidth=12.5e9,100e9 peak-flops=1e9})' | FileCheck %s
 // RUN: %python %S/Inputs/plan_summary.py %t/plan.json %repo/schemas/shard_report_schema.json | FileCheck %s --check-prefix=PLAN
 // RUN: xcs-opt %s -p 'builtin.module(auto-shard{mesh=2x4 axes=dp,tp alpha=20e-6,5e-6 bandwidth=12.5e9,100e9 peak-flops=1e9},shard-partition)' | FileCheck %s --check-prefix=SPMD
+// The partitioned program on 8 simulated devices computes what the plain one computes:
+// RUN: xcs-opt %s -p 'builtin.module(auto-shard{mesh=2x4 axes=dp,tp alpha=20e-6,5e-6 bandwidth=12.5e9,100e9 peak-flops=1e9},shard-partition)' -o %t/part.mlir
+// RUN: xcs-run %s --entry mlp_2d -i x=random:1 -i w1=random:2 -i w2=random:3 -o %t/full
+// RUN: xcs-run %t/part.mlir --entry mlp_2d --devices=2x4 -i x=random:1 -i w1=random:2 -i w2=random:3 -o %t/devices
+// RUN: xcs-run %t/part.mlir --entry mlp_2d --devices=2x4 --interp -i x=random:1 -i w1=random:2 -i w2=random:3 -o %t/devices-interp
+// RUN: %python %S/Inputs/compare_outputs.py %t/full %t/devices %t/devices-interp | FileCheck %s --check-prefix=SAME
+// SAME: devices y.npy: {{equal|close}}
+// SAME: devices-interp y.npy: {{equal|close}}
 
 // CHECK: shard.grid @mesh(shape = 2x4) {xcs.axes = ["dp", "tp"]}
 // CHECK-LABEL: func.func @mlp_2d(
@@ -33,7 +41,7 @@
 // SPMD-SAME: %arg0: tensor<4x256xf32> {shard.split_axes = #shard<axisarray{{\[\[}}1]]>, xcs.name = "x"}
 // SPMD-SAME: %arg1: tensor<256x512xf32> {shard.split_axes = #shard<axisarray{{\[\[}}], [0]]>, xcs.name = "w1"}
 // SPMD-SAME: %arg2: tensor<512x256xf32> {shard.split_axes = #shard<axisarray{{\[\[}}0]]>, xcs.name = "w2"}
-// SPMD-SAME: -> (tensor<16x256xf32> {shard.split_axes = #shard<axisarray{{\[\[}}]]>})
+// SPMD-SAME: -> (tensor<16x256xf32> {shard.split_axes = #shard<axisarray{{\[\[}}]]>, xcs.name = "y"})
 // SPMD-NEXT: %[[H:.*]] = tensor.matmul %arg0, %arg1 : (tensor<4x256xf32>, tensor<256x512xf32>) -> tensor<4x512xf32>
 // SPMD-NEXT: %[[A:.*]] = tensor.relu %[[H]] : tensor<4x512xf32>
 // SPMD-NEXT: %[[Y:.*]] = tensor.matmul %[[A]], %arg2 : (tensor<4x512xf32>, tensor<512x256xf32>) -> tensor<4x256xf32>
@@ -41,7 +49,7 @@
 // SPMD-NEXT: %[[G:.*]] = shard.all_gather %[[R]] on @mesh grid_axes = [1] gather_axis = 0 : tensor<4x256xf32> -> tensor<16x256xf32>
 // SPMD-NEXT: return %[[G]] : tensor<16x256xf32>
 func.func @mlp_2d(%x: tensor<16x256xf32> {xcs.name = "x"}, %w1: tensor<256x1024xf32> {xcs.name = "w1"},
-                  %w2: tensor<1024x256xf32> {xcs.name = "w2"}) -> tensor<16x256xf32> {
+                  %w2: tensor<1024x256xf32> {xcs.name = "w2"}) -> (tensor<16x256xf32> {xcs.name = "y"}) {
   %h = tensor.matmul %x, %w1 : (tensor<16x256xf32>, tensor<256x1024xf32>) -> tensor<16x1024xf32> loc("h")
   %a = tensor.relu %h : tensor<16x1024xf32> loc("a")
   %y = tensor.matmul %a, %w2 : (tensor<16x1024xf32>, tensor<1024x256xf32>) -> tensor<16x256xf32> loc("y")
