@@ -1,9 +1,10 @@
 //! XCS passes: the classic cleanups (`canonicalize`, `cse`, `dce`, `inline`, `symbol-dce`),
-//! the seed passes (`classify`, `vmap-batch`, `fuse`, `cost-annotate`), `shard-partition`,
+//! the seed passes (`classify`, `vmap-batch`, `auto-shard`, `fuse`, `cost-annotate`), `shard-partition`,
 //! one file per pass, each exposing its pass type and its registry entry `INFO`.
 //! [`register_all`] adds them to a [`PassRegistry`]. (The `test-*` passes for testing the pass
 //! infrastructure live with the tests, in `xcs-test-support`.)
 
+pub mod auto_shard;
 pub mod canonicalize;
 pub mod classify;
 pub mod cost_annotate;
@@ -21,6 +22,7 @@ use xcs_ir::pass::PassRegistry;
 
 /// Registers every XCS pass.
 pub fn register_all(registry: &mut PassRegistry) {
+    registry.register(auto_shard::INFO);
     registry.register(canonicalize::INFO);
     registry.register(classify::INFO);
     registry.register(cost_annotate::INFO);

@@ -59,6 +59,7 @@ fn every_pass_builds_with_its_defaults() {
     assert_eq!(
         args,
         [
+            "auto-shard",
             "canonicalize",
             "classify",
             "cost-annotate",

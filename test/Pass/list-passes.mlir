@@ -9,10 +9,23 @@
 // DEFAULT:     --symbol-dce{{ +}}-   Eliminate dead symbols
 // DEFAULT-NOT: --test-
 // DEFAULT:     --vmap-batch{{ +}}-   Batch tensor-only xcs.vmap bodies
-// COUNT: {{^}}10{{$}}
-// TEST-COUNT: {{^}}12{{$}}
+// COUNT: {{^}}11{{$}}
+// TEST-COUNT: {{^}}13{{$}}
 
 // CHECK:      Passes:
+// CHECK-NEXT:   --auto-shard{{ +}}-   Choose the optimal sharding of every tensor over a device mesh
+// CHECK-NEXT:     --alpha=<string>{{ +}}- Latency of one collective per mesh axis, seconds
+// CHECK-NEXT:     --axes=<string>{{ +}}- Names of the mesh axes
+// CHECK-NEXT:     --bandwidth=<string>{{ +}}- Bandwidth per mesh axis, bytes/s
+// CHECK-NEXT:     --max-states=<ulong>{{ +}}- Deterministic budget of the solver: combinations evaluated by exact elimination
+// CHECK-NEXT:     --memory-limit=<string>{{ +}}- Memory per device: bytes, or with a KiB/MiB/GiB suffix
+// CHECK-NEXT:     --mesh=<string>{{ +}}- Mesh shape, e.g. 2x4
+// CHECK-NEXT:     --outputs=<value>{{ +}}- Required sharding of results without an annotation
+// CHECK-NEXT:     =replicated{{ +}}-   results are required replicated
+// CHECK-NEXT:     =free{{ +}}-   results may stay in any sharding
+// CHECK-NEXT:     --peak-flops=<string>{{ +}}- Peak FLOP/s of one device
+// CHECK-NEXT:     --report=<string>{{ +}}- Write the plans as JSON into this file
+// CHECK-NEXT:     --time-budget-ms=<ulong>{{ +}}- Wall-clock bound of the anytime search, milliseconds
 // CHECK-NEXT:   --canonicalize{{ +}}-   Canonicalize operations
 // CHECK-NEXT:     --disable-patterns=<string>{{ +}}- Labels of patterns that should be filtered out during application
 // CHECK-NEXT:     --enable-patterns=<string>{{ +}}- Labels of patterns that should be used during application, all other patterns are filtered out

@@ -146,6 +146,12 @@ fn command(registry: &PassRegistry) -> Command {
                 .value_name("FILE")
                 .help("Write the classify pass's JSON report into FILE (sets the option report=FILE of every classify pass in the pipeline)"),
         )
+        .arg(
+            Arg::new("shard-report")
+                .long("shard-report")
+                .value_name("FILE")
+                .help("Write the auto-shard plans as JSON into FILE (schemas/shard_report_schema.json; sets the option report=FILE of every auto-shard pass in the pipeline)"),
+        )
         .next_help_heading("Passes");
     for p in registry.passes() {
         cmd = cmd.arg(
@@ -269,6 +275,12 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
         let n = pm.root.set_pass_options(registry, "classify", &format!("report={{{file}}}")).map_err(|e| format!("<unknown>:0: error: {e}"))?;
         if n == 0 {
             return Err("<unknown>:0: error: --classify-report needs the classify pass in the pipeline (--classify, or classify in --pass-pipeline)".into());
+        }
+    }
+    if let Some(file) = m.get_one::<String>("shard-report") {
+        let n = pm.root.set_pass_options(registry, "auto-shard", &format!("report={{{file}}}")).map_err(|e| format!("<unknown>:0: error: {e}"))?;
+        if n == 0 {
+            return Err("<unknown>:0: error: --shard-report needs the auto-shard pass in the pipeline (--auto-shard=..., or auto-shard{...} in --pass-pipeline)".into());
         }
     }
     let o = &mut pm.options;
