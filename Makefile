@@ -1,7 +1,8 @@
 # XCS: two commands do everything on a fresh Debian machine with the Rust toolchain.
-#   make run    set up, build, run the example pipelines (classify, vmap-batch, fuse, cost-annotate on a
-#               program mixing tensor math with LLM calls; an MLP), then run the compiled programs natively
-#               (LLVM JIT) and on the reference interpreter
+#   make run    set up, build, run the example pipelines (classify, vmap-batch, auto-shard, fuse, cost-annotate
+#               on a program mixing tensor math with LLM calls; an MLP, also sharded over 2 devices), then run
+#               the compiled programs natively (LLVM JIT), on simulated devices and on the reference interpreter,
+#               and the Python frontend's examples
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy, the
 #               Python frontend's pytest suite)
 # Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench-frontend:
@@ -19,11 +20,14 @@ XCS_OPT     := target/debug/xcs-opt
 XCS_RUN     := target/debug/xcs-run
 EXAMPLE     ?= examples/pipeline.mlir
 # the mission's pipeline: classify, batch the maps, inline, clean up and fuse, then the cost model
-PIPELINE    ?= builtin.module(classify,vmap-batch,inline,func.func(canonicalize,cse,fuse),cost-annotate)
+PIPELINE    ?= builtin.module(classify,vmap-batch,inline,auto-shard{mesh=2 axes=dp},func.func(canonicalize,cse,fuse),cost-annotate)
 # the inputs of examples/pipeline.mlir's @score_batch and @triage (seeded random weights)
 EXAMPLE_INPUTS := --input xs=random:1 --input w1=random:2 --input b1=random:3 --input w2=random:4
 MLP_EXAMPLE ?= examples/mlp.mlir
 MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dce)
+# the MLP sharded over 2 devices: auto-shard's optimal plan under a cost model in which compute
+# dominates (slow devices, a fast network), partitioned into the per-device SPMD program
+SHARD_PIPELINE ?= builtin.module(inline,auto-shard{mesh=2 axes=dp alpha=1e-9 bandwidth=1e12 peak-flops=1e6},shard-partition,func.func(canonicalize,cse,fuse),symbol-dce)
 FUZZ_SECONDS ?= 600
 XCS_RUN     ?= target/release/xcs-run
 
@@ -57,7 +61,7 @@ frontend: build
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/xcs-*.whl
 
 # Compares the .npy outputs of two xcs-run --output-dir directories (the JIT's, the interpreter's).
-compare_outputs = $(PYTHON) -c 'import numpy as np, pathlib, sys; a, b = sys.argv[1:3]; fs = sorted(pathlib.Path(a).glob("*.npy")); assert fs, "no outputs"; bad = [f.name for f in fs if not np.allclose(np.load(f), np.load(pathlib.Path(b) / f.name), rtol=1e-5, atol=1e-5)]; print("== the JIT and the interpreter agree (rtol 1e-5) on", ", ".join(f.name for f in fs)) if not bad else sys.exit("error: the JIT and the interpreter differ on " + ", ".join(bad))' $(1) $(2)
+compare_outputs = $(PYTHON) -c 'import numpy as np, pathlib, sys; a, b, what = sys.argv[1:4]; fs = sorted(pathlib.Path(a).glob("*.npy")); assert fs, "no outputs"; bad = [f.name for f in fs if not np.allclose(np.load(f), np.load(pathlib.Path(b) / f.name), rtol=1e-5, atol=1e-5)]; print("==", what, "agree (rtol 1e-5) on", ", ".join(f.name for f in fs)) if not bad else sys.exit("error: " + what + " differ on " + ", ".join(bad))' $(1) $(2) $(or $(3),'the JIT and the interpreter')
 
 # ---- the main job: the pipeline on the examples, then the optimized programs compiled through
 # LLVM and run by xcs-run's JIT, and on the reference interpreter (to compare; and the program
@@ -85,6 +89,12 @@ run: build frontend
 	@$(XCS_RUN) target/run/mlp.opt.mlir --backend=interp --input x=random:1 --input w1=random:2 --input w2=random:3 --output-dir target/run/interp
 	@$(call compare_outputs,target/run/jit,target/run/interp)
 	@$(XCS_RUN) target/run/mlp.opt.mlir --input x=random:1 --input w1=random:2 --input w2=random:3 --bench 100
+	@echo "== $(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(SHARD_PIPELINE)' --shard-report=target/run/shard-plan.json"
+	@$(XCS_OPT) $(MLP_EXAMPLE) --pass-pipeline='$(SHARD_PIPELINE)' --shard-report=target/run/shard-plan.json -o target/run/mlp.part.mlir
+	@grep -E 'shard\.|func.func @main' target/run/mlp.part.mlir
+	@echo "== $(XCS_RUN) target/run/mlp.part.mlir --devices=2 ...   (every device a thread, collectives over shared memory), compared with the single-device run"
+	@rm -rf target/run/devices && $(XCS_RUN) target/run/mlp.part.mlir --devices=2 --input x=random:1 --input w1=random:2 --input w2=random:3 --output-dir target/run/devices
+	@$(call compare_outputs,target/run/devices,target/run/jit,'2 simulated devices and one')
 	@echo "== $(PYTHON) examples/mlp.py   (the Python frontend: xcs.jit traces, optimizes and compiles an MLP in-process)"
 	@$(PYTHON) examples/mlp.py
 	@echo "== $(PYTHON) examples/llm_pipeline.py   (xcs.vmap over prompts on a thread pool, a registered provider)"
