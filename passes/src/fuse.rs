@@ -13,10 +13,11 @@ use smallvec::SmallVec;
 use xcs_dialects::shape::{broadcastable_to, num_elements, ranked};
 use xcs_dialects::tensor::{FusedOp, YieldOp};
 use xcs_ir::clone::Cloner;
+use xcs_ir::entity::EntityRef;
 use xcs_ir::interfaces::{fusion_role, FusionRole};
 use xcs_ir::opdef::Traits;
 use xcs_ir::pass::{rewrite_each_body, IntKind, OptionKind, OptionSpec, Pass, PassInfo, PassOptions, PassResult};
-use xcs_ir::{AttrKind, Block, Body, Context, DiagSink, LocKind, Location, Op, OperationState, Region, Value};
+use xcs_ir::{AttrKind, Block, Body, Context, DiagSink, LocKind, Location, Op, OpName, OperationState, Region, Value};
 
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -152,10 +153,11 @@ pub fn fuse_body(ctx: &Context, body: &mut Body, config: &Config) -> bool {
     for r in roots {
         collect_blocks(body, r, &mut blocks);
     }
+    let mut names = NameClasses::default();
     let mut changed = false;
     for b in blocks {
         if body.contains_block(b) {
-            changed |= fuse_block(ctx, body, b, config);
+            changed |= fuse_block(ctx, body, b, config, &mut names);
         }
     }
     changed
@@ -193,30 +195,69 @@ enum Class {
     Barrier,
 }
 
+/// The part of an op's [`Class`] that its name alone decides: its dialect, `ConstantLike`
+/// trait and declared [`FusionRole`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum NameClass {
+    /// Outside the dialect of `tensor.fused`, or unregistered.
+    Barrier,
+    /// A `ConstantLike` op of the dialect (copied in when small).
+    Constant,
+    /// Any other op of the dialect.
+    Role(FusionRole),
+}
+
+/// The [`NameClass`] of each op name met so far, in a dense table indexed by [`OpName`]
+/// (filled on first sight): one lookup per op instead of dialect-name compares and an
+/// interface lookup per op.
+#[derive(Default)]
+struct NameClasses {
+    table: Vec<Option<NameClass>>,
+}
+
+impl NameClasses {
+    fn get(&mut self, ctx: &Context, name: OpName) -> NameClass {
+        let i = name.index();
+        if i >= self.table.len() {
+            self.table.resize(i + 1, None);
+        }
+        *self.table[i].get_or_insert_with(|| name_class(ctx, name))
+    }
+}
+
+fn name_class(ctx: &Context, name: OpName) -> NameClass {
+    match ctx.op_def(name) {
+        Some(def) if def.dialect() == FusedOp::DEF.dialect() => {
+            if def.has(Traits::ConstantLike) {
+                NameClass::Constant
+            } else {
+                NameClass::Role(fusion_role(ctx, name))
+            }
+        }
+        _ => NameClass::Barrier,
+    }
+}
+
 /// An op's class: ops outside the dialect of `tensor.fused` are barriers; the others have the
 /// [`FusionRole`] their declaration gives (small `ConstantLike` ops are copied in).
-fn classify(ctx: &Context, body: &Body, op: Op) -> Class {
-    let name = body.op_name(op);
-    let Some(def) = ctx.op_def(name).filter(|d| d.dialect() == FusedOp::DEF.dialect()) else {
+fn classify(ctx: &Context, names: &mut NameClasses, body: &Body, op: Op) -> Class {
+    let name_class = names.get(ctx, body.op_name(op));
+    if name_class == NameClass::Barrier {
         return Class::Barrier;
-    };
+    }
     // Every candidate has one ranked tensor result (the verifier holds registered ops to it).
     let one_tensor = body.num_results(op) == 1 && ranked(ctx, body.value_type(body.result(op, 0))).is_some();
     if !one_tensor || body.num_regions(op) != 0 {
         return Class::Other;
     }
-    if def.has(Traits::ConstantLike) {
-        return if small_constant(ctx, body, op) {
-            Class::SmallConstant
-        } else {
-            Class::Other
-        };
-    }
-    match fusion_role(ctx, name) {
-        FusionRole::Elementwise { cheap } => Class::Elementwise { cheap },
-        FusionRole::Reduction => Class::Reduction,
-        FusionRole::MatmulEpilogue => Class::Matmul,
-        FusionRole::Opaque => Class::Other,
+    match name_class {
+        NameClass::Barrier => Class::Barrier,
+        NameClass::Constant if small_constant(ctx, body, op) => Class::SmallConstant,
+        NameClass::Constant => Class::Other,
+        NameClass::Role(FusionRole::Elementwise { cheap }) => Class::Elementwise { cheap },
+        NameClass::Role(FusionRole::Reduction) => Class::Reduction,
+        NameClass::Role(FusionRole::MatmulEpilogue) => Class::Matmul,
+        NameClass::Role(FusionRole::Opaque) => Class::Other,
     }
 }
 
@@ -280,13 +321,13 @@ struct BlockFuser<'a> {
     erased: FxHashSet<Op>,
 }
 
-fn fuse_block(ctx: &Context, body: &mut Body, block: Block, config: &Config) -> bool {
+fn fuse_block(ctx: &Context, body: &mut Body, block: Block, config: &Config, names: &mut NameClasses) -> bool {
     let ops = body.block_op_vec(block);
     if ops.len() < 2 {
         return false;
     }
     let pos: FxHashMap<Op, usize> = ops.iter().enumerate().map(|(i, &o)| (o, i)).collect();
-    let class: Vec<Class> = ops.iter().map(|&o| classify(ctx, body, o)).collect();
+    let class: Vec<Class> = ops.iter().map(|&o| classify(ctx, names, body, o)).collect();
     let mut segment = Vec::with_capacity(ops.len());
     let mut seg = 0;
     for c in &class {
@@ -700,7 +741,7 @@ fn fused_loc(ctx: &Context, locs: impl Iterator<Item = Location>) -> Location {
 mod tests {
     use xcs_ir::parser::{parse_module, ParseOptions};
 
-    use super::{classify, Class};
+    use super::{classify, Class, NameClasses};
 
     /// The class of every op of the tensor dialect, from the fusion roles their declarations
     /// give (the table of `docs/fuse.md`), and the barriers around them.
@@ -737,7 +778,8 @@ func.func @f(%x: tensor<4xf32>, %i: tensor<4xi64>, %m: tensor<4x4xf32>, %p: !xcs
         let m = parse_module(&ctx, src, "t.mlir", &ParseOptions::default()).unwrap_or_else(|d| panic!("{}", d.message));
         let f = m.body.top_ops()[1];
         let body = m.body.nested(f).unwrap();
-        let classes: Vec<Class> = body.walk_ops().into_iter().map(|op| classify(&ctx, body, op)).collect();
+        let mut names = NameClasses::default();
+        let classes: Vec<Class> = body.walk_ops().into_iter().map(|op| classify(&ctx, &mut names, body, op)).collect();
         let cheap = Class::Elementwise { cheap: true };
         let expensive = Class::Elementwise { cheap: false };
         let expected = [
