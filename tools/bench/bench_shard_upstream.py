@@ -327,6 +327,15 @@ def auto_shard(w: Workload, mesh: Mesh, xcs_opt: str, work: Path) -> tuple[str, 
         raise BenchError(f"auto-shard's report {report} has no plan for @{w.name}: {e}") from e
 
 
+def plan_collectives(plan: dict) -> list[str]:
+    """The kinds of the collectives auto-shard's report plans (at ops, at the user's
+    annotations, in the results' reshards), which shard-partition should emit one for one."""
+    found = [c for op in plan["ops"] for c in op["collectives"]]
+    found += [c for a in plan.get("annotations", []) for c in a["collectives"]]
+    found += [c for r in plan["results"] for c in r["reshard"]]
+    return [c["kind"] for c in found]
+
+
 def compare(w: Workload, mesh: Mesh, xcs_opt: str, work: Path) -> dict:
     mesh = w.mesh or mesh
     xcs_spmd, plan = auto_shard(w, mesh, xcs_opt, work)
@@ -334,6 +343,7 @@ def compare(w: Workload, mesh: Mesh, xcs_opt: str, work: Path) -> dict:
     row = {"workload": w.name, "grid": mesh.describe(), "xcs": summary(x)}
     row["xcs"]["plan_total_s"] = plan["total_time_s"]
     row["xcs"]["plan_optimal"] = plan["optimal"]
+    row["xcs"]["plan_collectives"] = plan_collectives(plan)
     # auto-shard's own figure and the repriced SPMD program must agree (the model is the same)
     row["xcs"]["plan_agrees"] = abs(plan["total_time_s"] - x.total_s) <= AGREEMENT * max(x.total_s, 1e-12)
     (work / f"{w.name}.upstream.mlir").write_text(upstream_program(w, mesh.text()))

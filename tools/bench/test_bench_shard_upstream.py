@@ -2,8 +2,8 @@
 generated programs of every workload are accepted by their tools (XCS's auto-shard +
 shard-partition and MLIR 22's sharding-propagation + shard-partition), that XCS's program holds
 only the user's constraints (the plan is auto-shard's), that auto-shard's total_time_s equals
-the repriced SPMD program and is never above upstream's (it is the optimum under the same
-constraints), that pricing upstream's output counts the FLOPs of the same ops as XCS's, the
+the repriced SPMD program (whose collectives are the report's one for one) and is never above
+upstream's (the optimum under the same constraints), that pricing upstream's output counts the FLOPs of the same ops as XCS's, the
 K-split case where XCS's reduce_scatter beats upstream's plan, and that the `ew` plan follows
 the model (latency-bound small sizes: upstream's one gather; default sizes: two cheaper
 collectives). Uses $XCS_OPT, else target/debug/xcs-opt, else target/release/xcs-opt; skipped
@@ -98,6 +98,9 @@ class CompareTest(unittest.TestCase):
                 self.assertTrue(x["plan_optimal"], name)
                 self.assertAlmostEqual(x["plan_total_s"], x["total_s"], delta=1e-9 * x["total_s"], msg=name)
                 self.assertTrue(x["plan_agrees"], name)
+                # the partitioned program emits the report's collectives one for one
+                emitted = [c.split("[")[0] for c in x["collectives"]]
+                self.assertEqual(sorted(x["plan_collectives"]), sorted(emitted), name)
                 # upstream's plan satisfies the same constraints: the optimum cannot be worse
                 self.assertLessEqual(x["total_s"], r["upstream"]["total_s"] * (1 + 1e-9), name)
 
