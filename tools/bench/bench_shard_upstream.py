@@ -1,40 +1,42 @@
 #!/usr/bin/env python3
-"""XCS's shard-partition against upstream MLIR's (issue 18, item 7): on the same programs, with
-the same argument and result shardings, upstream's `mlir-opt --sharding-propagation
---shard-partition` (MLIR 22) and XCS's plan partitioned by `xcs-opt -p
-'builtin.module(shard-partition)'`; both SPMD programs are priced with XCS's cost model
-(../shared/shard-cost-model.md: compute = the FLOPs `cost-annotate` counts for each op at its
-local shape / peak-flops, collectives by the table of 3.1 with the per-device input buffer) and
-printed with the collectives each emitted.
+"""XCS's auto-shard + shard-partition against upstream MLIR's (issue 18, item 7): on the same
+programs, given the same argument and result shardings, upstream's `mlir-opt
+--sharding-propagation --shard-partition` (MLIR 22) and XCS's `xcs-opt -p
+'builtin.module(auto-shard{...},shard-partition)'`; both SPMD programs are priced with XCS's
+cost model (../shared/shard-cost-model.md: compute = the FLOPs `cost-annotate` counts for each
+op at its local shape / peak-flops, collectives by the table of 3.1 with the per-device input
+buffer) and printed with the collectives each emitted.
 
-The XCS plan is hand-written: `auto-shard` (which would annotate every value with the optimal
-plan) is not on main yet, so each workload's XCS program carries the annotations we expect its
-plan to be (stated per workload below; not proven optimal here). Upstream gets only what a user
-gives it: the argument annotations and the result annotation (`annotate_for_users` before the
-return), and propagation chooses the rest. Upstream has no `tensor.matmul`/`tensor.tanh`, so
+Both tools get only what a user gives them: `shard.shard` on the annotated arguments and the
+result's annotation (`annotate_for_users` before the return). Upstream's propagation chooses
+the rest by traversal order; `auto-shard` (given the grid's cost parameters as its options
+`axes alpha bandwidth peak-flops`) chooses it by the model, and its plan's `total_time_s`
+(--shard-report) is printed next to the repriced SPMD program, which must agree (within
+AGREEMENT; the benchmark exits 1 if not). Upstream has no `tensor.matmul`/`tensor.tanh`, so
 its program is the same computation in linalg (`linalg.matmul` after a zero `linalg.fill`,
 `linalg.generic` with `math.tanh`); to price upstream's output, each linalg op becomes the XCS
 op of the same kind and local shape (the fills, `tensor.empty` and the `scf.if` upstream adds
 for the fill are not priced: XCS's matmul has no init).
 
-Workloads (f32, a 1-D grid of --devices, default 4, unless said):
-  mlp     y = tanh(x @ W1) @ W2; W1 by columns, W2 by rows, y replicated. Plan: Megatron
-          (hidden by columns, one all_reduce).
-  ksplit  y = x @ W with x split by columns (K), W by rows (K), y wanted by rows. Plan: local
-          matmuls, the pending sum resolved by one reduce_scatter.
-  dp      y = tanh(x @ W1) @ W2; x by rows, the weights replicated, y by rows. Plan: every
+Workloads (f32, a 1-D grid of --devices, default 4, unless said; "expected": the plan
+auto-shard found on the default sizes, proven optimal, 2026-11-27):
+  mlp     y = tanh(x @ W1) @ W2; W1 by columns, W2 by rows, y replicated, x free. Expected:
+          Megatron (hidden by columns, one all_reduce).
+  ksplit  y = x @ W with x split by columns (K), W by rows (K), y wanted by rows. Expected:
+          local matmuls, the pending sum resolved by one reduce_scatter.
+  dp      y = tanh(x @ W1) @ W2; x by rows, the weights free, y by rows. Expected: every
           value by rows, no collective.
-  ew      y = tanh(x) @ W; x by rows, W by columns, y by rows. Plan: tanh on rows, its result
-          gathered (smaller than W), the matmul by columns, y moved to rows (all_to_all).
+  ew      y = tanh(x) @ W; x by rows, W by columns, y by rows. Expected: tanh on rows, its
+          result gathered (smaller than W), the matmul by columns, y moved to rows (all_to_all).
   mlp2d   the mlp on the 2x4 grid dp x tp of the issue's example (dp: 20 us, 12.5 GB/s; tp:
           5 us, 100 GB/s): x and y by rows along dp, W1 by columns and W2 by rows along tp.
-          Plan: Megatron along tp inside data parallel along dp (one all_reduce along tp).
+          Expected: Megatron along tp inside data parallel along dp (one all_reduce along tp).
 
 Usage (from the repository root):
     cargo build -p xcs --bin xcs-opt
     python3 tools/bench/bench_shard_upstream.py [--xcs-opt target/debug/xcs-opt] [--json FILE]
-Prints, per workload, the modelled time of each plan (compute + communication) and the
-collectives each emitted, and the ratio upstream / XCS.
+Prints, per workload, the modelled time of each plan (compute + communication), the
+collectives each emitted, auto-shard's own total_time_s and the ratio upstream / XCS.
 """
 from __future__ import annotations
 
@@ -50,6 +52,7 @@ from pathlib import Path
 
 MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 UPSTREAM_PIPELINE = "builtin.module(func.func(sharding-propagation,shard-partition))"
+AGREEMENT = 1e-9  # relative: auto-shard's total_time_s against the repriced SPMD program
 COLLECTIVES = ("all_gather", "all_reduce", "reduce_scatter", "all_to_all", "all_slice", "broadcast")
 
 
@@ -65,9 +68,15 @@ class Mesh:
     alpha: tuple[float, ...] = (20e-6,)
     bandwidth: tuple[float, ...] = (12.5e9,)
     peak_flops: float = 1e14
+    axes: tuple[str, ...] = ("dp",)
 
     def text(self) -> str:
         return "x".join(str(n) for n in self.shape)
+
+    def auto_shard_options(self) -> str:
+        """The same model parameters as `auto-shard` options (the grid is the module's)."""
+        return (f"axes={','.join(self.axes)} alpha={','.join(repr(a) for a in self.alpha)} "
+                f"bandwidth={','.join(repr(b) for b in self.bandwidth)} peak-flops={self.peak_flops!r}")
 
     def describe(self) -> str:
         return (f"grid {self.text()}, alpha={','.join(f'{a:g}' for a in self.alpha)} s, "
@@ -75,27 +84,24 @@ class Mesh:
 
 
 # The 2-D grid of the issue's example: dp (2 devices, slow links) x tp (4, fast).
-MESH_2D = Mesh((2, 4), (20e-6, 5e-6), (12.5e9, 100e9))
+MESH_2D = Mesh((2, 4), (20e-6, 5e-6), (12.5e9, 100e9), axes=("dp", "tp"))
 
 
 # ---------------------------------------------------------------------------- workloads
 
 @dataclass
 class Op:
-    """One op of a workload: `kind` in matmul/tanh, its result name, operands and full shape;
-    `plan`: the result's sharding in the XCS plan (split axes text, e.g. "[[0]]"); `uses`: the
-    sharding the plan reads an operand in, where it is not the operand's own
-    (`annotate_for_users`)."""
+    """One op of a workload: `kind` in matmul/tanh, its result name, operands and full shape."""
     kind: str
     result: str
     operands: list[str]
     shape: tuple[int, int]
-    plan: str
-    uses: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class Workload:
+    """A program and the constraints both tools get: the argument shardings (None: free) and
+    the result's sharding (split axes text, e.g. "[[0]]")."""
     name: str
     args: list[tuple[str, tuple[int, int], str | None]]  # name, shape, sharding (None: unannotated)
     ops: list[Op]
@@ -109,20 +115,17 @@ class Workload:
 
 def workloads(b: int = 256, d: int = 1024, h: int = 4096, k: int = 8192) -> list[Workload]:
     rows, cols, rep = "[[0]]", "[[], [0]]", "[[]]"
+    mlp = [Op("matmul", "h", ["x", "w1"], (b, h)), Op("tanh", "g", ["h"], (b, h)), Op("matmul", "y", ["g", "w2"], (b, d))]
+    dp = [Op("matmul", "h", ["x", "w1"], (b * 4, h)), Op("tanh", "g", ["h"], (b * 4, h)),
+          Op("matmul", "y", ["g", "w2"], (b * 4, d))]
     return [
-        Workload("mlp", [("x", (b, d), None), ("w1", (d, h), cols), ("w2", (h, d), rows)],
-                 [Op("matmul", "h", ["x", "w1"], (b, h), cols), Op("tanh", "g", ["h"], (b, h), cols),
-                  Op("matmul", "y", ["g", "w2"], (b, d), rep)], rep),
-        Workload("ksplit", [("x", (d, k), cols), ("w", (k, d), rows)],
-                 [Op("matmul", "y", ["x", "w"], (d, d), rows)], rows),
-        Workload("dp", [("x", (b * 4, d), rows), ("w1", (d, h), None), ("w2", (h, d), None)],
-                 [Op("matmul", "h", ["x", "w1"], (b * 4, h), rows), Op("tanh", "g", ["h"], (b * 4, h), rows),
-                  Op("matmul", "y", ["g", "w2"], (b * 4, d), rows)], rows),
+        Workload("mlp", [("x", (b, d), None), ("w1", (d, h), cols), ("w2", (h, d), rows)], mlp, rep),
+        Workload("ksplit", [("x", (d, k), cols), ("w", (k, d), rows)], [Op("matmul", "y", ["x", "w"], (d, d))], rows),
+        Workload("dp", [("x", (b * 4, d), rows), ("w1", (d, h), None), ("w2", (h, d), None)], dp, rows),
         Workload("ew", [("x", (b, d), rows), ("w", (d, d), cols)],
-                 [Op("tanh", "g", ["x"], (b, d), rows), Op("matmul", "y", ["g", "w"], (b, d), cols, {"g": rep})], rows),
+                 [Op("tanh", "g", ["x"], (b, d)), Op("matmul", "y", ["g", "w"], (b, d))], rows),
         Workload("mlp2d", [("x", (b, d), "[[0]]"), ("w1", (d, h), "[[], [1]]"), ("w2", (h, d), "[[1]]")],
-                 [Op("matmul", "h", ["x", "w1"], (b, h), "[[0], [1]]"), Op("tanh", "g", ["h"], (b, h), "[[0], [1]]"),
-                  Op("matmul", "y", ["g", "w2"], (b, d), "[[0]]")], "[[0]]", MESH_2D),
+                 mlp, "[[0]]", MESH_2D),
     ]
 
 
@@ -130,50 +133,9 @@ def ty(shape: tuple[int, int]) -> str:
     return f"tensor<{shape[0]}x{shape[1]}xf32>"
 
 
-def xcs_program(w: Workload, grid: str) -> str:
-    """The XCS program with every value annotated with the plan, on a grid of shape `grid`."""
-    lines = [f"shard.grid @mesh(shape = {grid})"]
-    params = ", ".join(f'%{a}: {ty(s)} {{xcs.name = "{a}"}}' for a, s, _ in w.args)
-    last = w.ops[-1]
-    lines.append(f'func.func @{w.name}({params}) -> ({ty(last.shape)} {{xcs.name = "y"}}) {{')
-    names: dict[str, str] = {}
-    for i, (a, s, sharding) in enumerate(w.args):
-        names[a] = f"%{a}"
-        if sharding is not None:
-            lines.append(f"  %s_{a} = shard.sharding @mesh split_axes = {sharding} : !shard.sharding")
-            lines.append(f"  %{a}_s = shard.shard %{a} to %s_{a} : {ty(s)}")
-            names[a] = f"%{a}_s"
-    for o in w.ops:
-        ins = [names[x] for x in o.operands]
-        for i, x in enumerate(o.operands):
-            if x in o.uses:
-                lines.append(f"  %s_{x}_for_{o.result} = shard.sharding @mesh split_axes = {o.uses[x]} : !shard.sharding")
-                lines.append(f"  %{x}_for_{o.result} = shard.shard {ins[i]} to %s_{x}_for_{o.result} annotate_for_users : {ty(w.shapes[x])}")
-                ins[i] = f"%{x}_for_{o.result}"
-        if o.kind == "matmul":
-            a, b = (w.shapes[x] for x in o.operands)
-            lines.append(f"  %{o.result} = tensor.matmul {ins[0]}, {ins[1]} : ({ty(a)}, {ty(b)}) -> {ty(o.shape)}")
-        else:
-            lines.append(f"  %{o.result} = tensor.{o.kind} {ins[0]} : {ty(o.shape)}")
-        lines.append(f"  %s_{o.result} = shard.sharding @mesh split_axes = {o.plan} : !shard.sharding")
-        lines.append(f"  %{o.result}_s = shard.shard %{o.result} to %s_{o.result} : {ty(o.shape)}")
-        names[o.result] = f"%{o.result}_s"
-    if last.plan != w.result_sharding:
-        lines.append(f"  %s_out = shard.sharding @mesh split_axes = {w.result_sharding} : !shard.sharding")
-        lines.append(f"  %out = shard.shard {names[last.result]} to %s_out annotate_for_users : {ty(last.shape)}")
-        names[last.result] = "%out"
-    lines.append(f"  return {names[last.result]} : {ty(last.shape)}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def upstream_program(w: Workload, grid: str) -> str:
-    """The same computation in linalg, with only the argument and result annotations."""
-    lines = ["#map = affine_map<(d0, d1) -> (d0, d1)>", f"shard.grid @mesh(shape = {grid})"]
-    params = ", ".join(f"%{a}: {ty(s)}" for a, s, _ in w.args)
-    last = w.ops[-1]
-    lines.append(f"func.func @{w.name}({params}) -> {ty(last.shape)} {{")
-    lines.append("  %zero = arith.constant 0.0 : f32")
+def annotations(w: Workload, lines: list[str]) -> dict[str, str]:
+    """Appends the argument annotations (the ones given) to `lines`; returns each argument's
+    SSA name as the ops read it."""
     names: dict[str, str] = {}
     for a, s, sharding in w.args:
         names[a] = f"%{a}"
@@ -181,6 +143,44 @@ def upstream_program(w: Workload, grid: str) -> str:
             lines.append(f"  %s_{a} = shard.sharding @mesh split_axes = {sharding} : !shard.sharding")
             lines.append(f"  %{a}_s = shard.shard %{a} to %s_{a} : {ty(s)}")
             names[a] = f"%{a}_s"
+    return names
+
+
+def result_annotation(w: Workload, value: str, lines: list[str]) -> None:
+    """Appends the result's annotation (`annotate_for_users` before the return) and the return."""
+    t = ty(w.ops[-1].shape)
+    lines.append(f"  %s_y = shard.sharding @mesh split_axes = {w.result_sharding} : !shard.sharding")
+    lines.append(f"  %y_out = shard.shard {value} to %s_y annotate_for_users : {t}")
+    lines.append(f"  return %y_out : {t}")
+    lines.append("}")
+
+
+def xcs_program(w: Workload, grid: str) -> str:
+    """The XCS program with the same argument and result annotations as upstream's (the
+    constraints `auto-shard` plans under; it chooses every other sharding)."""
+    lines = [f"shard.grid @mesh(shape = {grid})"]
+    params = ", ".join(f'%{a}: {ty(s)} {{xcs.name = "{a}"}}' for a, s, _ in w.args)
+    lines.append(f'func.func @{w.name}({params}) -> ({ty(w.ops[-1].shape)} {{xcs.name = "y"}}) {{')
+    names = annotations(w, lines)
+    for o in w.ops:
+        ins = [names[x] for x in o.operands]
+        if o.kind == "matmul":
+            a, b = (w.shapes[x] for x in o.operands)
+            lines.append(f"  %{o.result} = tensor.matmul {ins[0]}, {ins[1]} : ({ty(a)}, {ty(b)}) -> {ty(o.shape)}")
+        else:
+            lines.append(f"  %{o.result} = tensor.{o.kind} {ins[0]} : {ty(o.shape)}")
+        names[o.result] = f"%{o.result}"
+    result_annotation(w, names[w.ops[-1].result], lines)
+    return "\n".join(lines) + "\n"
+
+
+def upstream_program(w: Workload, grid: str) -> str:
+    """The same computation in linalg, with the same argument and result annotations."""
+    lines = ["#map = affine_map<(d0, d1) -> (d0, d1)>", f"shard.grid @mesh(shape = {grid})"]
+    params = ", ".join(f"%{a}: {ty(s)}" for a, s, _ in w.args)
+    lines.append(f"func.func @{w.name}({params}) -> {ty(w.ops[-1].shape)} {{")
+    lines.append("  %zero = arith.constant 0.0 : f32")
+    names = annotations(w, lines)
     for o in w.ops:
         ins = [names[x] for x in o.operands]
         r = o.result
@@ -198,10 +198,7 @@ def upstream_program(w: Workload, grid: str) -> str:
             lines.append("    linalg.yield %t : f32")
             lines.append(f"  }} -> {ty(o.shape)}")
         names[r] = f"%{r}"
-    lines.append(f"  %s_y = shard.sharding @mesh split_axes = {w.result_sharding} : !shard.sharding")
-    lines.append(f"  %y_out = shard.shard {names[last.result]} to %s_y annotate_for_users : {ty(last.shape)}")
-    lines.append(f"  return %y_out : {ty(last.shape)}")
-    lines.append("}")
+    result_annotation(w, names[w.ops[-1].result], lines)
     return "\n".join(lines) + "\n"
 
 
@@ -317,15 +314,39 @@ def price(spmd: str, flops: float, mesh: Mesh) -> Priced:
     return Priced(flops / mesh.peak_flops, sum(c.time_s for c in cs), cs)
 
 
+def auto_shard(w: Workload, mesh: Mesh, xcs_opt: str, work: Path) -> tuple[str, dict]:
+    """XCS's side: `auto-shard` (given the workload's constraints and the model's parameters)
+    then `shard-partition`; returns the SPMD program and auto-shard's plan for the function."""
+    src, report = work / f"{w.name}.xcs.mlir", work / f"{w.name}.plan.json"
+    src.write_text(xcs_program(w, mesh.text()))
+    pipeline = f"builtin.module(auto-shard{{{mesh.auto_shard_options()}}},shard-partition)"
+    spmd = run([xcs_opt, str(src), f"--shard-report={report}", "-p", pipeline])
+    try:
+        return spmd, json.loads(report.read_text())[w.name]
+    except (OSError, ValueError, KeyError) as e:
+        raise BenchError(f"auto-shard's report {report} has no plan for @{w.name}: {e}") from e
+
+
+def plan_collectives(plan: dict) -> list[str]:
+    """The kinds of the collectives auto-shard's report plans (at ops, at the user's
+    annotations, in the results' reshards), which shard-partition should emit one for one."""
+    found = [c for op in plan["ops"] for c in op["collectives"]]
+    found += [c for a in plan.get("annotations", []) for c in a["collectives"]]
+    found += [c for r in plan["results"] for c in r["reshard"]]
+    return [c["kind"] for c in found]
+
+
 def compare(w: Workload, mesh: Mesh, xcs_opt: str, work: Path) -> dict:
     mesh = w.mesh or mesh
-    xcs_in = xcs_program(w, mesh.text())
-    (work / f"{w.name}.xcs.mlir").write_text(xcs_in)
-    xcs_spmd = run([xcs_opt, str(work / f"{w.name}.xcs.mlir"), "-p", "builtin.module(shard-partition)"])
-    up_in = upstream_program(w, mesh.text())
-    (work / f"{w.name}.upstream.mlir").write_text(up_in)
+    xcs_spmd, plan = auto_shard(w, mesh, xcs_opt, work)
     x = price(xcs_spmd, xcs_flops(xcs_opt, xcs_spmd), mesh)
     row = {"workload": w.name, "grid": mesh.describe(), "xcs": summary(x)}
+    row["xcs"]["plan_total_s"] = plan["total_time_s"]
+    row["xcs"]["plan_optimal"] = plan["optimal"]
+    row["xcs"]["plan_collectives"] = plan_collectives(plan)
+    # auto-shard's own figure and the repriced SPMD program must agree (the model is the same)
+    row["xcs"]["plan_agrees"] = abs(plan["total_time_s"] - x.total_s) <= AGREEMENT * max(x.total_s, 1e-12)
+    (work / f"{w.name}.upstream.mlir").write_text(upstream_program(w, mesh.text()))
     try:
         up_spmd = run([MLIR_OPT, str(work / f"{w.name}.upstream.mlir"), f"--pass-pipeline={UPSTREAM_PIPELINE}"])
     except BenchError as e:  # upstream's failure is a result of the comparison, not of the benchmark
@@ -358,6 +379,10 @@ def table(rows: list[dict], mesh: Mesh) -> str:
             cs = ", ".join(p["collectives"]) or "none"
             out.append(f"  {who:<9} total {p['total_s'] * 1e6:10.1f} us (compute {p['compute_s'] * 1e6:9.1f}, "
                        f"comm {p['comm_s'] * 1e6:9.1f}); collectives: {cs}")
+            if who == "xcs":
+                verdict = "agrees" if p["plan_agrees"] else "DISAGREES"
+                proof = "proven optimal" if p["plan_optimal"] else "not proven optimal"
+                out.append(f"  {'':<9} auto-shard's total_time_s {p['plan_total_s'] * 1e6:10.1f} us ({verdict}; {proof})")
     return "\n".join(out)
 
 
@@ -380,6 +405,11 @@ def main() -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(rows, indent=2))
+    disagree = [r["workload"] for r in rows if not r["xcs"]["plan_agrees"]]
+    if disagree:
+        print(f"error: auto-shard's total_time_s differs from the repriced SPMD program: {', '.join(disagree)}",
+              file=sys.stderr)
+        return 1
     return 0
 
 
