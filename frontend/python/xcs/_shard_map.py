@@ -20,6 +20,9 @@ from ._jit import Compiled, JitFunction, Lowered, def_location, flatten_inputs, 
 
 _AXIS_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
+# auto-shard's options of the cost model and the solver (docs/passes.md), `_` for `-`
+COST_MODEL_OPTIONS = ("alpha", "bandwidth", "peak_flops", "memory_limit", "max_states", "time_budget_ms")
+
 
 class Mesh:
     """A mesh of simulated devices: `xcs.Mesh((2, 4), ("dp", "tp"))` (as
@@ -78,9 +81,10 @@ class PartitionSpec(tuple):
 P = PartitionSpec
 
 
-def _split_axes(spec, shape, mesh, what):
+def _split_axes(spec, shape, mesh, what, auto=False):
     """A spec as split axes (per dim, the mesh axes' indices), checked against the array's
-    shape and the mesh; `None` stays `None` (unconstrained)."""
+    shape and the mesh (and, for `auto`, auto-shard's model); `None` stays `None`
+    (unconstrained)."""
     if spec is None:
         return None
     if isinstance(spec, str):
@@ -101,6 +105,10 @@ def _split_axes(spec, shape, mesh, what):
             if a in used:
                 raise user_error(f"shard_map: {what} uses the mesh axis {a!r} twice (dims {used[a]} and {d})")
             used[a] = d
+        if auto and len(names) > 1:
+            raise user_error(f"shard_map: {what} splits dim {d} over {len(names)} mesh axes {tuple(names)}, but auto-shard's "
+                             "cost model splits a dim over one axis at most (docs/shard-cost-model.md, section 2): "
+                             "use one axis per dim, or auto_sharding=False")
         n = math.prod(mesh.shape[a] for a in names)
         if shape[d] % n:
             over = " x ".join(f"{a!r} ({mesh.shape[a]})" for a in names)
@@ -180,6 +188,9 @@ class ShardMapFunction(JitFunction):
         self.mesh, self.in_specs, self.out_specs = mesh, in_specs, out_specs
         self.auto_sharding = bool(auto_sharding)
         self.cost_model = dict(cost_model or {})
+        for k in self.cost_model:
+            if k not in COST_MODEL_OPTIONS:
+                raise user_error(f"shard_map: cost_model has no option {k!r} (it takes {', '.join(COST_MODEL_OPTIONS)})")
         self.grid = "mesh" if symbol_name(fun) != "mesh" else "mesh_grid"
         self.pipeline = self.partition_pipeline()
         self._last = None
@@ -207,7 +218,7 @@ class ShardMapFunction(JitFunction):
         for (i, spec), leaf in zip(_per_leaf(self.in_specs, counts, "in_specs"), leaves):
             shape = np.shape(leaf) if not isinstance(leaf, str) else ()
             what = f"in_specs[{i}]" if not isinstance(self.in_specs, PartitionSpec) else "in_specs"
-            split = _split_axes(spec, shape, self.mesh, what)
+            split = _split_axes(spec, shape, self.mesh, what, self.auto_sharding)
             out.append(split if split is not None or self.auto_sharding else [[] for _ in shape])
         return out
 
@@ -228,7 +239,7 @@ class ShardMapFunction(JitFunction):
             out = []
             for r, (i, spec) in zip(results, _out_specs_per_leaf(out_specs, out_tree, len(results))):
                 shape = r.shape if isinstance(r, Array) else ()
-                split = _split_axes(spec, shape, mesh, f"out_specs[{i}]" if out_tree is not None else "out_specs")
+                split = _split_axes(spec, shape, mesh, f"out_specs[{i}]" if out_tree is not None else "out_specs", auto)
                 if split is None and not auto:
                     split = [[] for _ in shape]
                 out.append(r if split is None or not isinstance(r, Array) else _annotate(tracer, r, split, grid, where, for_users=True))
