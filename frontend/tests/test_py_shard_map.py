@@ -150,6 +150,10 @@ def test_lowered_text_has_the_annotations_and_the_plan(rng):
     plan = lowered.plan()
     assert _only(plan)["results"][0]["required"] == [None, "dp"]
     assert plan == f.plan(x)  # deterministic: planning alone and compiling agree
+    # cost-annotate after the whole pipeline prices the per-device program: the add writes its
+    # 4x2 f32 block of the 8x8 result (32 bytes)
+    (per_device,) = lowered.cost()["children"].values()
+    assert int(per_device["memory_write"]) == 8 * 4
 
 
 def test_a_spec_that_does_not_divide_is_a_located_error():
@@ -202,3 +206,16 @@ def test_an_infeasible_memory_limit_names_the_function():
         f(np.ones((16, 16), np.float32))
     assert "no plan fits in memory-limit=64 bytes" in e.value.message
     assert e.value.file == __file__ and e.value.line == _line_of("def big(x):")
+
+
+def test_vmap_and_jitted_functions_inside_are_traced_through(rng):
+    inner = xcs.jit(lambda r, w: xcs.nn.relu(r @ w))
+    per_row = xcs.vmap(inner, in_axes=(0, None))  # an xcs.vmap region, lowered by vmap-batch
+    f = xcs.shard_map(lambda x, w: xcs.nn.softmax(per_row(x, w), axis=-1), mesh=xcs.Mesh((2, 2), ("dp", "tp")),
+                      in_specs=(xcs.P("dp"), None), cost_model=CHEAP_COMM)
+    x, w = _normal(rng, 8, 6), _normal(rng, 6, 4)
+    h = np.maximum(x @ w, 0)
+    e = np.exp(h - h.max(-1, keepdims=True))
+    np.testing.assert_allclose(f(x, w), e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(f(x.tolist(), w), e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-6)  # lists: arrays
+    assert _only(f.plan())["arguments"][0] == {"name": "x", "sharding": ["dp", None]}

@@ -192,7 +192,7 @@ class ShardMapFunction(JitFunction):
             if k not in COST_MODEL_OPTIONS:
                 raise user_error(f"shard_map: cost_model has no option {k!r} (it takes {', '.join(COST_MODEL_OPTIONS)})")
         self.grid = "mesh" if symbol_name(fun) != "mesh" else "mesh_grid"
-        self.pipeline = self.partition_pipeline()
+        self.pipeline = self.full_pipeline()  # what `lower(...).cost()` runs before cost-annotate
         self._last = None
 
     def plan_pipeline(self, report=None):
@@ -209,7 +209,12 @@ class ShardMapFunction(JitFunction):
         return f"builtin.module({passes},auto-shard{{{' '.join(opts)}}})"
 
     def partition_pipeline(self):
+        """After the plan: partition, clean up, fuse."""
         return "builtin.module(shard-partition,func.func(canonicalize,cse,fuse),symbol-dce)"
+
+    def full_pipeline(self):
+        inner = lambda p: p[len("builtin.module("):-1]  # noqa: E731
+        return f"builtin.module({inner(self.plan_pipeline())},{inner(self.partition_pipeline())})"
 
     def _leaf_in_specs(self, args):
         counts = [len(flatten_inputs((a,))[0]) for a in args]
