@@ -219,3 +219,11 @@ def test_vmap_and_jitted_functions_inside_are_traced_through(rng):
     np.testing.assert_allclose(f(x, w), e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(f(x.tolist(), w), e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-6)  # lists: arrays
     assert _only(f.plan())["arguments"][0] == {"name": "x", "sharding": ["dp", None]}
+
+
+def test_the_example_runs(capsys):
+    import pathlib
+    import runpy
+    runpy.run_path(str(pathlib.Path(__file__).parents[2] / "examples" / "shard_map.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "x: ['dp', None]" in out and "shard.spmd_grid = @mesh" in out
