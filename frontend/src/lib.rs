@@ -2,7 +2,8 @@
 //! runs textual pass pipelines, the reference interpreter (with Python providers and external
 //! functions called back) and the LLVM JIT in-process. numpy arrays go into compiled code and
 //! come back out without copies (descriptors point at the arrays' buffers; results own theirs).
-//! Tracing, `xcs.numpy`, `vmap` and the rest are Python (`frontend/python/xcs`).
+//! Partitioned functions run on simulated devices (`spmd.rs`). Tracing, `xcs.numpy`, `vmap`,
+//! `shard_map` and the rest are Python (`frontend/python/xcs`).
 
 use std::ffi::{c_int, c_void};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -17,9 +18,11 @@ use xcs_ir::{Diagnostic, Module};
 use xcs_lowering::jit::Compiled;
 use xcs_lowering::runtime::{self, XcsTensor};
 
+mod spmd;
+
 /// Raises the package's exception `kind` (`xcs.errors`: `CompileError`, `RunError`, ...) with
 /// the rendered diagnostic as its message.
-fn xcs_error(py: Python<'_>, kind: &str, rendered: &str) -> PyErr {
+pub(crate) fn xcs_error(py: Python<'_>, kind: &str, rendered: &str) -> PyErr {
     let made = py
         .import("xcs.errors")
         .and_then(|m| m.getattr(kind))
@@ -31,7 +34,7 @@ fn xcs_error(py: Python<'_>, kind: &str, rendered: &str) -> PyErr {
 }
 
 /// A compiler (context, passes) and one module: what `xcs.jit` builds per traced function.
-struct Inner {
+pub(crate) struct Inner {
     xcs: xcs::Compiler,
     module: RwLock<Module>,
 }
@@ -47,11 +50,11 @@ impl Inner {
         self.module.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn module_read(&self) -> RwLockReadGuard<'_, Module> {
+    pub(crate) fn module_read(&self) -> RwLockReadGuard<'_, Module> {
         self.module.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn render(&self, d: Diagnostic) -> String {
+    pub(crate) fn render(&self, d: Diagnostic) -> String {
         self.xcs.error(vec![d]).rendered
     }
 }
@@ -109,6 +112,12 @@ impl Program {
         Ok(Executable { inner: Arc::clone(&self.inner), compiled: Arc::new(SendCompiled(compiled)), arg_elems, result_elems })
     }
 
+    /// Compiles the partitioned function `entry` (after `shard-partition`) for the devices of
+    /// its grid: an `SpmdExecutable`, called with the full arrays (`xcs.shard_map`).
+    fn compile_spmd(&self, py: Python<'_>, entry: &str) -> PyResult<spmd::SpmdExecutable> {
+        spmd::compile_spmd(py, &self.inner, entry)
+    }
+
     /// Runs `entry` on the reference interpreter. `args`: numpy arrays, `str`s, ints, other
     /// objects (for `!xcs.any`); `providers`: name -> `fn(model, prompt) -> str`; `externals`:
     /// symbol -> `fn(*args) -> tuple` for the external declarations the function calls.
@@ -154,10 +163,10 @@ impl Program {
 
 /// Moves a value across `Python::detach` (the interpreter's values and borrows are used on
 /// this thread only: detach runs the closure right here).
-struct AssertSend<T>(T);
+pub(crate) struct AssertSend<T>(pub(crate) T);
 unsafe impl<T> Send for AssertSend<T> {}
 impl<R, F: FnOnce() -> R> AssertSend<F> {
-    fn run(self) -> R {
+    pub(crate) fn run(self) -> R {
         (self.0)()
     }
 }
@@ -222,7 +231,7 @@ fn elem_of(descr: &Bound<'_, PyArrayDescr>) -> Option<ElemType> {
 
 /// A Python value as an interpreter value: numpy arrays as tensors, `str` as `!xcs.str`, ints
 /// as scalars, anything else as an opaque `!xcs.any`.
-fn to_rt_value(obj: &Bound<'_, PyAny>) -> PyResult<RtValue> {
+pub(crate) fn to_rt_value(obj: &Bound<'_, PyAny>) -> PyResult<RtValue> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(RtValue::Str(s.to_str()?.to_string()));
     }
@@ -262,7 +271,7 @@ fn tensor_of(a: &Bound<'_, PyUntypedArray>) -> PyResult<Option<Tensor>> {
 }
 
 /// An interpreter value as a Python value (tensors as numpy arrays).
-fn from_rt_value(py: Python<'_>, v: &RtValue) -> PyResult<Py<PyAny>> {
+pub(crate) fn from_rt_value(py: Python<'_>, v: &RtValue) -> PyResult<Py<PyAny>> {
     Ok(match v {
         RtValue::Str(s) => PyString::new(py, s).into_any().unbind(),
         RtValue::Scalar(s) => (s.value as i64).into_pyobject(py)?.into_any().unbind(),
@@ -358,7 +367,7 @@ impl Executable {
 }
 
 /// Compiled code shared across Python threads (see `Inner`'s safety note).
-struct SendCompiled(Compiled);
+pub(crate) struct SendCompiled(pub(crate) Compiled);
 unsafe impl Send for SendCompiled {}
 unsafe impl Sync for SendCompiled {}
 
@@ -435,5 +444,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Program>()?;
     m.add_class::<Executable>()?;
     m.add_class::<ResultBuffer>()?;
+    m.add_class::<spmd::SpmdExecutable>()?;
     Ok(())
 }

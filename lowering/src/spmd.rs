@@ -3,14 +3,15 @@
 //! slices the full inputs per their shardings (`interp::spmd::shard_value`), calls the code on
 //! one thread per device with that device's communicator of a shared-memory grid
 //! ([`ShmGrid`], the runtime's `xcs_shm_grid`), and reassembles each result
-//! (`interp::spmd::unshard_values`, which checks that replicas agree). The interpreter's
+//! (`interp::spmd::unshard_values`, which checks that replicas agree); [`run_compiled`] does the
+//! same with code compiled beforehand. The interpreter's
 //! counterpart is `interp::spmd::Spmd`; `xcs-run --devices` uses both.
 
 use xcs_dialects::interp::spmd::{shard_value, unshard_values, Split};
 use xcs_dialects::interp::{GridShape, RtValue};
 use xcs_ir::{Diagnostic, Location};
 
-use crate::jit::{Inputs, Jit, JitError};
+use crate::jit::{Callable, Inputs, Jit, JitError};
 use crate::runtime::{CommGuard, ShmGrid};
 
 /// The stack of each device thread.
@@ -90,17 +91,41 @@ pub fn run_on_devices(
     arg_splits: &[Split],
     result_splits: &[Split],
 ) -> Result<Vec<RtValue>, SpmdError> {
-    if inputs.len() != arg_splits.len() {
-        return Err(SpmdError::plain(format!("{} inputs but {} argument shardings", inputs.len(), arg_splits.len())));
-    }
-    let n = grid.num_devices();
-    let args: Vec<Vec<RtValue>> =
-        (0..n).map(|d| device_inputs(grid, d, inputs, arg_splits)).collect::<Result<_, _>>().map_err(SpmdError::plain)?;
+    let args = slice_inputs(grid, inputs, arg_splits)?;
     let Some(first) = args.first() else {
         return Err(SpmdError::plain(format!("the device grid {grid} has no devices")));
     };
     let compiled = jit.compile_for(name, first).map_err(|error| SpmdError { error, device: None })?;
-    let code = compiled.callable();
+    run_sliced(compiled.callable(), name, grid, &args, result_splits)
+}
+
+/// [`run_on_devices`] with code compiled beforehand for the devices' local shapes (the Python
+/// frontend's `xcs.shard_map` compiles once and calls many times).
+pub fn run_compiled(
+    code: &Callable,
+    name: &str,
+    grid: &GridShape,
+    inputs: &[RtValue],
+    arg_splits: &[Split],
+    result_splits: &[Split],
+) -> Result<Vec<RtValue>, SpmdError> {
+    let args = slice_inputs(grid, inputs, arg_splits)?;
+    run_sliced(code, name, grid, &args, result_splits)
+}
+
+/// Each device's part of the full `inputs` (devices in row-major order).
+fn slice_inputs(grid: &GridShape, inputs: &[RtValue], arg_splits: &[Split]) -> Result<Vec<Vec<RtValue>>, SpmdError> {
+    if inputs.len() != arg_splits.len() {
+        return Err(SpmdError::plain(format!("{} inputs but {} argument shardings", inputs.len(), arg_splits.len())));
+    }
+    (0..grid.num_devices()).map(|d| device_inputs(grid, d, inputs, arg_splits)).collect::<Result<_, _>>().map_err(SpmdError::plain)
+}
+
+/// Calls `code` on every device with its part `args[d]` and reassembles the results.
+fn run_sliced(code: &Callable, name: &str, grid: &GridShape, args: &[Vec<RtValue>], result_splits: &[Split]) -> Result<Vec<RtValue>, SpmdError> {
+    if args.is_empty() {
+        return Err(SpmdError::plain(format!("the device grid {grid} has no devices")));
+    }
     let inputs: Vec<Inputs> = args.iter().map(|a| code.inputs(a)).collect::<Result<_, _>>().map_err(|error| SpmdError { error, device: None })?;
     let per_device = call_on_devices(grid, &inputs, &|i| code.run(i))?;
     join_results(grid, name, &per_device, result_splits).map_err(SpmdError::plain)

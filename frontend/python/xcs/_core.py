@@ -139,6 +139,7 @@ class Tracer:
         self.externals = {}  # symbol -> Python callable called back at run time
         self.decls = {}  # symbol -> `func.func private` declaration text
         self.helpers = []  # further functions (vmap bodies of orchestration code)
+        self.arg_attrs = {}  # argument index -> attribute dict text (`{xcs.name = "x"}`)
 
     def fresh(self):
         self.count += 1
@@ -169,7 +170,8 @@ class Tracer:
 
     def function_text(self, name, results, where, attrs=None, visibility=""):
         """The recorded function as `func.func @name(...) -> (...) { ... }`."""
-        args = ", ".join(f"{n}: {t} {loc_text(w)}" for n, t, w in self.args)
+        args = ", ".join(f"{n}: {t}{' ' + self.arg_attrs[i] if i in self.arg_attrs else ''} {loc_text(w)}"
+                         for i, (n, t, w) in enumerate(self.args))
         rtypes = ", ".join(r.type for r in results)
         head = f"func.func {visibility}@{name}({args}) -> ({rtypes})"
         if attrs:

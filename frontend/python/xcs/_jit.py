@@ -128,8 +128,11 @@ def _contains_traced(xs):
     return False
 
 
-def trace(fun, args, static_argnums=(), name=None, where=None):
-    """Traces `fun(*args)`: dynamic arguments become abstract arrays (or host values)."""
+def trace(fun, args, static_argnums=(), name=None, where=None, arg_hook=None, result_hook=None, prelude=()):
+    """Traces `fun(*args)`: dynamic arguments become abstract arrays (or host values).
+    `arg_hook(tracer, i, array) -> array` replaces the array of dynamic argument `i` (before
+    `fun` sees it), `result_hook(tracer, leaves, tree) -> leaves` the returned values;
+    `prelude` holds module-level ops put before the function (`xcs.shard_map`'s grid)."""
     tracer = Tracer()
     where = where or def_location(fun)
     abstract = []
@@ -139,11 +142,15 @@ def trace(fun, args, static_argnums=(), name=None, where=None):
             continue
         spec = _abstract_spec(a)
         abstract.append(tracer.argument(*spec, where) if spec is not None else _host_argument(tracer, a, where))
+    if arg_hook is not None:
+        abstract = [a if i in static_argnums else arg_hook(tracer, i, a) for i, a in enumerate(abstract)]
     with tracing(tracer):
         out = fun(*abstract)
         leaves, tree = _flatten(out, tracer)
+        if result_hook is not None:
+            leaves = result_hook(tracer, leaves, tree)
     name = name or symbol_name(fun)
-    text = module_text(tracer, name, leaves, where)
+    text = module_text(tracer, name, leaves, where, prelude=prelude)
     kinds = ["tensor" if r.type.startswith("tensor<") else "host" for r in leaves]
     host = tracer.host or any(k == "host" for k in kinds)
     return Traced(text, name, tree, host, dict(tracer.externals), kinds)
@@ -154,8 +161,8 @@ def _host_argument(tracer, value, where):
     return _orchestration.host_argument(tracer, value, where)
 
 
-def module_text(tracer, name, results, where, attrs=None):
-    funcs = [tracer.function_text(name, results, where, attrs)]
+def module_text(tracer, name, results, where, attrs=None, prelude=()):
+    funcs = list(prelude) + [tracer.function_text(name, results, where, attrs)]
     funcs += list(tracer.decls.values()) + list(tracer.helpers)
     return "module {\n  " + "\n  ".join(funcs) + "\n}\n"
 
