@@ -99,6 +99,8 @@ run: build frontend
 	@$(PYTHON) examples/mlp.py
 	@echo "== $(PYTHON) examples/llm_pipeline.py   (xcs.vmap over prompts on a thread pool, a registered provider)"
 	@$(PYTHON) examples/llm_pipeline.py
+	@echo "== $(PYTHON) examples/shard_map.py   (xcs.shard_map: auto-shard plans, shard-partition splits, simulated devices run it)"
+	@$(PYTHON) examples/shard_map.py
 
 # ---- every test
 test: test-cargo test-lit test-python
