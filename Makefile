@@ -8,7 +8,7 @@
 # Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench-frontend:
 # the Python frontend vs jax.jit), make frontend (build and install the Python package), make fuzz (fuzz the
 # parser+verifier), make fuzz-passes (the differential pass fuzzer: every pass against the interpreter and the
-# JIT, FUZZ_SECONDS), make check-math-ulp (every f32 in [-1e4, 1e4] through sin/cos/erf against libm), make docs.
+# JIT, FUZZ_SECONDS), make check-math-ulp (every f32 in [-2^22, 2^22] through sin/cos/erf against libm), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
 # OpenMPI: the MPI transport of SPMD programs (xcs-run --mpi, xcs-translate --mpi) and its tests
@@ -149,8 +149,8 @@ fuzz: deps
 	mkdir -p ir/fuzz/corpus/parse_verify
 	cd ir/fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse_verify corpus/parse_verify seeds -- -max_total_time=$(FUZZ_SECONDS)
 
-# every f32 in [-1e4, 1e4] through the compiled sin, cos and erf kernels, against libm's double
-# results (worst ulp per function; fails above 2 ulp). About 2 CPU-minutes for the 3 x 2.35e9 arguments.
+# every f32 in [-2^22, 2^22] through the compiled sin, cos and erf kernels, against libm's double
+# results (worst ulp per function; fails above 2 ulp). About 2 CPU-minutes for the 3 x 2.6e9 arguments.
 MATH_ULP_DIR := target/math_ulp
 check-math-ulp: build-release
 	@mkdir -p $(MATH_ULP_DIR)

@@ -823,19 +823,20 @@ pub fn gelu_erf(mb: &mut MathBuilder, x: &Val) -> Val {
 const SIN_S: [f32; 4] = [2.718_124_5e-6, -1.983_931_3e-4, 8.333_329e-3, -0.166_666_67];
 /// `cos(r) = 1 - r^2/2 + r^4 C(r^2)` on `|r| <= pi/4`, `C` highest first (error 1.2e-13).
 const COS_C: [f32; 4] = [-2.720_575e-7, 2.479_946e-5, -1.388_888_3e-3, 4.166_666_8e-2];
-/// `pi/2` as three floats whose sum is exact to 2^-73: `C1` (24 bits, `k C1` is exact inside an
-/// FMA), `C2` and `C3`.
+/// `pi/2` as three floats whose sum is exact to 2^-76: `C1` (24 bits, `k C1` is exact inside an
+/// FMA), `C2 = f32(pi/2 - C1)` and `C3 = f32(pi/2 - C1 - C2)`; with quotients up to 2^22 an error
+/// in `C3` shows as hundreds of ulp near multiples of pi/2.
 const PIO2_C1: f32 = 1.570_796_4;
 const PIO2_C2: f32 = -4.371_139e-8;
-const PIO2_C3: f32 = -1.717_064_9e-15;
+const PIO2_C3: f32 = -1.715_124_5e-15;
 /// The fast path of `sin`/`cos` is exact in its reduction while `|x| 2/pi < 2^22`.
 const TRIG_FAST_LIMIT: f32 = 4_194_304.0;
 
 /// `sin x` (or `cos x` when `cosine`) of `float`s: Cody-Waite reduction `x = k pi/2 + r`, `r`
 /// kept as two floats (`x - k C1` is exact, `k C2` is split by an FMA and `r` summed with
 /// TwoSum, `k C3` added to the low part), then the quadrant's polynomial with the low part
-/// folded in (`cos` recovers the rounding of `1 - r^2/2` too). Within 1 ulp of the exact result
-/// for `|x| < 2^22` (0.86 ulp worst over every 7th float of `|x| <= 10^4`); beyond, where the
+/// folded in (`cos` recovers the rounding of `1 - r^2/2` too). Within about 1 ulp of the exact
+/// result for `|x| < 2^22` (1.03 ulp worst over every float there, `make check-math-ulp`); beyond, where the
 /// reduction would lose bits, lanes take LLVM's `sin`/`cos` (libm) in [`fix_lanes`], so every
 /// finite `x` is accurate. `sin(±0) = ±0` (tiny `|x|` return `x`), `cos(±0) = 1`, `±inf` and NaN
 /// give NaN.
