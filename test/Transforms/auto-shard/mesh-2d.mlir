@@ -12,7 +12,7 @@
 // RUN: xcs-run %s --entry mlp_2d -i x=random:1 -i w1=random:2 -i w2=random:3 -o %t/full
 // RUN: xcs-run %t/part.mlir --entry mlp_2d --devices=2x4 -i x=random:1 -i w1=random:2 -i w2=random:3 -o %t/devices
 // RUN: xcs-run %t/part.mlir --entry mlp_2d --devices=2x4 --interp -i x=random:1 -i w1=random:2 -i w2=random:3 -o %t/devices-interp
-// RUN: %python %S/Inputs/compare_outputs.py %t/full %t/devices %t/devices-interp | FileCheck %s --check-prefix=SAME
+// RUN: %python %S/../../Run/Inputs/compare_npy.py --scaled %t/full %t/devices %t/devices-interp | FileCheck %s --check-prefix=SAME
 // SAME: devices y.npy: {{equal|close}}
 // SAME: devices-interp y.npy: {{equal|close}}
 
