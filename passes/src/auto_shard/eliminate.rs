@@ -194,28 +194,7 @@ impl<'p, 'm> Eliminator<'p, 'm> {
         let dims: Vec<usize> = scope.iter().map(|&y| p.vars[y].domain()).collect();
         // Pair matrices [a_y * dx + c_x] per scope position, from edges and 2-variable tables.
         let mut unary = std::mem::take(&mut self.unary[x]);
-        let mut pairs: Vec<Option<Vec<Cost>>> = vec![None; scope.len()];
-        for &ei in &self.var_edges[x] {
-            if !std::mem::replace(&mut self.edge_alive[ei], false) {
-                continue;
-            }
-            let e = &p.edges[ei];
-            if e.from == e.to {
-                for (c, u) in unary.iter_mut().enumerate() {
-                    *u = u.add(p.edge_cost(e, c, c));
-                }
-                continue;
-            }
-            let y = if e.from == x { e.to } else { e.from };
-            let pos = scope.binary_search(&y).unwrap_or(0);
-            let m = pairs[pos].get_or_insert_with(|| vec![Cost::ZERO; dims[pos] * dx]);
-            for ay in 0..dims[pos] {
-                for cx in 0..dx {
-                    let c = if e.from == x { p.edge_cost(e, cx, ay) } else { p.edge_cost(e, ay, cx) };
-                    m[ay * dx + cx] = m[ay * dx + cx].add(c);
-                }
-            }
-        }
+        let mut pairs = p.take_edges_of(x, &self.var_edges[x], &mut self.edge_alive, &scope, &dims, &mut unary);
         let mut general: Vec<usize> = Vec::new();
         for &t in &std::mem::take(&mut self.var_tables[x]) {
             if !std::mem::replace(&mut self.table_alive[t], false) {

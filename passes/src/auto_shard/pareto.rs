@@ -133,28 +133,7 @@ impl<'p, 'm> Solver<'p, 'm> {
         scope.dedup();
         let dims: Vec<usize> = scope.iter().map(|&y| p.vars[y].domain()).collect();
         let mut unary = p.vars[x].unary.clone();
-        let mut pairs: Vec<Option<Vec<Cost>>> = vec![None; scope.len()];
-        for &ei in &self.var_edges[x] {
-            if !std::mem::replace(&mut self.edge_alive[ei], false) {
-                continue;
-            }
-            let e = &p.edges[ei];
-            if e.from == e.to {
-                for (c, u) in unary.iter_mut().enumerate() {
-                    *u = u.add(p.edge_cost(e, c, c));
-                }
-                continue;
-            }
-            let y = if e.from == x { e.to } else { e.from };
-            let pos = scope.binary_search(&y).unwrap_or(0);
-            let m = pairs[pos].get_or_insert_with(|| vec![Cost::ZERO; dims[pos] * dx]);
-            for ay in 0..dims[pos] {
-                for cx in 0..dx {
-                    let c = if e.from == x { p.edge_cost(e, cx, ay) } else { p.edge_cost(e, ay, cx) };
-                    m[ay * dx + cx] = m[ay * dx + cx].add(c);
-                }
-            }
-        }
+        let pairs = p.take_edges_of(x, &self.var_edges[x], &mut self.edge_alive, &scope, &dims, &mut unary);
         // Per input table: the stride of x and of each scope position.
         let lookups: Vec<(usize, Vec<usize>)> = inputs
             .iter()

@@ -397,6 +397,46 @@ impl<'m> Problem<'m> {
         }
     }
 
+    /// Folds the still-alive edges `edge_ids` of variable `x` into the elimination of `x` and
+    /// marks them dead: a self-edge adds to `unary` (per domain entry of `x`); an edge to the
+    /// variable at position `pos` of `scope` (whose domain size is `dims[pos]`) adds to that
+    /// position's pair matrix, `[a_y * dx + c_x]`. Shared by the exact and the Pareto
+    /// elimination.
+    pub fn take_edges_of(
+        &self,
+        x: usize,
+        edge_ids: &[usize],
+        edge_alive: &mut [bool],
+        scope: &[usize],
+        dims: &[usize],
+        unary: &mut [Cost],
+    ) -> Vec<Option<Vec<Cost>>> {
+        let dx = self.vars[x].domain();
+        let mut pairs: Vec<Option<Vec<Cost>>> = vec![None; scope.len()];
+        for &ei in edge_ids {
+            if !std::mem::replace(&mut edge_alive[ei], false) {
+                continue;
+            }
+            let e = &self.edges[ei];
+            if e.from == e.to {
+                for (c, u) in unary.iter_mut().enumerate() {
+                    *u = u.add(self.edge_cost(e, c, c));
+                }
+                continue;
+            }
+            let y = if e.from == x { e.to } else { e.from };
+            let pos = scope.binary_search(&y).unwrap_or(0);
+            let m = pairs[pos].get_or_insert_with(|| vec![Cost::ZERO; dims[pos] * dx]);
+            for ay in 0..dims[pos] {
+                for cx in 0..dx {
+                    let c = if e.from == x { self.edge_cost(e, cx, ay) } else { self.edge_cost(e, ay, cx) };
+                    m[ay * dx + cx] = m[ay * dx + cx].add(c);
+                }
+            }
+        }
+        pairs
+    }
+
     /// The total cost of an assignment (a domain entry per variable).
     pub fn cost(&self, assignment: &[u32]) -> Cost {
         let mut c = self.constant;
