@@ -105,9 +105,10 @@ impl<'a> FunctionReport<'a> {
         m.insert("optimal".into(), json!(self.solution.optimal));
         m.insert("mesh".into(), json!({"shape": mesh.shape(), "axes": mesh.axes.iter().map(|a| a.name.clone()).collect::<Vec<_>>()}));
         m.insert("arguments".into(), Json::Array(self.arguments()));
-        m.insert("ops".into(), Json::Array(self.ops()));
+        let names = printed_names(self.f);
+        m.insert("ops".into(), Json::Array(self.ops(&names)));
         m.insert("results".into(), Json::Array(self.results()));
-        m.insert("annotations".into(), Json::Array(self.annotations()));
+        m.insert("annotations".into(), Json::Array(self.annotations(&names)));
         Json::Object(m)
     }
 
@@ -124,11 +125,11 @@ impl<'a> FunctionReport<'a> {
         out
     }
 
-    fn ops(&self) -> Vec<Json> {
+    /// Per tensor op in program order (annotations excluded); `names`: the values as printed.
+    fn ops(&self, names: &FxHashMap<Value, String>) -> Vec<Json> {
         let (ctx, f, model) = (self.ctx, self.f, self.model);
         let mesh = model.mesh();
         let plan = &self.solution.plan;
-        let names = printed_names(f);
         let mut out = Vec::new();
         for (o, op) in model.program.ops.iter().enumerate() {
             if matches!(op.kind, OpKind::Annotation(_)) {
@@ -184,11 +185,10 @@ impl<'a> FunctionReport<'a> {
 
     /// The user's `shard.shard` annotations: each one's value as printed, its sharding,
     /// whether it is `annotate_for_users`, and the collectives that reshard its operand.
-    fn annotations(&self) -> Vec<Json> {
+    fn annotations(&self, names: &FxHashMap<Value, String>) -> Vec<Json> {
         let (ctx, f, model) = (self.ctx, self.f, self.model);
         let mesh = model.mesh();
         let plan = &self.solution.plan;
-        let names = printed_names(f);
         let mut out = Vec::new();
         for (o, op) in model.program.ops.iter().enumerate() {
             let OpKind::Annotation(s) = op.kind else { continue };
