@@ -85,6 +85,13 @@ def llm(prompt, model="default", provider="echo"):
     return HostValue(tracer, name, "!xcs.str")
 
 
+def _host_operands(tracer, args, other):
+    """The operands of a host op: traced values as they are, strings as `!xcs.str` constants,
+    anything else as `other(a)` gives it."""
+    return [a if isinstance(a, (Array, HostValue)) else _as_host_str(tracer, a) if isinstance(a, str) else other(a)
+            for a in args]
+
+
 def format(template, *args):
     """`template` with each `{}` replaced by the next argument (`xcs.format`; tensors print as
     numpy prints them)."""
@@ -92,15 +99,12 @@ def format(template, *args):
     if tracer is None:
         return template.format(*[str(a) for a in args])
     tracer.host = True
-    ops = []
-    for a in args:
-        if isinstance(a, (Array, HostValue)):
-            ops.append(a)
-        elif isinstance(a, str):
-            ops.append(_as_host_str(tracer, a))
-        else:
-            from . import numpy as xnp
-            ops.append(xnp.constant(np.asarray(a), tracer=tracer))
+
+    def constant(a):
+        from . import numpy as xnp
+        return xnp.constant(np.asarray(a), tracer=tracer)
+
+    ops = _host_operands(tracer, args, constant)
     (name,) = tracer.emit("xcs.format", ops, ["!xcs.str"], {"template": mlir_string(template)})
     return HostValue(tracer, name, "!xcs.str")
 
@@ -171,15 +175,12 @@ def qualified_name(fn):
 def external_call(tracer, fn, args, returns=None, name=None):
     """Emits `func.call @<qualified name>(args)` and its private declaration."""
     tracer.host = True
-    ops = []
-    for a in args:
-        if isinstance(a, (Array, HostValue)):
-            ops.append(a)
-        elif isinstance(a, str):
-            ops.append(_as_host_str(tracer, a))
-        else:
-            raise user_error(f"an external call takes traced values and strings, not {type(a).__name__} "
-                             "(close over it instead)")
+
+    def other(a):
+        raise user_error(f"an external call takes traced values and strings, not {type(a).__name__} "
+                         "(close over it instead)")
+
+    ops = _host_operands(tracer, args, other)
     rtype = "!xcs.str" if returns is str else "!xcs.any"
     sym = name or qualified_name(fn)
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.$]*", sym):
