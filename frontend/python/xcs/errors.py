@@ -48,3 +48,16 @@ class RunError(XcsError):
         super().__init__(diagnostic, file, line, col)
         self.results = results
         self.indices = indices
+
+
+class LazyTensorError(XcsError):
+    """`xcs.lazy` (seed 003's LazyTensor) failed: the base of its two errors below."""
+
+
+class MaterializationError(LazyTensorError):
+    """Compiling or running a captured graph failed (the cause is chained)."""
+
+
+class UnsupportedOperationError(LazyTensorError):
+    """An operation on a LazyTensor has neither a tensor op nor an eager fallback (writing
+    into an immutable lazy tensor, `out=` a lazy tensor)."""

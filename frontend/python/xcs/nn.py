@@ -18,6 +18,8 @@ def _float(x):
 def _eager(fn):
     """On concrete arrays: jit the op for their shapes (cached like any jitted function)."""
     def call(x, *a, **k):
+        if hasattr(type(x), "__xcs_lazy__"):  # an xcs.lazy tensor: recorded as a node
+            return x.__xcs_lazy__(fn, call, (x,) + a, k)
         if xnp._traced(x, *a, *k.values()) is None:
             from ._jit import jit
             return jit(lambda x: fn(x, *a, **k))(np.asarray(x))

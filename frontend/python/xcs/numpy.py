@@ -225,6 +225,8 @@ rint = _make_unary("rint", "tensor.round", True)
 def _jit_eager(op):
     """An op numpy lacks (erf, rsqrt): traced, one op; on concrete arrays, compiled."""
     def fn(x):
+        if hasattr(type(x), "__xcs_lazy__"):  # an xcs.lazy tensor: recorded as a node
+            return x.__xcs_lazy__(fn, fn, (x,), None)
         if _traced(x) is None:
             from ._jit import jit
             return jit(fn)(np.asarray(x))
