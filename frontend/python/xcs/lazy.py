@@ -355,7 +355,7 @@ class LazyTensor:
 
 
 def _method(name):
-    op = _Op(name, getattr(xnp, name), getattr(xnp, name))
+    op = _Op(f"ndarray.{name}", getattr(xnp, name), getattr(xnp, name))
     return lambda self, *a, **k: _apply(op, (self,) + a, k or None)
 
 
@@ -365,11 +365,11 @@ for _name in ("sum", "mean", "max", "min", "prod", "var", "std", "any", "all", "
 
 _IN_PLACE = {"sort", "fill", "put", "resize", "itemset", "setfield", "setflags", "partition"}
 _OPS = {
-    "getitem": _Op("getitem", xnp._getitem, operator.getitem),
-    "reshape": _Op("reshape", xnp.reshape, np.reshape),
-    "transpose": _Op("transpose", xnp.transpose, np.transpose),
-    "swapaxes": _Op("swapaxes", xnp.swapaxes, np.swapaxes),
-    "astype": _Op("astype", xnp.astype, xnp.astype),
+    "getitem": _Op("ndarray.__getitem__", xnp._getitem, operator.getitem),
+    "reshape": _Op("numpy.reshape", xnp.reshape, np.reshape),
+    "transpose": _Op("numpy.transpose", xnp.transpose, np.transpose),
+    "swapaxes": _Op("numpy.swapaxes", xnp.swapaxes, np.swapaxes),
+    "astype": _Op("ndarray.astype", xnp.astype, xnp.astype),
 }
 _method_ops = {}
 _function_ops = {}
@@ -384,15 +384,16 @@ def _install_operators():
               "and": ("logical_and_or_bitwise_and", operator.and_), "or": ("logical_or_or_bitwise_or", operator.or_),
               "xor": ("logical_xor_or_bitwise_xor", operator.xor)}
     for short, (xname, eager) in binary.items():
-        op = _Op(short, getattr(xnp, xname), eager)
+        public = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}.get(short, xname)
+        op = _Op(f"numpy.{public}", getattr(xnp, xname), eager)
         setattr(LazyTensor, f"__{short}__", (lambda op: lambda self, other: _apply(op, (self, other)))(op))
         setattr(LazyTensor, f"__r{short}__", (lambda op: lambda self, other: _apply(op, (other, self)))(op))
     for short, xname in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
                          "eq": "equal", "ne": "not_equal"}.items():
-        op = _Op(short, getattr(xnp, xname), getattr(operator, short))
+        op = _Op(f"numpy.{xname}", getattr(xnp, xname), getattr(operator, short))
         setattr(LazyTensor, f"__{short}__", (lambda op: lambda self, other: _apply(op, (self, other)))(op))
     for short, xname in {"neg": "negative", "abs": "abs", "invert": "invert"}.items():
-        op = _Op(short, getattr(xnp, xname), getattr(operator, short))
+        op = _Op(f"numpy.{xname}", getattr(xnp, xname), getattr(operator, short))
         setattr(LazyTensor, f"__{short}__", (lambda op: lambda self: _apply(op, (self,)))(op))
     LazyTensor.__pos__ = lambda self: self
 
@@ -710,7 +711,7 @@ def _plan(targets):
     """The pending nodes the targets need, in dependency order (an iterative post-order
     walk), the leaves (materialized tensors and numpy arrays: the compiled function's
     arguments), and `refs`: id(object) -> node index (>= 0) or ~leaf index."""
-    refs, order, leaves = {}, [], []
+    refs, order, leaves, uses = {}, [], [], collections.Counter()
     for root in targets:
         if id(root) in refs:
             continue
@@ -719,6 +720,7 @@ def _plan(targets):
         while stack:
             node, kids = stack[-1]
             for k in kids:
+                uses[id(k)] += 1
                 if id(k) in refs:
                     continue
                 if type(k) is LazyTensor and k._value is None:
@@ -731,7 +733,20 @@ def _plan(targets):
                 stack.pop()
                 refs[id(node)] = len(order)
                 order.append(node)
-    return order, leaves, refs
+    return order, leaves, refs, uses
+
+
+def _held_elsewhere(order, uses, targets):
+    """The pending intermediates something outside the graph still refers to (a user's
+    variable, another graph): materialized with the targets, so that a loop's carried value
+    becomes a leaf and every iteration compiles to the same graph (a cache hit). An object's
+    references here: `order`, the loop variable, getrefcount's argument, its uses in the graph."""
+    chosen = {id(t) for t in targets}
+    extra = []
+    for node in order:
+        if id(node) not in chosen and sys.getrefcount(node) > 3 + uses[id(node)]:
+            extra.append(node)
+    return extra
 
 
 def _encode(x, refs):
@@ -830,7 +845,8 @@ def _materialize(tensors):
             targets.append(t)
     if not targets:
         return
-    order, leaves, refs = _plan(targets)
+    order, leaves, refs, uses = _plan(targets)
+    targets += _held_elsewhere(order, uses, targets)
     entry = _lookup(order, leaves, targets, refs)
     try:
         outs = entry.compiled.executable(*[_leaf_value(v) for v in leaves])
@@ -853,7 +869,7 @@ def graph(*tensors, debug_info=False):
     arguments are the leaves (materialized tensors, numpy arrays) and whose results are the
     tensors (ordinary XCS IR: `xcs-opt` parses it)."""
     targets = [t for t in tensors]
-    order, leaves, refs = _plan([t for t in targets if t._value is None])
+    order, leaves, refs, _ = _plan([t for t in targets if t._value is None])
     for t in targets:
         if t._value is not None and id(t) not in refs:
             refs[id(t)] = ~len(leaves)
