@@ -113,10 +113,10 @@ test-lit: build
 
 # the reference interpreter (xcs-run --interp) against numpy, the xcs-run command line, the
 # native benchmark harness (with a fake xcs-run), the benchmark module generator, the shard
-# benchmarks' harnesses, and the Python frontend (frontend/tests: xcs.numpy against numpy, jit,
-# vmap, orchestration)
+# benchmarks' harnesses, xcs.lazy's benchmark (a quick run), and the Python frontend
+# (frontend/tests: xcs.numpy against numpy, jit, vmap, orchestration, xcs.lazy)
 test-python: build frontend
-	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py frontend/tests
+	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py tools/bench/test_bench_lazy.py frontend/tests
 
 bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
@@ -128,6 +128,7 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
 	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
 	$(MAKE) bench-frontend
+	$(PYTHON) tools/bench/bench_lazy.py --json target/bench/lazy.json
 
 # the Python frontend (release build of the extension) vs jax.jit and xcs-run --bench
 bench-frontend: build-release bench-deps

@@ -63,10 +63,10 @@ _rng = np.random.default_rng()
 
 class _Spec:
     """An interned (shape, dtype): the abstract value, hashed by identity."""
-    __slots__ = ("shape", "dtype")
+    __slots__ = ("shape", "dtype", "keep")
 
     def __init__(self, shape, dtype):
-        self.shape, self.dtype = shape, dtype
+        self.shape, self.dtype, self.keep = shape, dtype, None
 
 
 class _Aval:
@@ -111,10 +111,13 @@ _ABSTRACT_LIMIT = 65536
 
 
 def _spec(shape, dtype):
-    key = (shape, dtype)
+    # keyed by the dtype's id (numpy's dtype hash costs microseconds); the spec keeps the
+    # dtype alive, so the id is never reused while the entry exists
+    key = (shape, id(dtype))
     s = _SPECS.get(key)
     if s is None:
         s = _SPECS[key] = _Spec(tuple(int(d) for d in shape), np.dtype(dtype))
+        s.keep = dtype
     return s
 
 
@@ -452,6 +455,8 @@ def _sig(a):
         return (slice, _sig(a.start), _sig(a.stop), _sig(a.step))
     if isinstance(a, np.generic):
         return _spec((), a.dtype)
+    if isinstance(a, np.dtype) and a.isbuiltin:
+        return (np.dtype, id(a))  # numpy's builtin dtypes are singletons (and slow to hash)
     try:
         hash(a)
     except TypeError:
@@ -707,27 +712,43 @@ class _Entry:
         self.compiled, self.text = compiled, text
 
 
+def _children(node):
+    """The arrays among a node's arguments (LazyTensors, numpy arrays and scalars), in order."""
+    out = []
+    for a in node._args:
+        t = type(a)
+        if t is LazyTensor or t is np.ndarray:
+            out.append(a)
+        elif t is tuple or t is list or t is slice or isinstance(a, np.generic):
+            _arrays_in(a, out)
+    if node._kwargs:
+        _arrays_in(tuple(node._kwargs.values()), out)
+    return out
+
+
 def _plan(targets):
     """The pending nodes the targets need, in dependency order (an iterative post-order
     walk), the leaves (materialized tensors and numpy arrays: the compiled function's
-    arguments), and `refs`: id(object) -> node index (>= 0) or ~leaf index."""
-    refs, order, leaves, uses = {}, [], [], collections.Counter()
+    arguments), `refs`: id(object) -> node index (>= 0) or ~leaf index, and `uses`: id ->
+    how many times the graph uses it."""
+    refs, order, leaves, uses = {}, [], [], {}
     for root in targets:
         if id(root) in refs:
             continue
         refs[id(root)] = None
-        stack = [(root, iter(_arrays_in((root._args, tuple((root._kwargs or {}).values())), [])))]
+        stack = [(root, iter(_children(root)))]
         while stack:
             node, kids = stack[-1]
             for k in kids:
-                uses[id(k)] += 1
-                if id(k) in refs:
+                i = id(k)
+                uses[i] = uses.get(i, 0) + 1
+                if i in refs:
                     continue
                 if type(k) is LazyTensor and k._value is None:
-                    refs[id(k)] = None
-                    stack.append((k, iter(_arrays_in((k._args, tuple((k._kwargs or {}).values())), []))))
+                    refs[i] = None
+                    stack.append((k, iter(_children(k))))
                     break
-                refs[id(k)] = ~len(leaves)
+                refs[i] = ~len(leaves)
                 leaves.append(k)
             else:
                 stack.pop()
@@ -744,7 +765,7 @@ def _held_elsewhere(order, uses, targets):
     chosen = {id(t) for t in targets}
     extra = []
     for node in order:
-        if id(node) not in chosen and sys.getrefcount(node) > 3 + uses[id(node)]:
+        if id(node) not in chosen and sys.getrefcount(node) > 3 + uses.get(id(node), 0):
             extra.append(node)
     return extra
 
@@ -762,11 +783,22 @@ def _encode(x, refs):
         return (slice, _encode(x.start, refs), _encode(x.stop, refs), _encode(x.step, refs))
     if t is dict:
         return (dict, tuple(sorted((k, _encode(v, refs)) for k, v in x.items())))
+    if isinstance(x, np.dtype) and x.isbuiltin:
+        return (np.dtype, id(x))
     try:
         hash(x)
     except TypeError:
         raise _Unhashable() from None
     return (t, x)
+
+
+def _encode_args(args, refs):
+    """`_encode` of an argument tuple, with the common case (an array) inline."""
+    out = []
+    for a in args:
+        t = type(a)
+        out.append(refs[id(a)] if t is LazyTensor or t is np.ndarray else _encode(a, refs))
+    return tuple(out)
 
 
 def _leaf_value(x):
@@ -779,7 +811,8 @@ def _structural_key(order, leaves, targets, refs):
     """Equal keys: the same ops on the same static values, wired the same way, on leaves of
     the same shapes and dtypes. `None` if a static value is unhashable (never cached)."""
     try:
-        nodes = tuple((n._op, _encode(n._args, refs), _encode(n._kwargs, refs) if n._kwargs else None) for n in order)
+        nodes = tuple([(n._op, _encode_args(n._args, refs), _encode(n._kwargs, refs) if n._kwargs else None)
+                       for n in order])
     except _Unhashable:
         return None
     specs = tuple(_spec(v.shape, v.dtype) for v in map(_leaf_value, leaves))
