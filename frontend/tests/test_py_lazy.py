@@ -164,6 +164,22 @@ def test_a_loop_with_control_flow_compiles_its_body_once(rng):
     assert info.misses <= 3 and info.hits >= steps - 2
 
 
+def test_float_scalars_of_elementwise_ops_are_data_not_structure(rng):
+    lazy.cache_clear()
+    x0 = rng.standard_normal(6).astype(np.float32)
+    x, ref = lazy.asarray(x0), x0
+    for step in range(6):
+        lr = 0.1 / (step + 1)  # a new Python float every step
+        x, ref = x - lr * x + 1.0, ref - lr * ref + 1.0
+        np.testing.assert_allclose(x.numpy(), ref, rtol=1e-6)
+        assert x.dtype == np.float32
+    info = lazy.cache_info()
+    assert (info.misses, info.hits) == (1, 5)
+    y = lazy.asarray(np.arange(3)) * 1.5  # an integer array: numpy's float64 result, the scalar a constant
+    assert y.dtype == np.float64 and "dense<1.5" in lazy.graph(y)
+    np.testing.assert_array_equal(y.numpy(), np.arange(3) * 1.5)
+
+
 # ---------------------------------------------------------------- fallbacks and errors
 
 def test_numpy_functions_without_tensor_op_fall_back_and_are_logged(rng, caplog, monkeypatch):
@@ -231,7 +247,8 @@ def test_graph_text_is_xcs_ir(tmp_path):
     x = lazy.asarray(np.ones((2, 3), np.float32))
     y = np.maximum(x @ lazy.ones((3, 3), np.float32), 0.0)[:, 1:]
     text = lazy.graph(y)
-    assert "func.func @lazy(%arg0: tensor<2x3xf32>) -> tensor<2x2xf32>" in text
+    # the leaves: x, and the float scalar of the elementwise max (data: an argument)
+    assert "func.func @lazy(%arg0: tensor<2x3xf32>, %arg1: tensor<f32>) -> tensor<2x2xf32>" in text
     for op in ("tensor.constant", "tensor.matmul", "tensor.max", "tensor.slice"):
         assert op in text
     program = xcs.Program.parse(text)

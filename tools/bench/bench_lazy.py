@@ -10,12 +10,16 @@
              pending count; shape, dtype, op name and location are interned and shared).
              Goal < 100 bytes of metadata per node.
   build      graph construction (capture) time at 1k, 10k and 100k ops, per op and the
-             100k/10k ratio (linear: ~10, goal <= 12); the walk + structural key that each
-             materialization does, at the same sizes (best of 3).
+             100k/10k ratio (linear: ~10, goal <= 12), also with the garbage collector paused,
+             next to a chain of plain slotted Python objects built the same way (CPython's own
+             growth: its collector traverses the live graph); the walk + structural key that
+             each materialization does, at the same sizes (best of 3).
   cached     materializing a 20-op subgraph on 8x8 f32 inputs whose structure is compiled
              already (walk, key, cache hit, native call), next to `xcs.jit`'s cached call of
              the same 20 ops and to numpy running them. Goal < 1 ms.
 
+Times are the process's CPU time (`time.process_time`), the best of repeated runs: on a shared
+machine the wall clock also counts the time other processes hold the cores.
 Prints one line per figure with its goal; `--json FILE` writes them. Nothing is asserted.
 Run: python3 tools/bench/bench_lazy.py [--quick] [--json target/bench/lazy.json]
 """
@@ -36,13 +40,13 @@ from xcs import lazy
 
 
 def best_time(fn, repeat=5):
-    """The best of `repeat` timings of `fn()` (seconds): on a shared machine the least
-    disturbed run is the closest to the work itself."""
+    """The best of `repeat` CPU-time measurements of `fn()` (seconds): on a shared machine the
+    least disturbed run is the closest to the work itself."""
     runs = []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = time.process_time()
         fn()
-        runs.append(time.perf_counter() - t)
+        runs.append(time.process_time() - t)
     return min(runs)
 
 
@@ -80,10 +84,10 @@ def bench_intercept(results, chain):
     # a new signature each time: the abstract evaluation (tracing the op once on abstract arrays)
     shapes = [(i + 1, 3) for i in range(200)]
     xs = [lazy.asarray(np.ones(s, np.float32)) for s in shapes]
-    t = time.perf_counter()
+    t = time.process_time()
     for v in xs:
         v * v
-    t_cold = (time.perf_counter() - t) / len(xs)
+    t_cold = (time.process_time() - t) / len(xs)
     results["intercept_new_signature_us"] = t_cold * 1e6
     print(f"intercept {'first op of a new signature':40s} {t_cold * 1e6:7.2f} us/op   (then cached)", flush=True)
 
@@ -114,34 +118,69 @@ def bench_memory(results, nodes):
     del t
 
 
+def best_of_3(build, n):
+    """The best CPU time of 3 runs of `build(n)` (the garbage collector on, as users have it)
+    and of 3 with it paused."""
+    times = []
+    for paused in (False, True):
+        best = float("inf")
+        for _ in range(3):
+            gc.collect()
+            if paused:
+                gc.disable()
+            t0 = time.process_time()
+            made = build(n)
+            best = min(best, time.process_time() - t0)
+            gc.enable()
+            del made
+        times.append(best)
+    return times
+
+
+class _Link:
+    __slots__ = ("prev", "other")
+
+    def __init__(self, prev, other):
+        self.prev, self.other = prev, other
+
+
+def python_chain(n):
+    """The least a graph of n nodes can be in Python: slotted objects linked with a tuple each."""
+    t = None
+    for _ in range(n):
+        t = _Link(t, (t, None))
+    return t
+
+
 def bench_build(results, sizes):
     x, y = lazy.asarray(np.ones((4, 4), np.float32)), lazy.asarray(np.ones((4, 4), np.float32))
     capture_chain(100, x, y)
-    per_op = {}
+    times = {}
     for n in sizes:
-        build = plan = float("inf")
-        for _ in range(3):  # the best of 3
-            t = None
-            gc.collect()
-            t0 = time.perf_counter()
-            t = capture_chain(n, x, y)
-            build = min(build, time.perf_counter() - t0)
-            t0 = time.perf_counter()
+        build, build_paused = best_of_3(lambda n: capture_chain(n, x, y), n)
+        peer, peer_paused = best_of_3(python_chain, n)
+        t = capture_chain(n, x, y)
+        plan = float("inf")
+        for _ in range(3):
+            t0 = time.process_time()
             order, leaves, refs, _ = lazy._plan([t])
             lazy._structural_key(order, leaves, [t], refs)
-            plan = min(plan, time.perf_counter() - t0)
-        per_op[n] = build / n
-        results[f"build_{n}_s"] = build
-        results[f"plan_{n}_s"] = plan
-        print(f"build     {n:7d} ops: capture {build * 1e3:8.2f} ms ({build / n * 1e6:5.2f} us/op)   "
-              f"walk + structural key {plan * 1e3:8.2f} ms ({plan / n * 1e6:5.2f} us/op)", flush=True)
-        del t, order, leaves, refs
+            plan = min(plan, time.process_time() - t0)
+            del order, leaves, refs
+        del t
+        times[n] = (build, build_paused, peer, peer_paused)
+        results.update({f"build_{n}_s": build, f"build_{n}_gc_paused_s": build_paused, f"plan_{n}_s": plan,
+                        f"python_chain_{n}_s": peer})
+        print(f"build     {n:7d} ops: capture {build / n * 1e6:5.2f} us/op ({build_paused / n * 1e6:5.2f} with the "
+              f"garbage collector paused)   walk + structural key {plan / n * 1e6:5.2f} us/op   peer: a chain of "
+              f"plain Python objects {peer / n * 1e6:5.2f} us/node ({peer_paused / n * 1e6:5.2f})", flush=True)
     if len(sizes) >= 2:
         small, big = sizes[-2], sizes[-1]
-        ratio = (per_op[big] * big) / (per_op[small] * small)
-        results["build_ratio"] = ratio
-        print(f"build     {big}/{small} time ratio {ratio:.2f} (linear: {big / small:.0f}; goal <= {1.2 * big / small:.0f})",
-              flush=True)
+        ratios = [times[big][k] / times[small][k] for k in range(4)]
+        results.update(build_ratio=ratios[0], build_ratio_gc_paused=ratios[1], build_ratio_python_chain=ratios[2])
+        print(f"build     {big}/{small} time ratio {ratios[0]:.2f} ({ratios[1]:.2f} with the garbage collector paused; "
+              f"linear: {big / small:.0f}; goal <= {1.2 * big / small:.0f})   peer: the chain of plain Python objects "
+              f"{ratios[2]:.2f} ({ratios[3]:.2f})", flush=True)
 
 
 def twenty_ops(x, w):
@@ -173,14 +212,14 @@ def bench_cached(results, calls):
     t_mat = t_both = float("inf")
     for _ in range(5):
         graphs = [twenty_ops(x, wl) for _ in range(calls)]  # captured ahead: only materialization is timed
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for g in graphs:
             g.materialize()
-        t_mat = min(t_mat, (time.perf_counter() - t0) / calls)
-        t0 = time.perf_counter()
+        t_mat = min(t_mat, (time.process_time() - t0) / calls)
+        t0 = time.process_time()
         for _ in range(calls):
             twenty_ops(x, wl).materialize()
-        t_both = min(t_both, (time.perf_counter() - t0) / calls)
+        t_both = min(t_both, (time.process_time() - t0) / calls)
     if lazy.cache_info().misses != misses:
         sys.exit("error: the cached 20-op subgraph was compiled again")
     jitted = xcs.jit(twenty_ops)

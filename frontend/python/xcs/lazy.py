@@ -6,6 +6,7 @@ run eagerly on materialized inputs. See docs/python.md, "LazyTensor".
 """
 
 import collections
+import gc
 import logging
 import operator
 import os
@@ -88,11 +89,19 @@ class _Site:
 
 class _Op:
     """How a node is computed: `traced(*arrays)` emits its IR (an `xcs.numpy` function),
-    `eager(*ndarrays)` is numpy's (the fallback); `name` is for messages and logs."""
-    __slots__ = ("name", "traced", "eager", "__weakref__")
+    `eager(*ndarrays)` is numpy's (the fallback); `name` is for messages and logs.
+    `scalars`: a binary elementwise op whose Python float operand may become an argument of
+    the compiled graph (see `_scalars_to_leaves`)."""
+    __slots__ = ("name", "traced", "eager", "scalars", "__weakref__")
 
     def __init__(self, name, traced, eager):
         self.name, self.traced, self.eager = name, traced, eager
+        self.scalars = name in _SCALAR_OPS
+
+
+# binary elementwise ops (numpy's names) whose float scalar operand is data, not structure
+_SCALAR_OPS = {f"numpy.{n}" for n in ("add", "subtract", "multiply", "true_divide", "divide", "maximum", "minimum",
+                                      "less", "less_equal", "greater", "greater_equal", "equal", "not_equal")}
 
 
 class _Fallback:
@@ -712,8 +721,23 @@ class _Entry:
         self.compiled, self.text = compiled, text
 
 
+def _scalars_to_leaves(node):
+    """`x * 0.5` on a float array: the 0.5 becomes a 0-d array of x's dtype, so it is an
+    argument of the compiled graph and `x * 0.7` is a cache hit. Same result: NEP 50 gives
+    the weak scalar x's dtype, and xcs.numpy casts it to that dtype either way."""
+    if len(node._args) != 2:
+        return
+    a, b = node._args
+    if type(a) is float and type(b) in (LazyTensor, np.ndarray) and b.dtype.kind == "f":
+        node._args = (np.asarray(a, b.dtype), b)
+    elif type(b) is float and type(a) in (LazyTensor, np.ndarray) and a.dtype.kind == "f":
+        node._args = (a, np.asarray(b, a.dtype))
+
+
 def _children(node):
     """The arrays among a node's arguments (LazyTensors, numpy arrays and scalars), in order."""
+    if node._op.scalars:
+        _scalars_to_leaves(node)
     out = []
     for a in node._args:
         t = type(a)
@@ -730,7 +754,19 @@ def _plan(targets):
     """The pending nodes the targets need, in dependency order (an iterative post-order
     walk), the leaves (materialized tensors and numpy arrays: the compiled function's
     arguments), `refs`: id(object) -> node index (>= 0) or ~leaf index, and `uses`: id ->
-    how many times the graph uses it."""
+    how many times the graph uses it. The cyclic garbage collector is paused meanwhile: the
+    walk makes no cycles, but its many short-lived objects would start collections that
+    traverse the whole graph again and again."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _walk(targets)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _walk(targets):
     refs, order, leaves, uses = {}, [], [], {}
     for root in targets:
         if id(root) in refs:
