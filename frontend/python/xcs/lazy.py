@@ -750,23 +750,33 @@ def _children(node):
     return out
 
 
-def _plan(targets):
-    """The pending nodes the targets need, in dependency order (an iterative post-order
-    walk), the leaves (materialized tensors and numpy arrays: the compiled function's
-    arguments), `refs`: id(object) -> node index (>= 0) or ~leaf index, and `uses`: id ->
-    how many times the graph uses it. The cyclic garbage collector is paused meanwhile: the
-    walk makes no cycles, but its many short-lived objects would start collections that
-    traverse the whole graph again and again."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return _walk(targets)
-    finally:
-        if paused:
+class _gc_paused:
+    """Pauses the cyclic garbage collector: planning makes no cycles, but its many
+    short-lived objects would start collections that traverse the whole graph again and again."""
+
+    def __enter__(self):
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        if self.was_enabled:
             gc.enable()
 
 
+def _plan(targets):
+    """What materializing `targets` computes: (order, leaves, refs, key, targets) — the walk
+    (`_walk`), the targets plus the intermediates held elsewhere, and the structural key."""
+    with _gc_paused():
+        order, leaves, refs, uses = _walk(targets)
+        targets = targets + _held_elsewhere(order, uses, targets)
+        return order, leaves, refs, _structural_key(order, leaves, targets, refs), targets
+
+
 def _walk(targets):
+    """The pending nodes the targets need, in dependency order (an iterative post-order
+    walk), the leaves (materialized tensors and numpy arrays: the compiled function's
+    arguments), `refs`: id(object) -> node index (>= 0) or ~leaf index, and `uses`: id ->
+    how many times the graph uses it."""
     refs, order, leaves, uses = {}, [], [], {}
     for root in targets:
         if id(root) in refs:
@@ -887,8 +897,7 @@ def _materialization_error(what, e):
     return MaterializationError(f"{e.diagnostic}\nnote: {what} (xcs.lazy)", e.file, e.line, e.col)
 
 
-def _lookup(order, leaves, targets, refs):
-    key = _structural_key(order, leaves, targets, refs)
+def _lookup(order, leaves, targets, refs, key):
     with _lock:
         entry = _compiled.get(key) if key is not None else None
         if entry is not None:
@@ -914,9 +923,8 @@ def _materialize(tensors):
             targets.append(t)
     if not targets:
         return
-    order, leaves, refs, uses = _plan(targets)
-    targets += _held_elsewhere(order, uses, targets)
-    entry = _lookup(order, leaves, targets, refs)
+    order, leaves, refs, key, targets = _plan(targets)
+    entry = _lookup(order, leaves, targets, refs, key)
     try:
         outs = entry.compiled.executable(*[_leaf_value(v) for v in leaves])
     except XcsError as e:
@@ -938,7 +946,7 @@ def graph(*tensors, debug_info=False):
     arguments are the leaves (materialized tensors, numpy arrays) and whose results are the
     tensors (ordinary XCS IR: `xcs-opt` parses it)."""
     targets = [t for t in tensors]
-    order, leaves, refs, _ = _plan([t for t in targets if t._value is None])
+    order, leaves, refs, _ = _walk([t for t in targets if t._value is None])
     for t in targets:
         if t._value is not None and id(t) not in refs:
             refs[id(t)] = ~len(leaves)
