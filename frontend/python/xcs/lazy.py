@@ -2,7 +2,9 @@
 protocols instead of torch's). Operators, array methods, `xcs.numpy` and numpy functions on a
 `LazyTensor` record nodes; reading a value compiles the pending subgraph (the same tracing and
 LLVM JIT as `xcs.jit`, cached by structure) and runs it; numpy functions without a tensor op
-run eagerly on materialized inputs. See docs/python.md, "LazyTensor".
+run eagerly on materialized inputs. As in PyTorch's lazy tensor core (torch/csrc/lazy), graphs
+are keyed by structure, not data, and the live tensors a graph computes are its outputs.
+See docs/python.md, "LazyTensor".
 """
 
 import collections
