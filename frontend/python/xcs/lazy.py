@@ -161,7 +161,8 @@ def _site():
 def _site_of(f, scope):
     if f is None:
         return _Site(("<unknown>", 0, 0), None)
-    path = scope or f"{f.f_globals.get('__name__', '?')}.{f.f_code.co_qualname}"
+    code = f.f_code
+    path = scope or f"{f.f_globals.get('__name__', '?')}.{getattr(code, 'co_qualname', code.co_name)}"  # 3.11+
     return _Site(_core.frame_location(f), path, f.f_code)
 
 
