@@ -180,6 +180,14 @@ def test_float_scalars_of_elementwise_ops_are_data_not_structure(rng):
     np.testing.assert_array_equal(y.numpy(), np.arange(3) * 1.5)
 
 
+def test_lazy_tensors_passed_to_a_jitted_function(rng):
+    x = rng.standard_normal((3, 4))
+    f = xcs.jit(lambda a, b: a @ b.T + 1.0)
+    t = lazy.asarray(x) * 2.0
+    np.testing.assert_allclose(f(t, lazy.asarray(x)), (2 * x) @ x.T + 1.0)
+    assert t.is_materialized
+
+
 # ---------------------------------------------------------------- fallbacks and errors
 
 def test_numpy_functions_without_tensor_op_fall_back_and_are_logged(rng, caplog, monkeypatch):

@@ -42,6 +42,8 @@ def _abstract_spec(x):
     """(shape, dtype) of a dynamic argument; `None` for a host value (str, other objects)."""
     if isinstance(x, np.ndarray):
         return (x.shape, x.dtype)
+    if hasattr(type(x), "__xcs_lazy__"):  # an xcs.lazy tensor: materialized when the call passes it
+        return (x.shape, x.dtype)
     if isinstance(x, (bool, int, float, np.generic)):
         a = np.asarray(x)
         return (a.shape, a.dtype)
