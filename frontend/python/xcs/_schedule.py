@@ -1,0 +1,309 @@
+"""Compiling and running workloads: a `Plan` resolves a recorded workload against concrete
+tensor shapes and dtypes (each launch's views: shapes, strides, the slices at a grid point),
+checks that parallel iterations never write overlapping parts of a tensor, and names the
+kernel specializations it needs (target, view dtypes and layouts, constexpr values). A
+`WorkloadProgram` compiles them through LLVM ahead of time, compiles the ones a later
+`execute` needs at run time (a cache), and runs the grid on a thread pool.
+"""
+
+import concurrent.futures
+import itertools
+import os
+import threading
+
+import numpy as np
+
+from . import _core
+from ._jit import DEFAULT_PIPELINE
+from ._native import Program
+from .errors import CompileError, RunError
+from ._workload import Loop
+
+TARGETS = ("native",)
+
+
+def _located(kind, message, where):
+    file, line, col = where
+    return kind(f"{file}:{line}:{col}: error: {message}", file, line, col)
+
+
+class ResolvedView:
+    """A launch's view against its tensor's concrete shape: per source dim (const, [(axis,
+    coef)], size or None for an index), the view's shape and element strides."""
+
+    def __init__(self, view, shape, launch):
+        self.tensor = view.tensor.name
+        self.dims = []
+        for d, e in enumerate(view.dims):
+            size = 1 if e[0] == "index" else (shape[d] if e[2] is None else e[2])
+            self.dims.append((e[1].constant, tuple(e[1].coefs.items()), None if e[0] == "index" else size))
+            lo, hi = e[1].bounds()
+            if lo < 0 or hi + size > shape[d]:
+                raise _located(CompileError, f"the view {view!r} bound by {launch.kernel.name!r} reaches "
+                               f"{lo}..{hi + size - 1} in dim {d} of {self.tensor!r}, whose size is {shape[d]}",
+                               launch.where)
+        self.shape = tuple(s for _, _, s in self.dims if s is not None)
+        parent = [1] * len(shape)
+        for d in range(len(shape) - 2, -1, -1):
+            parent[d] = parent[d + 1] * shape[d + 1]
+        self.strides = tuple(parent[d] for d, (_, _, s) in enumerate(self.dims) if s is not None)
+
+    def slices(self, point):
+        """numpy's index of the view at a grid point (`{axis: index}`)."""
+        out = []
+        for const, coefs, size in self.dims:
+            start = const + sum(c * point[a] for a, c in coefs)
+            out.append(start if size is None else slice(start, start + size))
+        return tuple(out)
+
+    def box(self, point):
+        """The box the view covers at a grid point (every dim a slice)."""
+        return tuple(slice(s, s + 1) if isinstance(s, int) else s for s in self.slices(point))
+
+
+def grid(loops):
+    """Every grid point of nested loops, as `{axis: index}`."""
+    for idx in itertools.product(*[range(loop.axis.extent) for loop in loops]):
+        yield {loop.axis: i for loop, i in zip(loops, idx)}
+
+
+class Plan:
+    """A workload resolved against tensor specs {name: (shape, dtype)} (`None`: the declared
+    ones): per launch its resolved views and its specialization key."""
+
+    def __init__(self, workload, specs, target="native"):
+        self.workload, self.target = workload, target
+        self.specs = specs or {n: (t.shape, t.dtype) for n, t in workload.tensors.items()}
+        self.launches = workload.launches()
+        self.views = {}  # id(launch) -> {param: ResolvedView}
+        self.keys = {}  # id(launch) -> specialization key
+        for launch in self.launches:
+            views = {p: ResolvedView(v, self.specs[v.tensor.name][0], launch) for p, v in launch.views.items()}
+            self.views[id(launch)] = views
+            layout = tuple((p, v.shape, np.dtype(self.specs[v.tensor][1]).str,
+                            v.strides) for p, v in views.items())
+            self.keys[id(launch)] = (launch.kernel.symbol, id(launch.kernel), target, layout,
+                                     tuple(sorted(launch.constexprs.items())))
+
+    def specialization(self, launch):
+        """The kernel's traced specialization for this launch."""
+        views = {p: (v.shape, self.specs[v.tensor][1]) for p, v in self.views[id(launch)].items()}
+        return launch.kernel.specialize(views, launch.constexprs)
+
+    # ------------------------------------------------------------ overlapping writes
+
+    def check_races(self):
+        """A `CompileError` when two parallel iterations write overlapping parts of a tensor:
+        two grid points of one launch, or of two launches in a common parallel_for that
+        differ in it."""
+        writers = {}
+        for launch in self.launches:
+            for p in launch.kernel.signature.tensors:
+                if p.writes:
+                    writers.setdefault(launch.views[p.name].tensor.name, []).append((launch, p))
+        for tensor, ws in writers.items():
+            shape = self.specs[tensor][0]
+            for launch, p in ws:
+                self._check_self(tensor, shape, launch, p)
+            for (l1, p1), (l2, p2) in itertools.combinations(ws, 2):
+                common = _common_prefix(l1.loops, l2.loops)
+                if common and l1 is not l2:
+                    self._check_pair(tensor, shape, common, (l1, p1), (l2, p2))
+
+    def _check_self(self, tensor, shape, launch, p):
+        view = self.views[id(launch)][p.name]
+        owner = np.zeros(shape, np.int64)
+        points = list(grid(launch.loops))
+        for n, point in enumerate(points, 1):
+            region = owner[view.box(point)]
+            hit = region[region != 0]
+            if hit.size:
+                other = points[int(hit[0]) - 1]
+                raise self._race(tensor, (launch, p, other), (launch, p, point))
+            owner[view.box(point)] = n
+
+    def _check_pair(self, tensor, shape, common, first, second):
+        (l1, p1), (l2, p2) = first, second
+        v1, v2 = self.views[id(l1)][p1.name], self.views[id(l2)][p2.name]
+        owner = np.zeros(shape, np.int64)
+        tags = {}
+        for point in grid(l1.loops):
+            tag = tags.setdefault(tuple(point[lp.axis] for lp in common), len(tags) + 1)
+            owner[v1.box(point)] = tag
+        inverse = {t: k for k, t in tags.items()}
+        for point in grid(l2.loops):
+            mine = tags.get(tuple(point[lp.axis] for lp in common))
+            region = owner[v2.box(point)]
+            hit = region[(region != 0) & (region != (mine or -1))]
+            if hit.size:
+                other = dict(zip([lp.axis for lp in common], inverse[int(hit[0])]))
+                raise self._race(tensor, (l1, p1, other), (l2, p2, point))
+
+    def _race(self, tensor, a, b):
+        def at(launch, p, point):
+            pt = ", ".join(f"{ax.name}={i}" for ax, i in point.items())
+            view = self.views[id(launch)][p.name]
+            region = ", ".join(f"{s.start}:{s.stop}" if isinstance(s, slice) else str(s) for s in view.slices(
+                {**{ax: 0 for lp in launch.loops for ax in [lp.axis]}, **point}))
+            file, line, _ = launch.where
+            return f"{launch.kernel.name} ({p.kind} parameter '{p.name}', {file}:{line}) at {pt} writes {tensor}[{region}]"
+        return _located(CompileError, f"parallel iterations write overlapping parts of {tensor!r}: {at(*a)}, and "
+                        f"{at(*b)}; make the written views disjoint across iterations", b[0].where)
+
+    # ------------------------------------------------------------ IR text
+
+    def module_text(self):
+        """The workload as IR text (see `_workload_ir.py`)."""
+        from ._workload_ir import module_text
+        return module_text(self)
+
+
+def _common_prefix(a, b):
+    out = []
+    for x, y in zip(a, b):
+        if x is not y:
+            break
+        out.append(x)
+    return out
+
+
+class WorkloadProgram:
+    """A compiled workload (`w.compile(target="native")`): `execute(**arrays)` returns the
+    outputs by name. Kernels are compiled once per specialization: the workload's own ahead of
+    time, others (other shapes or dtypes at `execute`) at run time, cached. `threads`: the size
+    of the pool the grid's iterations run on (default: the CPUs)."""
+
+    def __init__(self, workload, target="native", threads=None):
+        if target not in TARGETS:
+            raise CompileError(f"error: unknown target {target!r} (targets: {', '.join(TARGETS)})")
+        self.workload, self.target = workload, target
+        self.threads = int(threads or os.cpu_count() or 1)
+        self._executables = {}  # specialization key -> compiled function
+        self._plans = {}
+        self._lock = threading.RLock()
+        self.aot_compiles = self.jit_compiles = self.cache_hits = 0
+        self._plan(None, ahead_of_time=True)
+
+    def __repr__(self):
+        return f"<xcs.WorkloadProgram {self.workload.name} target={self.target} threads={self.threads}>"
+
+    def cache_info(self):
+        """(ahead-of-time compiles, run-time compiles, cache hits, cached specializations)."""
+        return {"aot": self.aot_compiles, "jit": self.jit_compiles, "hits": self.cache_hits,
+                "size": len(self._executables)}
+
+    def _plan(self, specs, ahead_of_time=False):
+        key = None if specs is None else tuple(sorted((n, s, d.str) for n, (s, d) in specs.items()))
+        plan = self._plans.get(key)
+        if plan is not None:
+            return plan
+        with self._lock:
+            plan = Plan(self.workload, specs, self.target)
+            plan.check_races()
+            plan.executables = {}
+            for launch in plan.launches:
+                k = plan.keys[id(launch)]
+                exe = self._executables.get(k)
+                if exe is None:
+                    exe = self._compile(plan.specialization(launch))
+                    self._executables[k] = exe
+                    if ahead_of_time:
+                        self.aot_compiles += 1
+                    else:
+                        self.jit_compiles += 1
+                else:
+                    self.cache_hits += 1
+                plan.executables[id(launch)] = exe
+            self._plans[key] = plan
+        return plan
+
+    def _compile(self, spec):
+        text = "module {\n  " + spec.func_text() + "\n}\n"
+        program = Program.parse(text, f"<kernel {spec.kernel.name}>")
+        program.run_pipeline(DEFAULT_PIPELINE)
+        shapes = [list(spec.views[p.name][0]) for p in spec.kernel.signature.tensors]
+        return program.compile(spec.func_name, shapes, threads=1)
+
+    def lower(self):
+        """The workload's IR text."""
+        return self._plan(None).module_text()
+
+    def _buffers(self, arrays):
+        w = self.workload
+        unknown = [n for n in arrays if n not in w.tensors]
+        if unknown:
+            raise RunError(f"error: the workload has no tensor {', '.join(map(repr, unknown))} "
+                           f"(its tensors: {', '.join(w.tensors)})")
+        buffers = {}
+        for name, t in w.tensors.items():
+            if name in arrays:
+                a = np.asarray(arrays[name])
+                try:
+                    _core.elem_type(a.dtype)
+                except Exception:
+                    raise RunError(f"error: tensor {name!r} is given an array of dtype {a.dtype}, which XCS has no "
+                                   "element type for") from None
+                if a.ndim != t.ndim:
+                    raise RunError(f"error: tensor {name!r} has rank {t.ndim}; it is given an array of shape {a.shape}")
+                buffers[name] = np.array(a, order="C") if t.kind == "output" else np.ascontiguousarray(a)
+            elif t.kind == "input":
+                if t.default is None:
+                    raise RunError(f"error: input {name!r} has no default array; give it: execute({name}=...)")
+                buffers[name] = np.ascontiguousarray(t.default)
+            else:
+                buffers[name] = np.zeros(t.shape, t.dtype)
+        return buffers
+
+    def execute(self, **arrays):
+        """Runs the workload: inputs from `arrays` or their `w.input` arrays; outputs start
+        as zeros (or as the arrays given for them). Returns {output name: array}."""
+        buffers = self._buffers(arrays)
+        specs = {n: (b.shape, b.dtype) for n, b in buffers.items()}
+        declared = all(specs[n] == (t.shape, t.dtype) for n, t in self.workload.tensors.items())
+        plan = self._plan(None if declared else specs)
+        runner = _Runner(plan, buffers, self.threads)
+        runner.run(self.workload.body)
+        return {n: buffers[n] for n, t in self.workload.tensors.items() if t.kind == "output"}
+
+
+class _Runner:
+    """Runs a plan's statements: launches in order; a loop's iterations (a perfect nest
+    flattened) on a thread pool, each iteration's body in order."""
+
+    def __init__(self, plan, buffers, threads):
+        self.plan, self.buffers, self.threads = plan, buffers, threads
+
+    def run(self, body, point=None, parallel=True):
+        point = point or {}
+        for s in body:
+            if isinstance(s, Loop):
+                self._loop(s, point, parallel)
+            else:
+                self._launch(s, point)
+
+    def _loop(self, loop, point, parallel):
+        loops = [loop]
+        while len(loops[-1].body) == 1 and isinstance(loops[-1].body[0], Loop):
+            loops.append(loops[-1].body[0])
+        body = loops[-1].body
+        points = [{**point, **p} for p in grid(loops)]
+        if not parallel or self.threads <= 1 or len(points) == 1:
+            for p in points:
+                self.run(body, p, parallel)
+            return
+        with concurrent.futures.ThreadPoolExecutor(min(self.threads, len(points))) as pool:
+            for f in [pool.submit(self.run, body, p, False) for p in points]:
+                f.result()
+
+    def _launch(self, launch, point):
+        views = self.plan.views[id(launch)]
+        exe = self.plan.executables[id(launch)]
+        params = launch.kernel.signature.tensors
+        args = [self.buffers[views[p.name].tensor][views[p.name].slices(point)] for p in params]
+        outs = exe(*args)
+        for p, value in zip([p for p in params if p.writes], outs):
+            v = views[p.name]
+            self.buffers[v.tensor][v.slices(point)] = value
+
+
+__all__ = ["Plan", "WorkloadProgram"]
