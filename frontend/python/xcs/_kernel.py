@@ -221,7 +221,7 @@ class KernelAxis:
         raise user_error(f"axis parameter '{self.name}' has no value while the kernel is traced; index the "
                          "workload's tensors with the axis variables at the launch instead (Q[b][h])")
 
-    __index__ = __int__ = __bool__ = __float__ = _unknown
+    __index__ = __int__ = __bool__ = __float__ = __array__ = _unknown
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __floordiv__ = __mod__ = _unknown
 
 

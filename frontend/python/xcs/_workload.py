@@ -220,7 +220,7 @@ class View:
         unit-step slice of them), bounds checked over the axes' ranges."""
         _, start, size = self.dims[d]
         n = self.tensor.shape[d] if size is None else size
-        what = f"dim {d} of {self.tensor.name!r} (size {self.tensor.shape[d]})"
+        what = f"dim {d} of {self!r} (size {n})"
         if isinstance(p, slice):
             if p.step not in (None, 1):
                 raise _core.user_error(f"a view of {what} takes unit-step slices only, not step {p.step}")
