@@ -43,18 +43,25 @@ class ResolvedView:
                                f"{lo}..{hi + size - 1} in dim {d} of {self.tensor!r}, whose size is {shape[d]}",
                                launch.where)
         self.shape = tuple(s for _, _, s in self.dims if s is not None)
+        self.axes = sorted({a for _, coefs, _ in self.dims for a, _ in coefs}, key=lambda a: a.index)
+        self._memo = {}
         parent = [1] * len(shape)
         for d in range(len(shape) - 2, -1, -1):
             parent[d] = parent[d + 1] * shape[d + 1]
         self.strides = tuple(parent[d] for d, (_, _, s) in enumerate(self.dims) if s is not None)
 
     def slices(self, point):
-        """numpy's index of the view at a grid point (`{axis: index}`)."""
-        out = []
-        for const, coefs, size in self.dims:
-            start = const + sum(c * point[a] for a, c in coefs)
-            out.append(start if size is None else slice(start, start + size))
-        return tuple(out)
+        """numpy's index of the view at a grid point (`{axis: index}`), memoized by the values
+        of the axes the view uses."""
+        key = tuple(point[a] for a in self.axes)
+        out = self._memo.get(key)
+        if out is None:
+            out = []
+            for const, coefs, size in self.dims:
+                start = const + sum(c * point[a] for a, c in coefs)
+                out.append(start if size is None else slice(start, start + size))
+            out = self._memo[key] = tuple(out)
+        return out
 
     def box(self, point):
         """The box the view covers at a grid point (every dim a slice)."""
@@ -224,6 +231,15 @@ class WorkloadProgram:
         shapes = [list(spec.views[p.name][0]) for p in spec.kernel.signature.tensors]
         return program.compile(spec.func_name, shapes, threads=1)
 
+    def _pool(self):
+        """The program's thread pool (made on first use; `None` for one thread)."""
+        if self.threads <= 1:
+            return None
+        with self._lock:
+            if getattr(self, "_executor", None) is None:
+                self._executor = concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="xcs-workload")
+        return self._executor
+
     def lower(self):
         """The workload's IR text."""
         return self._plan(None).module_text()
@@ -261,7 +277,7 @@ class WorkloadProgram:
         specs = {n: (b.shape, b.dtype) for n, b in buffers.items()}
         declared = all(specs[n] == (t.shape, t.dtype) for n, t in self.workload.tensors.items())
         plan = self._plan(None if declared else specs)
-        runner = _Runner(plan, buffers, self.threads)
+        runner = _Runner(plan, buffers, self.threads, self._pool())
         runner.run(self.workload.body)
         return {n: buffers[n] for n, t in self.workload.tensors.items() if t.kind == "output"}
 
@@ -270,8 +286,8 @@ class _Runner:
     """Runs a plan's statements: launches in order; a loop's iterations (a perfect nest
     flattened) on a thread pool, each iteration's body in order."""
 
-    def __init__(self, plan, buffers, threads):
-        self.plan, self.buffers, self.threads = plan, buffers, threads
+    def __init__(self, plan, buffers, threads, pool):
+        self.plan, self.buffers, self.threads, self.pool = plan, buffers, threads, pool
 
     def run(self, body, point=None, parallel=True):
         point = point or {}
@@ -287,13 +303,19 @@ class _Runner:
             loops.append(loops[-1].body[0])
         body = loops[-1].body
         points = [{**point, **p} for p in grid(loops)]
-        if not parallel or self.threads <= 1 or len(points) == 1:
+        if not parallel or self.pool is None or len(points) == 1:
             for p in points:
                 self.run(body, p, parallel)
             return
-        with concurrent.futures.ThreadPoolExecutor(min(self.threads, len(points))) as pool:
-            for f in [pool.submit(self.run, body, p, False) for p in points]:
-                f.result()
+        # contiguous chunks of iterations, one per thread
+        n = min(self.threads, len(points))
+        chunks = [points[i * len(points) // n:(i + 1) * len(points) // n] for i in range(n)]
+        for f in [self.pool.submit(self._chunk, body, c) for c in chunks]:
+            f.result()
+
+    def _chunk(self, body, points):
+        for p in points:
+            self.run(body, p, False)
 
     def _launch(self, launch, point):
         views = self.plan.views[id(launch)]
