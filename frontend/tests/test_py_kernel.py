@@ -115,12 +115,14 @@ def test_kernel_lower_and_item_assignment():
     assert "tensor.concat" in text  # partial writes are slices and concatenations
 
     x = np.arange(12, dtype=np.float32).reshape(4, 3)
-    z = np.ones((4, 3), np.float32)
     with xcs.workload() as w:
         X = w.input("X", x)
         Y, Z = w.output("Y", (4, 3)), w.output("Z", (4, 3))
         pieces(x=X, y=Y, z=Z)
+    z = np.full((4, 3), 7.0, np.float32)  # where Z is written (outputs start as zeros)
     out = w.compile().execute(Z=z)
+    assert out["Z"] is z
+    z = np.zeros((4, 3), np.float32)
     want_y = np.zeros((4, 3), np.float32)
     want_y[0:2] = x[0:2] * 2
     want_y[3] = x[3] + 1

@@ -261,7 +261,7 @@ class WorkloadProgram:
                                    "element type for") from None
                 if a.ndim != t.ndim:
                     raise RunError(f"error: tensor {name!r} has rank {t.ndim}; it is given an array of shape {a.shape}")
-                buffers[name] = np.array(a, order="C") if t.kind == "output" else np.ascontiguousarray(a)
+                buffers[name] = np.zeros(a.shape, a.dtype) if t.kind == "output" else np.ascontiguousarray(a)
             elif t.kind == "input":
                 if t.default is None:
                     raise RunError(f"error: input {name!r} has no default array; give it: execute({name}=...)")
@@ -272,14 +272,29 @@ class WorkloadProgram:
 
     def execute(self, **arrays):
         """Runs the workload: inputs from `arrays` or their `w.input` arrays; outputs start
-        as zeros (or as the arrays given for them). Returns {output name: array}."""
+        as zeros (as the IR's `xcs.workload` says). An array given for an output is where it is
+        written (its shape and dtype replace the declared ones; `out=`-like). Returns
+        {output name: array}."""
         buffers = self._buffers(arrays)
         specs = {n: (b.shape, b.dtype) for n, b in buffers.items()}
         declared = all(specs[n] == (t.shape, t.dtype) for n, t in self.workload.tensors.items())
         plan = self._plan(None if declared else specs)
         runner = _Runner(plan, buffers, self.threads, self._pool())
         runner.run(self.workload.body)
-        return {n: buffers[n] for n, t in self.workload.tensors.items() if t.kind == "output"}
+        return self._results(buffers, arrays)
+
+    def _results(self, buffers, arrays):
+        out = {}
+        for n, t in self.workload.tensors.items():
+            if t.kind != "output":
+                continue
+            given = arrays.get(n)
+            if isinstance(given, np.ndarray) and given.flags.writeable:
+                np.copyto(given, buffers[n])
+                out[n] = given
+            else:
+                out[n] = buffers[n]
+        return out
 
 
 class _Runner:
