@@ -20,6 +20,9 @@ from .errors import CompileError, RunError
 from ._workload import Loop
 
 TARGETS = ("native",)
+# what a whole workload goes through before the LLVM backend (the kernels' bodies are traced
+# already simplified; the workload's function only calls them)
+WORKLOAD_PIPELINE = ""
 
 
 def _located(kind, message, where):
@@ -174,28 +177,78 @@ def _common_prefix(a, b):
     return out
 
 
+ENGINES = ("workload", "grid")
+
+# the smallest workload: whether the native layer parses and compiles `xcs.workload`
+_PROBE = """
+xcs.kernel @k {function_type = (index, tensor<2xf32>) -> (), arg_kinds = ["axis", "out"]} {
+^bb0(%i: index, %y: tensor<2xf32>):
+  xcs.yield %y : tensor<2xf32>
+}
+func.func @probe() -> tensor<2x2xf32> {
+  %0 = xcs.workload : () -> tensor<2x2xf32> {
+  ^bb0(%o: tensor<2x2xf32>):
+    xcs.parallel_for {extent = 2 : i64} : () -> () {
+    ^bb0(%i: index):
+      xcs.launch @k[%i](%o[%i]) : tensor<2x2xf32>
+    }
+  }
+  return %0 : tensor<2x2xf32>
+}
+"""
+_native_workloads = None
+
+
+def native_workloads():
+    """Whether the native layer compiles whole workloads (`xcs.workload` through the LLVM
+    backend); probed once per process."""
+    global _native_workloads
+    if _native_workloads is None:
+        try:
+            Program.parse(_PROBE, "<probe>").compile("probe", [], threads=1)
+            _native_workloads = True
+        except CompileError:
+            _native_workloads = False
+    return _native_workloads
+
+
 class WorkloadProgram:
     """A compiled workload (`w.compile(target="native")`): `execute(**arrays)` returns the
     outputs by name. Kernels are compiled once per specialization: the workload's own ahead of
-    time, others (other shapes or dtypes at `execute`) at run time, cached. `threads`: the size
-    of the pool the grid's iterations run on (default: the CPUs)."""
+    time, others (other shapes or dtypes at `execute`) at run time, cached.
 
-    def __init__(self, workload, target="native", threads=None):
+    `engine="workload"` compiles the whole `func.func`/`xcs.workload` module through the LLVM
+    backend (one call per `execute`; the grid's iterations on the runtime's pool of `threads`);
+    `engine="grid"` compiles each kernel specialization as a function and walks the grid from
+    Python, iterations on a pool of `threads` Python threads. Default: `"workload"` when the
+    native layer compiles workloads (`native_workloads()`), else `"grid"`. `threads` defaults
+    to the CPUs."""
+
+    def __init__(self, workload, target="native", threads=None, engine=None):
         if target not in TARGETS:
             raise CompileError(f"error: unknown target {target!r} (targets: {', '.join(TARGETS)})")
-        self.workload, self.target = workload, target
+        if engine is None:
+            engine = "workload" if native_workloads() else "grid"
+        if engine not in ENGINES:
+            raise CompileError(f"error: unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+        if engine == "workload" and not native_workloads():
+            raise CompileError("error: this build's native layer does not compile xcs.workload; "
+                               "engine='grid' runs the grid from Python")
+        self.workload, self.target, self.engine = workload, target, engine
         self.threads = int(threads or os.cpu_count() or 1)
-        self._executables = {}  # specialization key -> compiled function
+        self._executables = {}  # specialization key (or ("workload", specs)) -> compiled function
         self._plans = {}
         self._lock = threading.RLock()
         self.aot_compiles = self.jit_compiles = self.cache_hits = 0
         self._plan(None, ahead_of_time=True)
 
     def __repr__(self):
-        return f"<xcs.WorkloadProgram {self.workload.name} target={self.target} threads={self.threads}>"
+        return (f"<xcs.WorkloadProgram {self.workload.name} target={self.target} engine={self.engine} "
+                f"threads={self.threads}>")
 
     def cache_info(self):
-        """(ahead-of-time compiles, run-time compiles, cache hits, cached specializations)."""
+        """Kernel specializations compiled ahead of time (`aot`) and at run time (`jit`),
+        launches that reused a compiled one (`hits`), compiled functions kept (`size`)."""
         return {"aot": self.aot_compiles, "jit": self.jit_compiles, "hits": self.cache_hits,
                 "size": len(self._executables)}
 
@@ -204,25 +257,47 @@ class WorkloadProgram:
         plan = self._plans.get(key)
         if plan is not None:
             return plan
-        with self._lock:
-            plan = Plan(self.workload, specs, self.target)
-            plan.check_races()
-            plan.executables = {}
-            for launch in plan.launches:
-                k = plan.keys[id(launch)]
-                exe = self._executables.get(k)
-                if exe is None:
-                    exe = self._compile(plan.specialization(launch))
-                    self._executables[k] = exe
-                    if ahead_of_time:
-                        self.aot_compiles += 1
-                    else:
-                        self.jit_compiles += 1
+        with self._lock:  # one compile per key, whichever thread comes first
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = Plan(self.workload, specs, self.target)
+                plan.check_races()
+                if self.engine == "workload":
+                    self._compile_workload(plan, key, ahead_of_time)
                 else:
-                    self.cache_hits += 1
-                plan.executables[id(launch)] = exe
-            self._plans[key] = plan
+                    self._compile_kernels(plan, ahead_of_time)
+                self._plans[key] = plan
         return plan
+
+    def _count(self, compiled, reused, ahead_of_time):
+        if ahead_of_time:
+            self.aot_compiles += compiled
+        else:
+            self.jit_compiles += compiled
+        self.cache_hits += reused
+
+    def _compile_kernels(self, plan, ahead_of_time):
+        plan.executables = {}
+        for launch in plan.launches:
+            k = plan.keys[id(launch)]
+            exe = self._executables.get(k)
+            if exe is None:
+                exe = self._executables[k] = self._compile(plan.specialization(launch))
+                self._count(1, 0, ahead_of_time)
+            else:
+                self._count(0, 1, ahead_of_time)
+            plan.executables[id(launch)] = exe
+
+    def _compile_workload(self, plan, key, ahead_of_time):
+        program = Program.parse(plan.module_text(), f"<workload {self.workload.name}>")
+        if WORKLOAD_PIPELINE:
+            program.run_pipeline(WORKLOAD_PIPELINE)
+        inputs = [n for n, t in self.workload.tensors.items() if t.kind == "input"]
+        shapes = [list(plan.specs[n][0]) for n in inputs]
+        plan.executable = self._executables[("workload", key)] = program.compile(
+            self.workload.name, shapes, threads=self.threads)
+        kinds = len(set(plan.keys.values()))
+        self._count(kinds, len(plan.launches) - kinds, ahead_of_time)
 
     def _compile(self, spec):
         text = "module {\n  " + spec.func_text() + "\n}\n"
@@ -279,8 +354,12 @@ class WorkloadProgram:
         specs = {n: (b.shape, b.dtype) for n, b in buffers.items()}
         declared = all(specs[n] == (t.shape, t.dtype) for n, t in self.workload.tensors.items())
         plan = self._plan(None if declared else specs)
-        runner = _Runner(plan, buffers, self.threads, self._pool())
-        runner.run(self.workload.body)
+        if self.engine == "workload":
+            inputs = [buffers[n] for n, t in self.workload.tensors.items() if t.kind == "input"]
+            outputs = [n for n, t in self.workload.tensors.items() if t.kind == "output"]
+            buffers.update(zip(outputs, plan.executable(*inputs)))
+        else:
+            _Runner(plan, buffers, self.threads, self._pool()).run(self.workload.body)
         return self._results(buffers, arrays)
 
     def _results(self, buffers, arrays):

@@ -384,12 +384,12 @@ class Workload:
         from ._schedule import Plan
         return Plan(self, None).module_text()
 
-    def compile(self, target="native", threads=None):
+    def compile(self, target="native", threads=None, engine=None):
         """Checks the workload (bounds, overlapping writes of parallel iterations) and
         compiles every kernel specialization it launches, ahead of time; returns a
-        `WorkloadProgram` (`.execute(**arrays)`)."""
+        `WorkloadProgram` (`.execute(**arrays)`; `engine`: see there)."""
         from ._schedule import WorkloadProgram
-        return WorkloadProgram(self, target, threads)
+        return WorkloadProgram(self, target, threads, engine)
 
 
 def workload(name="workload"):
