@@ -3,8 +3,10 @@
 (B=4 batches x H=8 heads, S=128, D=64, float32) three ways, measured in the same run:
 
   workload  `@xcs.kernel` attention launched over `parallel_for(B) x parallel_for(H)`,
-            compiled with `w.compile(target="native", threads=T)`: one LLVM-compiled kernel,
-            the grid's 32 iterations on a pool of T threads
+            compiled with `w.compile(target="native", threads=T, engine=E)`: E="workload" the
+            whole xcs.workload through the LLVM backend, its 32 iterations on the runtime's
+            pool of T threads (when the native layer compiles workloads); E="grid" one
+            LLVM-compiled kernel called per iteration from Python threads (a pool of T)
   jit       the same computation written as one `xcs.jit` function on the whole (B, H, S, D)
             arrays, compiled through LLVM with the runtime's pool of T threads
             (`Program.compile(entry, shapes, threads=T)`)
@@ -12,10 +14,10 @@
 
 at T = 1 and 2 threads. Threads are set per peer: each T runs in its own subprocess with
 OPENBLAS_NUM_THREADS/OMP_NUM_THREADS/MKL_NUM_THREADS=T before numpy is imported (numpy), the
-workload's pool size `threads=T` (workload), and the compiled function's `threads=T` (jit); the
+workload's `threads=T` (workload), and the compiled function's `threads=T` (jit); the
 1-thread subprocess is pinned to one CPU with `taskset` when it exists. Figures are the minimum
 over runs of the mean time per execution (the machine's cores are shared: minima are the
-least noisy); each line prints the ratios workload/jit and workload/numpy.
+least noisy); each workload line prints the ratios workload/jit and workload/numpy.
 
 Run: python3 tools/bench/bench_workload.py [--threads 1,2] [--runs 7] [--json FILE]
 """
@@ -63,7 +65,10 @@ def worker(threads, runs):
         with xcs.parallel_for(B) as b:
             with xcs.parallel_for(H) as h:
                 attention[b, h](q=Q[b, h], k=K[b, h], v=V[b, h], o=O[b, h], scale=D ** -0.5)
-    program = w.compile(target="native", threads=threads)
+    from xcs._schedule import native_workloads
+    programs = {"grid": w.compile(target="native", threads=threads, engine="grid")}
+    if native_workloads():
+        programs["workload"] = w.compile(target="native", threads=threads, engine="workload")
 
     jitted = xcs.jit(batched)
     lowered = jitted.lower(q, k, v)
@@ -72,11 +77,11 @@ def worker(threads, runs):
     exe = native.compile(lowered.traced.name, [list(q.shape)] * 3, threads=threads)
 
     want = numpy_attention(q, k, v)
-    peers = {
-        "workload": lambda: program.execute(Q=q, K=k, V=v)["O"],
+    peers = {f"workload_{e}": (lambda p: lambda: p.execute(Q=q, K=k, V=v)["O"])(p) for e, p in programs.items()}
+    peers.update({
         "jit": lambda: exe(q, k, v)[0],
         "numpy": lambda: numpy_attention(q, k, v),
-    }
+    })
     out = {}
     for name, fn in peers.items():
         got = fn()
@@ -122,9 +127,14 @@ def main():
     for t in [int(x) for x in args.threads.split(",")]:
         r = run_threads(t, args.runs)
         results[f"t{t}"] = r
-        print(f"  threads={t}: workload {r['workload'] * 1e3:7.3f} ms  jit {r['jit'] * 1e3:7.3f} ms  "
-              f"numpy {r['numpy'] * 1e3:7.3f} ms  workload/jit {r['workload'] / r['jit']:5.2f}  "
-              f"workload/numpy {r['workload'] / r['numpy']:5.2f}")
+        print(f"  threads={t}: jit {r['jit'] * 1e3:7.3f} ms  numpy {r['numpy'] * 1e3:7.3f} ms")
+        for e in ("workload", "grid"):
+            if f"workload_{e}" in r:
+                x = r[f"workload_{e}"]
+                print(f"    workload (engine={e}) {x * 1e3:7.3f} ms  workload/jit {x / r['jit']:5.2f}  "
+                      f"workload/numpy {x / r['numpy']:5.2f}")
+            else:
+                print(f"    workload (engine={e}): not measured (the native layer does not compile xcs.workload)")
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:
