@@ -122,7 +122,7 @@ class Plan:
 
     def _check_self(self, tensor, shape, launch, p):
         view = self.views[id(launch)][p.name]
-        owner = np.zeros(shape, np.int64)
+        owner = np.zeros(shape, np.int32)
         points = list(grid(launch.loops))
         for n, point in enumerate(points, 1):
             region = owner[view.box(point)]
@@ -135,7 +135,7 @@ class Plan:
     def _check_pair(self, tensor, shape, common, first, second):
         (l1, p1), (l2, p2) = first, second
         v1, v2 = self.views[id(l1)][p1.name], self.views[id(l2)][p2.name]
-        owner = np.zeros(shape, np.int64)
+        owner = np.zeros(shape, np.int32)
         tags = {}
         for point in grid(l1.loops):
             tag = tags.setdefault(tuple(point[lp.axis] for lp in common), len(tags) + 1)
