@@ -262,6 +262,31 @@ def test_constexprs_specialize_and_jit_cache(rng, engine):
     assert program.cache_info()["jit"] == 2
 
 
+@xcs.kernel
+def square(i: AxisVar, j: AxisVar, x: In[Tensor], y: Out[Tensor]):
+    y[...] = x * x
+
+
+@xcs.kernel
+def total(i: AxisVar, x: In[Tensor], s: Out[Tensor]):
+    s[...] = x.sum()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_scalar_views_and_statements_after_an_inner_loop(rng, engine):
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    with xcs.workload() as w:
+        X = w.input("X", x)
+        Y, S = w.output("Y", (3, 4)), w.output("S", (3,))
+        with xcs.parallel_for(3) as i:
+            with xcs.parallel_for(4) as j:
+                square[i, j](x=X[i, j], y=Y[i, j])  # 0-d views
+            total[i](x=Y[i], s=S[i])  # after the inner loop, in iteration i: reads what it wrote
+    out = w.compile(threads=2, engine=engine).execute()
+    np.testing.assert_allclose(out["Y"], x * x, rtol=1e-6)
+    np.testing.assert_allclose(out["S"], (x * x).sum(1), rtol=1e-5)
+
+
 def test_input_from_shape_and_dtype(rng):
     with xcs.workload() as w:
         X = w.input("X", (3, 5), np.float64)

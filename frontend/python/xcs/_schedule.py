@@ -63,12 +63,12 @@ class ResolvedView:
             for const, coefs, size in self.dims:
                 start = const + sum(c * point[a] for a, c in coefs)
                 out.append(start if size is None else slice(start, start + size))
-            out = self._memo[key] = tuple(out)
+            out = self._memo[key] = tuple(out) + (Ellipsis,)  # `...`: a 0-d view stays an array
         return out
 
     def box(self, point):
         """The box the view covers at a grid point (every dim a slice)."""
-        return tuple(slice(s, s + 1) if isinstance(s, int) else s for s in self.slices(point))
+        return tuple(slice(s, s + 1) if isinstance(s, int) else s for s in self.slices(point)[:-1])
 
 
 def grid(loops):
@@ -154,7 +154,7 @@ class Plan:
             pt = ", ".join(f"{ax.name}={i}" for ax, i in point.items())
             view = self.views[id(launch)][p.name]
             region = ", ".join(f"{s.start}:{s.stop}" if isinstance(s, slice) else str(s) for s in view.slices(
-                {**{ax: 0 for lp in launch.loops for ax in [lp.axis]}, **point}))
+                {**{ax: 0 for lp in launch.loops for ax in [lp.axis]}, **point})[:-1])
             file, line, _ = launch.where
             return f"{launch.kernel.name} ({p.kind} parameter '{p.name}', {file}:{line}) at {pt} writes {tensor}[{region}]"
         return _located(CompileError, f"parallel iterations write overlapping parts of {tensor!r}: {at(*a)}, and "
