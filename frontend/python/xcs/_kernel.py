@@ -14,9 +14,8 @@ import typing
 import numpy as np
 
 from . import _core
-from ._core import Array, Tracer, tracing, tensor_type, user_error
+from ._core import Array, Tracer, tracing, user_error
 from ._jit import def_location, symbol_name
-from .errors import TraceError
 
 
 # ---------------------------------------------------------------- annotations
@@ -490,4 +489,4 @@ def kernel(fn=None, *, name=None):
 
 
 __all__ = ["kernel", "KernelRef", "KernelSignature", "Param", "Tensor", "In", "Out", "InOut", "Constexpr",
-           "AxisVar", "TraceError"]
+           "AxisVar"]

@@ -14,7 +14,6 @@ import numpy as np
 
 from . import _core
 from ._kernel import KernelRef, _REGISTRY, _binding_error
-from .errors import TraceError
 
 _state = threading.local()
 
@@ -549,4 +548,4 @@ def task(name, axes, tensors, **constexprs):
 
 
 __all__ = ["workload", "Workload", "parallel_for", "task", "Axis", "AxisExpr", "View", "WorkloadTensor",
-           "BoundKernel", "TraceError"]
+           "BoundKernel"]
