@@ -350,6 +350,9 @@ def test_view_errors():
                 range(i)
             assert repr(A[2 * i:2 * i + 2, 1]) == "A[2*i:2*i + 2, 1]"
             assert A[2 * i:2 * i + 2].shape == (2, 8)
+            assert repr(A[4:8][i][2:6]) == "A[i + 4, 2:6]" and A[4:8, 2:][0:2, i:i + 2].shape == (2, 2)
+            with pytest.raises(xcs.TraceError, match="takes values 3..6 over the axes' ranges, out of bounds 0..3"):
+                A[4:8][i + 3:i + 4]
     with pytest.raises(xcs.TraceError, match="outside a workload"):
         with xcs.parallel_for(2):
             pass

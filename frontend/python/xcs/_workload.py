@@ -236,8 +236,8 @@ class View:
                                        "shape must not depend on the axis variables (use e.g. A[i*T:(i+1)*T])")
             if hi.constant < lo.constant:
                 raise _core.user_error(f"the slice {lo!r}:{hi!r} of {what} has a negative size")
+            self._check_bounds(("range", lo, hi.constant - lo.constant), n, what)
             entry = ("range", start + lo, hi.constant - lo.constant)
-            self._check_bounds(entry, n, what)
             if size is None and entry[1].is_constant() and entry[1].constant == 0 and entry[2] == self.tensor.shape[d]:
                 entry = ("range", entry[1], None)  # still the whole dim: follows the tensor's shape
             return entry
