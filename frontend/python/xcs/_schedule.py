@@ -177,7 +177,7 @@ def _common_prefix(a, b):
     return out
 
 
-ENGINES = ("workload", "grid")
+ENGINES = ("workload", "grid", "interpreter")
 
 # the smallest workload: whether the native layer parses and compiles `xcs.workload`
 _PROBE = """
@@ -221,8 +221,9 @@ class WorkloadProgram:
     backend (one call per `execute`; the grid's iterations on the runtime's pool of `threads`);
     `engine="grid"` compiles each kernel specialization as a function and walks the grid from
     Python, iterations on a pool of `threads` Python threads. Default: `"workload"` when the
-    native layer compiles workloads (`native_workloads()`), else `"grid"`. `threads` defaults
-    to the CPUs."""
+    native layer compiles workloads (`native_workloads()`), else `"grid"`.
+    `engine="interpreter"` runs the same module on the reference interpreter (nothing
+    compiled; a check of the others). `threads` defaults to the CPUs."""
 
     def __init__(self, workload, target="native", threads=None, engine=None):
         if target not in TARGETS:
@@ -262,7 +263,9 @@ class WorkloadProgram:
             if plan is None:
                 plan = Plan(self.workload, specs, self.target)
                 plan.check_races()
-                if self.engine == "workload":
+                if self.engine == "interpreter":
+                    plan.interpreted = Program.parse(plan.module_text(), f"<workload {self.workload.name}>")
+                elif self.engine == "workload":
                     self._compile_workload(plan, key, ahead_of_time)
                 else:
                     self._compile_kernels(plan, ahead_of_time)
@@ -354,10 +357,14 @@ class WorkloadProgram:
         specs = {n: (b.shape, b.dtype) for n, b in buffers.items()}
         declared = all(specs[n] == (t.shape, t.dtype) for n, t in self.workload.tensors.items())
         plan = self._plan(None if declared else specs)
-        if self.engine == "workload":
+        if self.engine in ("workload", "interpreter"):
             inputs = [buffers[n] for n, t in self.workload.tensors.items() if t.kind == "input"]
             outputs = [n for n, t in self.workload.tensors.items() if t.kind == "output"]
-            buffers.update(zip(outputs, plan.executable(*inputs)))
+            if self.engine == "workload":
+                results = plan.executable(*inputs)
+            else:
+                results = plan.interpreted.interpret(self.workload.name, inputs)
+            buffers.update(zip(outputs, results))
         else:
             _Runner(plan, buffers, self.threads, self._pool()).run(self.workload.body)
         return self._results(buffers, arrays)

@@ -497,7 +497,7 @@ class BoundKernel:
             if p.kind == "constexpr":
                 given[n] = v
                 continue
-            views[n] = self._view(w, p, v, open_axes, where)
+            views[n] = self._view(w, p, v, set(axes), where)
         missing = [p.name for p in sig.tensors if p.name not in views]
         if missing:
             raise _binding_error(f"kernel '{k.name}': tensor parameter(s) {', '.join(missing)} not bound", where)
@@ -511,7 +511,7 @@ class BoundKernel:
         constexprs = k.resolve_constexprs(given, where)
         w._record(Launch(k, axes, views, constexprs, given, tuple(w._open), where))
 
-    def _view(self, w, p, v, open_axes, where):
+    def _view(self, w, p, v, launch_axes, where):
         k = self.kernel
         if isinstance(v, WorkloadTensor):
             v = v.view()
@@ -524,10 +524,12 @@ class BoundKernel:
         if p.writes and v.tensor.kind != "output":
             raise _binding_error(f"kernel '{k.name}': {p.kind} parameter '{p.name}' is bound to input "
                                  f"{v.tensor.name!r}; written tensors are the workload's outputs (w.output)", where)
-        stale = v.axes() - open_axes
-        if stale:
+        foreign = v.axes() - launch_axes
+        if foreign:
             raise _binding_error(f"kernel '{k.name}': the view bound to '{p.name}' uses axis variable(s) "
-                                 f"{', '.join(sorted(a.name for a in stale))} of a loop that is not open here", where)
+                                 f"{', '.join(sorted(a.name for a in foreign))}, which the launch does not bind to an axis "
+                                 f"parameter ({', '.join(a.name for a in launch_axes) or 'none'}); views are affine "
+                                 "in the launch's axis variables", where)
         return v
 
 
