@@ -451,28 +451,6 @@ def test_legacy_task_warns_and_launches(rng):
 
 # ---------------------------------------------------------------- IR text
 
-def _workload_ir_supported():
-    """The native layer parses workloads in the views form (`xcs.parallel_for {extent}`)."""
-    probe = ("xcs.kernel @k {function_type = (index, tensor<2xf32>) -> (), arg_kinds = [\"axis\", \"out\"]} {\n"
-             "^bb0(%i: index, %y: tensor<2xf32>):\n  xcs.yield %y : tensor<2xf32>\n}\n"
-             "func.func @f() -> tensor<2x2xf32> {\n  %0 = xcs.workload : () -> tensor<2x2xf32> {\n"
-             "  ^bb0(%o: tensor<2x2xf32>):\n    xcs.parallel_for {extent = 2 : i64} : () -> () {\n"
-             "    ^bb0(%i: index):\n      xcs.launch @k[%i](%o[%i]) : tensor<2x2xf32>\n    }\n  }\n"
-             "  return %0 : tensor<2x2xf32>\n}\n")
-    try:
-        xcs.Program.parse(probe)
-        return True
-    except xcs.CompileError:
-        return False
-
-
-needs_workload_ir = pytest.mark.skipif(
-    not _workload_ir_supported(),
-    reason="the native layer does not parse xcs.workload in the views form yet (branch workload-run: "
-           "workload inputs/outputs, parallel_for {extent}, launch views)")
-
-
-@needs_workload_ir
 def test_workload_ir_parses_and_verifies(rng, tmp_path):
     q, k, v = (rng.standard_normal((2, 2, 4, 4)).astype(np.float32) for _ in range(3))
     text = attention_workload(q, k, v).lower()
