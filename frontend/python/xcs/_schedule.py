@@ -20,9 +20,10 @@ from .errors import CompileError, RunError
 from ._workload import Loop
 
 TARGETS = ("native",)
-# what a whole workload goes through before the LLVM backend (the kernels' bodies are traced
-# already simplified; the workload's function only calls them)
-WORKLOAD_PIPELINE = ""
+# what a whole workload goes through before the LLVM backend: the kernels' bodies are
+# simplified and fused as xcs.jit's functions are (the pass manager nests on `xcs.kernel` as on
+# `func.func`); the workload's function holds only the grid
+WORKLOAD_PIPELINE = "builtin.module(xcs.kernel(canonicalize,cse,fuse))"
 
 
 def _located(kind, message, where):
