@@ -203,3 +203,32 @@ func.func @main(%x: tensor<2x2xi32>) -> tensor<2x2xi32> {
         p = xcs_run(prog, f"--backend={backend}", "--input", "arg0=[[1, 2], [3, 4]]")
         assert p.returncode == 1, (backend, p.stdout, p.stderr)
         assert "prog.mlir:5:8: error: 'tensor.div' op integer division by zero" in p.stderr, (backend, p.stderr)
+
+
+def test_tiled_matmul_shared_library(tmp_path):
+    """Ahead of time: xcs-translate makes a shared library of the workload's function, called
+    through its C ABI from Python (ctypes, as `test/Lowering/Inputs/abi_ctypes.py` does)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Lowering" / "Inputs"))
+    from abi_ctypes import Library
+
+    prog = tmp_path / "tiles.mlir"
+    prog.write_text(tiled_matmul_program(8, 12, 6, 4, 3))
+    lib = tmp_path / "libtiles.so"
+    p = subprocess.run(
+        [str(XCS_RUN.parent / "xcs-translate"), str(prog), "--emit=shared-lib", "-o", str(lib)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((8, 12)).astype(np.float32)
+    Bm = rng.standard_normal((12, 6)).astype(np.float32)
+    (C,) = Library(str(lib)).call("main", A, Bm)
+    interp = run(tmp_path, tiled_matmul_program(8, 12, 6, 4, 3), {"A": A, "B": Bm}, "interp")["C"]
+    bound = 4 * 12 * np.finfo(np.float32).eps * (np.abs(A).astype(np.float64) @ np.abs(Bm)) + 1e-6
+    assert (np.abs(C - interp) <= bound).all()

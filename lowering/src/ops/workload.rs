@@ -107,9 +107,6 @@ fn lower_top_step(fl: &mut FunctionLowering, step: &Step, tensors: &[TensorVal],
     if n == 0 {
         return Ok(());
     }
-    // Work estimate for the thread pool: the elements the launches bind per iteration, with a
-    // weight for the kernels' own work.
-    let per_iter: i64 = count_bound_elements(inner, launches).max(1);
     let mut k = fl.kernel("workload");
     let caps: Vec<TensorVal> = tensors.iter().map(|t| k.tensor(t)).collect();
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
@@ -123,20 +120,9 @@ fn lower_top_step(fl: &mut FunctionLowering, step: &Step, tensors: &[TensorVal],
         }
         emit_steps(k, inner, &caps, launches, &mut env)
     })?;
-    let work = Val::i64(n.saturating_mul(per_iter).saturating_mul(16));
-    fl.launch(k, &Val::i64(n), &Val::i64(1), &work)
-}
-
-fn count_bound_elements(steps: &[Step], launches: &FxHashMap<Op, LaunchInfo>) -> i64 {
-    steps
-        .iter()
-        .map(|s| match s {
-            Step::Loop { extent, body, .. } => extent.saturating_mul(count_bound_elements(body, launches)),
-            Step::Launch(op) => launches.get(op).map_or(0, |l| {
-                l.plan.bindings.iter().map(|b| b.view.shape().iter().product::<i64>()).sum()
-            }),
-        })
-        .fold(0i64, |a, b| a.saturating_add(b))
+    // Every iteration calls kernels: worth a thread whatever the size of its views (the pool
+    // runs nested parallel loops of the kernels serially).
+    fl.launch(k, &Val::i64(n), &Val::i64(1), &Val::i64(i64::MAX))
 }
 
 fn emit_steps(
