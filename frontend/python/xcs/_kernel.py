@@ -373,6 +373,8 @@ class Specialization:
         body = "\n".join("    " + line for line in self.tracer.lines)
         results = ", ".join(a.name for a in self.results)
         rtypes = ", ".join(a.type for a in self.results)
+        if len(self.results) > 1:
+            rtypes = f"({rtypes}) -> ()"  # the op's type signature: one type, or a function type
         body += f"\n    xcs.yield {results} : {rtypes} {_core.loc_text(self.where)}"
         return (f"xcs.kernel @{symbol or self.func_name} {{{', '.join(attrs)}}} {{\n"
                 f"  ^bb0({', '.join(block_args)}):\n{body}\n  }} {_core.loc_text(self.where)}")
