@@ -14,15 +14,9 @@ import xcs
 import xcs.numpy as xnp
 from xcs import AxisVar, Constexpr, In, InOut, Out, Tensor
 
-from xcs._schedule import native_workloads
-
-# the grid engine (kernels compiled one by one, the grid walked from Python) always; the
-# workload engine (the whole xcs.workload through the LLVM backend) when the native layer has it
-ENGINES = ["grid", pytest.param("workload", marks=pytest.mark.skipif(
-    not native_workloads(), reason="the native layer does not compile xcs.workload (the LLVM lowering of "
-                                   "workloads, branch workload-run, is not in this build)"))]
-
-# and the reference interpreter running the same module
+# the workload engine (the whole xcs.workload through the LLVM backend), the grid engine (kernels
+# compiled one by one, the grid walked from Python), and the reference interpreter
+ENGINES = ["workload", "grid"]
 ALL_ENGINES = ENGINES + ["interpreter"]
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -185,7 +179,7 @@ def test_attention_workload_equals_numpy(rng, style, engine):
     w = attention_workload(q, k, v, style)
     assert len(w.launches()) == 1 and w.kernels() == [attention]
     program = w.compile(target="native", engine=engine)
-    assert program.engine == engine
+    assert program.engine == engine and w.compile().engine == "workload"
     out = program.execute()
     assert set(out) == {"O"}
     np.testing.assert_allclose(out["O"], numpy_attention(q, k, v, D ** -0.5), rtol=2e-5, atol=2e-6)
@@ -324,7 +318,7 @@ def test_engines_agree_with_the_interpreter(rng):
     want = w.compile(engine="interpreter").execute()
     np.testing.assert_allclose(want["C"], a @ b, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(want["D"], -0.5 * (a @ b), rtol=1e-5, atol=1e-5)
-    for engine in [e for e in ("grid", "workload") if e == "grid" or native_workloads()]:
+    for engine in ENGINES:
         got = w.compile(engine=engine).execute()
         for name in ("C", "D"):
             np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-6, err_msg=f"{engine} {name}")

@@ -5,7 +5,7 @@
   workload  `@xcs.kernel` attention launched over `parallel_for(B) x parallel_for(H)`,
             compiled with `w.compile(target="native", threads=T, engine=E)`: E="workload" the
             whole xcs.workload through the LLVM backend, its 32 iterations on the runtime's
-            pool of T threads (when the native layer compiles workloads); E="grid" one
+            pool of T threads; E="grid" one
             LLVM-compiled kernel called per iteration from Python threads (a pool of T)
   jit       the same computation written as one `xcs.jit` function on the whole (B, H, S, D)
             arrays, compiled through LLVM with the runtime's pool of T threads
@@ -65,10 +65,7 @@ def worker(threads, runs):
         with xcs.parallel_for(B) as b:
             with xcs.parallel_for(H) as h:
                 attention[b, h](q=Q[b, h], k=K[b, h], v=V[b, h], o=O[b, h], scale=D ** -0.5)
-    from xcs._schedule import native_workloads
-    programs = {"grid": w.compile(target="native", threads=threads, engine="grid")}
-    if native_workloads():
-        programs["workload"] = w.compile(target="native", threads=threads, engine="workload")
+    programs = {e: w.compile(target="native", threads=threads, engine=e) for e in ("workload", "grid")}
 
     jitted = xcs.jit(batched)
     lowered = jitted.lower(q, k, v)
@@ -129,12 +126,9 @@ def main():
         results[f"t{t}"] = r
         print(f"  threads={t}: jit {r['jit'] * 1e3:7.3f} ms  numpy {r['numpy'] * 1e3:7.3f} ms")
         for e in ("workload", "grid"):
-            if f"workload_{e}" in r:
-                x = r[f"workload_{e}"]
-                print(f"    workload (engine={e}) {x * 1e3:7.3f} ms  workload/jit {x / r['jit']:5.2f}  "
-                      f"workload/numpy {x / r['numpy']:5.2f}")
-            else:
-                print(f"    workload (engine={e}): not measured (the native layer does not compile xcs.workload)")
+            x = r[f"workload_{e}"]
+            print(f"    workload (engine={e}) {x * 1e3:7.3f} ms  workload/jit {x / r['jit']:5.2f}  "
+                  f"workload/numpy {x / r['numpy']:5.2f}")
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:

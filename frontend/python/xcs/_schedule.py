@@ -180,62 +180,24 @@ def _common_prefix(a, b):
 
 ENGINES = ("workload", "grid", "interpreter")
 
-# the smallest workload: whether the native layer parses and compiles `xcs.workload`
-_PROBE = """
-xcs.kernel @k {function_type = (index, tensor<2xf32>) -> (), arg_kinds = ["axis", "out"]} {
-^bb0(%i: index, %y: tensor<2xf32>):
-  xcs.yield %y : tensor<2xf32>
-}
-func.func @probe() -> tensor<2x2xf32> {
-  %0 = xcs.workload : () -> tensor<2x2xf32> {
-  ^bb0(%o: tensor<2x2xf32>):
-    xcs.parallel_for {extent = 2 : i64} : () -> () {
-    ^bb0(%i: index):
-      xcs.launch @k[%i](%o[%i]) : tensor<2x2xf32>
-    }
-  }
-  return %0 : tensor<2x2xf32>
-}
-"""
-_native_workloads = None
-
-
-def native_workloads():
-    """Whether the native layer compiles whole workloads (`xcs.workload` through the LLVM
-    backend); probed once per process."""
-    global _native_workloads
-    if _native_workloads is None:
-        try:
-            Program.parse(_PROBE, "<probe>").compile("probe", [], threads=1)
-            _native_workloads = True
-        except CompileError:
-            _native_workloads = False
-    return _native_workloads
-
-
 class WorkloadProgram:
     """A compiled workload (`w.compile(target="native")`): `execute(**arrays)` returns the
     outputs by name. Kernels are compiled once per specialization: the workload's own ahead of
     time, others (other shapes or dtypes at `execute`) at run time, cached.
 
-    `engine="workload"` compiles the whole `func.func`/`xcs.workload` module through the LLVM
-    backend (one call per `execute`; the grid's iterations on the runtime's pool of `threads`);
-    `engine="grid"` compiles each kernel specialization as a function and walks the grid from
-    Python, iterations on a pool of `threads` Python threads. Default: `"workload"` when the
-    native layer compiles workloads (`native_workloads()`), else `"grid"`.
-    `engine="interpreter"` runs the same module on the reference interpreter (nothing
-    compiled; a check of the others). `threads` defaults to the CPUs."""
+    `engine="workload"` (the default) compiles the whole `func.func`/`xcs.workload` module
+    through the LLVM backend (one call per `execute`; the grid's iterations on the runtime's pool
+    of `threads`); `engine="grid"` compiles each kernel specialization as a function and walks
+    the grid from Python, iterations on a pool of `threads` Python threads;
+    `engine="interpreter"` runs the module on the reference interpreter (nothing compiled; a
+    check of the others). `threads` defaults to the CPUs."""
 
     def __init__(self, workload, target="native", threads=None, engine=None):
         if target not in TARGETS:
             raise CompileError(f"error: unknown target {target!r} (targets: {', '.join(TARGETS)})")
-        if engine is None:
-            engine = "workload" if native_workloads() else "grid"
+        engine = engine or "workload"
         if engine not in ENGINES:
             raise CompileError(f"error: unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
-        if engine == "workload" and not native_workloads():
-            raise CompileError("error: this build's native layer does not compile xcs.workload; "
-                               "engine='grid' runs the grid from Python")
         self.workload, self.target, self.engine = workload, target, engine
         self.threads = int(threads or os.cpu_count() or 1)
         self._executables = {}  # specialization key (or ("workload", specs)) -> compiled function
