@@ -2238,9 +2238,18 @@ xcs.kernel @col {{function_type = (index, index, tensor<4x{e}>, tensor<2x{e}>, t
   %1 = tensor.concat %w, %0 {{axis = 0 : i64}} : (tensor<2x{e}>, tensor<2x{e}>) -> tensor<4x{e}>
   xcs.yield %1 : tensor<4x{e}>
 }}
-func.func @f(%X: tensor<4x6x{e}>, %W: tensor<3x2x2x{e}>) -> (tensor<4x6x{e}>, tensor<2x6x4x{e}>) {{
-  %Y, %Z = xcs.workload %X, %W : (tensor<4x6x{e}>, tensor<3x2x2x{e}>) -> (tensor<4x6x{e}>, tensor<2x6x4x{e}>) {{
-  ^bb0(%x: tensor<4x6x{e}>, %w: tensor<3x2x2x{e}>, %y: tensor<4x6x{e}>, %z: tensor<2x6x4x{e}>):
+xcs.kernel @pair {{function_type = (tensor<2x{e}>, tensor<2x{e}>, tensor<2x{e}>) -> (), arg_kinds = ["in", "out", "out"]}} {{
+^bb0(%x: tensor<2x{e}>, %a: tensor<2x{e}>, %b: tensor<2x{e}>):
+  %0 = tensor.neg %x : tensor<2x{e}>
+  xcs.yield %x, %0 : (tensor<2x{e}>, tensor<2x{e}>) -> ()
+}}
+func.func @f(%X: tensor<4x6x{e}>, %W: tensor<3x2x2x{e}>) -> (tensor<4x6x{e}>, tensor<2x6x4x{e}>, tensor<6x4x{e}>) {{
+  %Y, %Z, %P = xcs.workload %X, %W : (tensor<4x6x{e}>, tensor<3x2x2x{e}>) -> (tensor<4x6x{e}>, tensor<2x6x4x{e}>, tensor<6x4x{e}>) {{
+  ^bb0(%x: tensor<4x6x{e}>, %w: tensor<3x2x2x{e}>, %y: tensor<4x6x{e}>, %z: tensor<2x6x4x{e}>, %p: tensor<6x4x{e}>):
+    xcs.parallel_for {{extent = 3 : i64}} : () -> () {{
+    ^bb0(%r: index):
+      xcs.launch @pair[](%w[%r, 1], %p[2*%r, 0:2], %p[2*%r + 1, 2:4]) : tensor<3x2x2x{e}>, tensor<6x4x{e}>, tensor<6x4x{e}>
+    }}
     xcs.parallel_for {{extent = 4 : i64}} : () -> () {{
     ^bb0(%i: index):
       xcs.launch @acc[%i](%x[%i], %y[%i]) : tensor<4x6x{e}>, tensor<4x6x{e}>
@@ -2254,7 +2263,7 @@ func.func @f(%X: tensor<4x6x{e}>, %W: tensor<3x2x2x{e}>) -> (tensor<4x6x{e}>, te
       }}
     }}
   }}
-  return %Y, %Z : tensor<4x6x{e}>, tensor<2x6x4x{e}>
+  return %Y, %Z, %P : tensor<4x6x{e}>, tensor<2x6x4x{e}>, tensor<6x4x{e}>
 }}
 "#
     )

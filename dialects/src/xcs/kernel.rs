@@ -321,21 +321,26 @@ op! {
     /// inputs and outputs), one per tensor parameter in order, each with an optional view
     /// `%A[e0, e1, ...]`: per leading dim an index `e` (the dim is dropped), a range `lo:hi`
     /// (`hi - lo` constant) or `:` (the whole dim); dims not mentioned are whole. `e`, `lo`,
-    /// `hi` are affine in the launch's axis operands (`%b`, `4*%i + 4`, `-%h + 3`); the
-    /// frontend substitutes constexprs (`A[b, i*T:(i+1)*T]` with `T = 4` is
-    /// `%A[%b, 4*%i:4*%i + 4]`). The view's type (its ranges' sizes, the tensor's element
-    /// type) must be the parameter's type, and every view must lie inside its tensor at
-    /// every grid point. The kernel reads its `in` and `inout` views and writes its `out` and
-    /// `inout` views, which must be of workload outputs (and a written tensor may not also be
-    /// passed as another operand). The types after `:` are the workload tensors' (not the
-    /// views'). `constexprs` overrides defaults and must give every constexpr that has none.
-    /// Stored as one operand list split by `operandSegmentSizes = array<i32: axes, tensors>`
-    /// and, when any operand has a view, `views`: per tensor operand an `array<i64>` of
-    /// `[tag, constant, coefficient per axis operand]` per entry (`tag`: the range size, -1 an
-    /// index, -2 a whole dim; empty: the whole tensor).
+    /// `hi` are affine in the axis variables of enclosing `xcs.parallel_for` ops (`%b`,
+    /// `4*%i + 4`, `-%h + 3`), passed to the kernel or not; the frontend substitutes
+    /// constexprs (`A[b, i*T:(i+1)*T]` with `T = 4` is `%A[%b, 4*%i:4*%i + 4]`). The view's type
+    /// (its ranges' sizes, the tensor's element type) must be the parameter's type, and every
+    /// view must lie inside its tensor at every grid point. The kernel reads its `in` and
+    /// `inout` views and writes its `out` and `inout` views, which must be of workload outputs
+    /// (and a written tensor may not also be passed as another operand). The types after `:`
+    /// are the workload tensors' (not the views'). `constexprs` overrides defaults and must give
+    /// every constexpr that has none.
+    ///
+    /// Stored as one operand list split by `operandSegmentSizes = array<i32: axes, tensors>`, or
+    /// `array<i32: axes, tensors, view indices>` when views use axis variables that are not axis
+    /// operands (the view indices, in order of first use), and, when any operand has a view,
+    /// `views`: per tensor operand an `array<i64>` with, per entry, `[tag, constant,
+    /// coefficients]` (one coefficient per axis operand, then per view index; `tag`: the range
+    /// size, -1 an index, -2 a whole dim; an empty array: the whole tensor).
     ///
     /// ```mlir
     /// xcs.launch @flash_attn[%b, %h](%Q[%b, %h], %K[%b], %V[%b], %O[%b, %h, 8*%h:8*%h + 8]) {constexprs = {BLOCK_M = 64 : i64}} : tensor<...>, tensor<...>, tensor<...>, tensor<...>
+    /// xcs.launch @row_sum[](%X[%r], %Y[%r]) : tensor<8x16xf32>, tensor<8xf32>
     /// ```
     pub struct LaunchOp = "xcs.launch" in crate::xcs::XCS_OPS {
         summary: "Kernel launch at a grid point on views of workload tensors",
@@ -418,20 +423,34 @@ fn verify_parallel_for(v: &OpView) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// The `[axes, tensors]` split of a launch's operands.
-pub fn launch_segments(ctx: &Context, body: &Body, op: Op) -> Option<(usize, usize)> {
+/// The `[axes, tensors, view indices]` split of a launch's operands (the last segment is
+/// optional: `array<i32: axes, tensors>` has no view indices).
+pub fn launch_segments(ctx: &Context, body: &Body, op: Op) -> Option<(usize, usize, usize)> {
     let s = body.attr(ctx, op, "operandSegmentSizes")?;
+    let n = body.num_operands(op);
     match ctx.as_dense_ints(s)?.as_slice() {
-        &[a, t] if a >= 0 && t >= 0 && (a + t) as usize == body.num_operands(op) => Some((a as usize, t as usize)),
+        &[a, t] if a >= 0 && t >= 0 && (a + t) as usize == n => Some((a as usize, t as usize, 0)),
+        &[a, t, x] if a >= 0 && t >= 0 && x >= 0 && (a + t + x) as usize == n => {
+            Some((a as usize, t as usize, x as usize))
+        }
         _ => None,
     }
 }
 
 /// The axis operands and the tensor operands of a launch.
 pub fn launch_operands(ctx: &Context, body: &Body, op: Op) -> Option<(Vec<Value>, Vec<Value>)> {
-    let (a, _) = launch_segments(ctx, body, op)?;
+    let (a, t, _) = launch_segments(ctx, body, op)?;
     let all = body.operand_vec(op);
-    Some((all[..a].to_vec(), all[a..].to_vec()))
+    Some((all[..a].to_vec(), all[a..a + t].to_vec()))
+}
+
+/// The index operands the views are affine in: the axis operands, then the view indices.
+pub fn launch_index_operands(ctx: &Context, body: &Body, op: Op) -> Option<Vec<Value>> {
+    let (a, t, _) = launch_segments(ctx, body, op)?;
+    let all = body.operand_vec(op);
+    let mut v = all[..a].to_vec();
+    v.extend_from_slice(&all[a + t..]);
+    Some(v)
 }
 
 /// The tensors a launch reads and writes, given its kernel's signature: `(operand, kind)` of
@@ -517,15 +536,16 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
             )));
         }
     }
-    for (j, (&t, &(i, p))) in tensors.iter().zip(&params).enumerate() {
+    for (j, &(i, p)) in params.iter().enumerate() {
         if !p.kind.writes() {
             continue;
         }
-        if let Some(k) = tensors.iter().enumerate().position(|(k, &o)| k != j && o == t) {
+        if let Some((k, point)) = aliasing_operand(&plan, j) {
             return Err(v.error(format!(
-                "tensor operand #{j} is written by @{name} ({} parameter {}) and also passed as tensor operand #{k}; a written tensor may not alias another operand",
+                "tensor operand #{j} is written by @{name} ({} parameter {}) and tensor operand #{k} views an overlapping part of the same tensor (at grid point ({})); a written view may not alias another operand",
                 p.kind.as_str(),
-                label(i, p)
+                label(i, p),
+                point.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
             )));
         }
     }
@@ -569,6 +589,35 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
     Ok(())
 }
 
+/// Grid points beyond this many are not checked for aliasing views.
+const MAX_CHECKED_POINTS: i64 = 1 << 16;
+
+/// Another tensor operand of `plan` whose view overlaps binding `j`'s at some grid point.
+fn aliasing_operand(plan: &super::workload::LaunchPlan, j: usize) -> Option<(usize, Vec<i64>)> {
+    let w = &plan.bindings[j];
+    let others: Vec<usize> = (0..plan.bindings.len()).filter(|&k| k != j && plan.bindings[k].arg == w.arg).collect();
+    let total: i64 = plan.extents.iter().product();
+    if others.is_empty() || total > MAX_CHECKED_POINTS {
+        return None;
+    }
+    for n in 0..total {
+        let mut rest = n;
+        let mut point = vec![0; plan.extents.len()];
+        for (d, &e) in plan.extents.iter().enumerate().rev() {
+            point[d] = rest % e;
+            rest /= e;
+        }
+        let a = w.view.boxes(&point);
+        for &k in &others {
+            let b = plan.bindings[k].view.boxes(&point);
+            if a.iter().zip(&b).all(|(x, y)| x.0 < y.0 + y.1 && y.0 < x.0 + x.1) {
+                return Some((k, point));
+            }
+        }
+    }
+    None
+}
+
 // ------------------------------------------------------------------------------ syntax
 
 fn print_kernel(p: &mut OpAsmPrinter<'_>) {
@@ -581,20 +630,21 @@ fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult
     let kernel = p.parse_symbol_ident()?;
     p.set_attr(st, "kernel", ctx.symbol_ref(ctx.str(kernel)));
     p.parse_lsquare()?;
-    let axes = if p.parse_optional_rsquare() {
+    let mut axes = if p.parse_optional_rsquare() {
         Vec::new()
     } else {
         let a = p.parse_operand_list()?;
         p.parse_rsquare()?;
         a
     };
+    let n_axes = axes.len();
     p.parse_lparen()?;
     let mut tensors = Vec::new();
     let mut views = Vec::new();
     if !p.parse_optional_rparen() {
         loop {
             tensors.push(p.parse_operand()?);
-            views.push(if p.parse_optional_lsquare() { super::views::parse_view(p, &axes)? } else { Vec::new() });
+            views.push(if p.parse_optional_lsquare() { super::views::parse_view(p, &mut axes)? } else { Vec::new() });
             if p.parse_optional_rparen() {
                 break;
             }
@@ -602,6 +652,9 @@ fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult
         }
     }
     if views.iter().any(|v| !v.is_empty()) {
+        for v in views.iter_mut() {
+            super::views::pad(v, axes.len());
+        }
         let items: Vec<Attr> = views.iter().map(|v| super::views::encode(ctx, v, axes.len())).collect();
         p.set_attr(st, "views", ctx.array_attr(&items));
     }
@@ -612,9 +665,14 @@ fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult
         Vec::new()
     };
     let index = vec![ctx.index_type(); axes.len()];
-    p.resolve_operands(&axes, &index, st)?;
+    p.resolve_operands(&axes[..n_axes], &index[..n_axes], st)?;
     p.resolve_operands(&tensors, &types, st)?;
-    let seg: Vec<u8> = [axes.len() as i32, tensors.len() as i32]
+    p.resolve_operands(&axes[n_axes..], &index[n_axes..], st)?;
+    let mut seg = vec![n_axes as i32, tensors.len() as i32];
+    if axes.len() > n_axes {
+        seg.push((axes.len() - n_axes) as i32);
+    }
+    let seg: Vec<u8> = seg
         .iter()
         .flat_map(|x| x.to_le_bytes())
         .collect();
@@ -629,6 +687,22 @@ fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult
     Ok(())
 }
 
+/// Whether the custom form reparses to the same operands: the view indices (index operands
+/// `a..a + x`) appear in the views in their order of first use, each at least once.
+fn views_print_back(views: &[Vec<super::views::ViewDim>], a: usize, x: usize) -> bool {
+    let mut next = a;
+    for piece in views.iter().flat_map(|v| super::views::view_pieces(v)) {
+        if let super::views::Piece::Axis(k) = piece {
+            if k == next {
+                next += 1;
+            } else if k > next {
+                return false;
+            }
+        }
+    }
+    next == a + x
+}
+
 /// ` @kernel[%b, %h](%Q, %O) {constexprs = {...}} : tensor<...>, tensor<...>`.
 fn print_launch(p: &mut OpAsmPrinter<'_>) {
     let ctx = p.ctx();
@@ -637,25 +711,32 @@ fn print_launch(p: &mut OpAsmPrinter<'_>) {
     let (Some(kernel), Some(seg)) = (kernel, p.attr("operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a))) else {
         return p.fallback_to_generic();
     };
-    let [a, t] = seg.as_slice() else {
-        return p.fallback_to_generic();
+    let (a, t, x) = match seg.as_slice() {
+        &[a, t] => (a, t, 0),
+        &[a, t, x] => (a, t, x),
+        _ => return p.fallback_to_generic(),
     };
-    if *a < 0 || *t < 0 || (*a + *t) as usize != operands.len() {
+    if a < 0 || t < 0 || x < 0 || (a + t + x) as usize != operands.len() {
         return p.fallback_to_generic();
     }
-    let a = *a as usize;
+    let (a, t, x) = (a as usize, t as usize, x as usize);
+    // The view indices appear only in the views: each must appear there once at least.
+    let index_operands: Vec<Value> = operands[..a].iter().chain(&operands[a + t..]).copied().collect();
     let views: Vec<Vec<super::views::ViewDim>> = match p.attr("views").map(|v| ctx.as_array(v).map(|x| x.to_vec())) {
-        None => Vec::new(),
-        Some(Some(items)) if items.len() == operands.len() - a => {
-            match items.iter().map(|&v| super::views::decode(ctx, v, a)).collect::<Result<Vec<_>, _>>() {
+        None if x == 0 => Vec::new(),
+        Some(Some(items)) if items.len() == t => {
+            match items.iter().map(|&v| super::views::decode(ctx, v, a + x)).collect::<Result<Vec<_>, _>>() {
                 Ok(v) => v,
                 Err(_) => return p.fallback_to_generic(),
             }
         }
-        Some(_) => return p.fallback_to_generic(),
+        _ => return p.fallback_to_generic(),
     };
+    if !views_print_back(&views, a, x) || index_operands.iter().skip(a).enumerate().any(|(i, v)| index_operands[..a + i].contains(v)) {
+        return p.fallback_to_generic();
+    }
     let types = p.operand_types();
-    if types[..a].iter().any(|&t| t != ctx.index_type()) {
+    if types[..a].iter().chain(&types[a + t..]).any(|&t| t != ctx.index_type()) {
         return p.fallback_to_generic();
     }
     p.write_str(" ");
@@ -663,24 +744,24 @@ fn print_launch(p: &mut OpAsmPrinter<'_>) {
     p.write_str("[");
     p.print_operands(&operands[..a]);
     p.write_str("](");
-    for (j, &t) in operands[a..].iter().enumerate() {
+    for (j, &tensor) in operands[a..a + t].iter().enumerate() {
         if j > 0 {
             p.write_str(", ");
         }
-        p.print_operand(t);
+        p.print_operand(tensor);
         for piece in views.get(j).map(|v| super::views::view_pieces(v)).unwrap_or_default() {
             match piece {
                 super::views::Piece::Text(s) => p.write_str(&s),
-                super::views::Piece::Axis(k) => p.print_operand(operands[k]),
+                super::views::Piece::Axis(k) => p.print_operand(index_operands[k]),
             }
         }
     }
     p.write_str(")");
     let attrs = p.attrs();
     p.print_optional_attr_dict(attrs, &["kernel", "operandSegmentSizes", "views"]);
-    if operands.len() > a {
+    if t > 0 {
         p.write_str(" : ");
-        p.print_types(&types[a..]);
+        p.print_types(&types[a..a + t]);
     }
 }
 

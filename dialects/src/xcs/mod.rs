@@ -119,8 +119,9 @@ pub static XCS_DIALECT: DialectDef = DialectDef {
 host values `!xcs.any`. `xcs.vmap` batches a region (prefix semantics: batch dims lead); \
 `classify` and `vmap-batch` turn tensor-only bodies into batched tensor ops and the others into \
 `xcs.parallel_map`. Kernels (seed 002) are `xcs.kernel` symbols with a signature of axis variables, \
-In/Out/InOut tensors and constexprs, launched by `xcs.launch @kernel[%axes](%tensors)` inside \
-`xcs.workload` / `xcs.parallel_for` grids.",
+In/Out/InOut tensors and constexprs, whose bodies yield the tensors they write, launched by \
+`xcs.launch @kernel[%axes](%A[views])` on affine views of an `xcs.workload`'s tensors inside \
+`xcs.parallel_for` grids; the interpreter and the LLVM backend run workloads.",
     ops: xcs_ir::opdef::OpList::Collected(&XCS_OPS),
     types: &[
         TypeDef {

@@ -196,8 +196,10 @@ impl ResolvedView {
 
 /// Parses `[entry, ...]` after a tensor operand (the `[` already read): an entry is `expr`
 /// (an index), `expr : expr` (a range of constant size) or `:` (the whole dim); `expr` is an
-/// affine expression of `axes` (the launch's axis operands) and integers.
-pub fn parse_view(p: &mut OpAsmParser<'_, '_>, axes: &[UnresolvedOperand<'_>]) -> PResult<Vec<ViewDim>> {
+/// affine expression of index values and integers. `axes` are the index operands so far (the
+/// launch's axis operands first); a value not among them is appended. Coefficient vectors
+/// may be shorter than the final number of index operands ([`pad`] them).
+pub fn parse_view<'s>(p: &mut OpAsmParser<'_, 's>, axes: &mut Vec<UnresolvedOperand<'s>>) -> PResult<Vec<ViewDim>> {
     let mut dims = Vec::new();
     if p.parse_optional_rsquare() {
         return Ok(dims);
@@ -230,7 +232,7 @@ pub fn parse_view(p: &mut OpAsmParser<'_, '_>, axes: &[UnresolvedOperand<'_>]) -
 }
 
 /// `term (('+' | '-') term)*`, a term `n`, `%x`, `n*%x` or `%x*n`, optionally negated.
-fn parse_affine(p: &mut OpAsmParser<'_, '_>, axes: &[UnresolvedOperand<'_>]) -> PResult<Affine> {
+fn parse_affine<'s>(p: &mut OpAsmParser<'_, 's>, axes: &mut Vec<UnresolvedOperand<'s>>) -> PResult<Affine> {
     let mut a = Affine::constant(0, axes.len());
     let mut sign = if p.parse_optional_token(Tok::Minus) { -1 } else { 1 };
     loop {
@@ -247,7 +249,12 @@ fn parse_affine(p: &mut OpAsmParser<'_, '_>, axes: &[UnresolvedOperand<'_>]) -> 
             }
         };
         match axis {
-            Some(k) => a.coefs[k] += sign * coef,
+            Some(k) => {
+                if a.coefs.len() <= k {
+                    a.coefs.resize(k + 1, 0);
+                }
+                a.coefs[k] += sign * coef
+            }
             None => a.constant += sign * coef,
         }
         sign = if p.parse_optional_token(Tok::Plus) {
@@ -260,19 +267,24 @@ fn parse_affine(p: &mut OpAsmParser<'_, '_>, axes: &[UnresolvedOperand<'_>]) -> 
     }
 }
 
-fn parse_axis(p: &mut OpAsmParser<'_, '_>, axes: &[UnresolvedOperand<'_>]) -> PResult<usize> {
+fn parse_axis<'s>(p: &mut OpAsmParser<'_, 's>, axes: &mut Vec<UnresolvedOperand<'s>>) -> PResult<usize> {
     let u = p.parse_operand()?;
-    axes.iter()
-        .position(|a| a.name == u.name && a.number == u.number)
-        .ok_or_else(|| {
-            p.emit_error_at(
-                u.off,
-                format!(
-                    "'{}' in a view is not an axis operand of the launch; views are affine in the launch's axis variables",
-                    String::from_utf8_lossy(u.name)
-                ),
-            )
-        })
+    Ok(match axes.iter().position(|a| a.name == u.name && a.number == u.number) {
+        Some(k) => k,
+        None => {
+            axes.push(u);
+            axes.len() - 1
+        }
+    })
+}
+
+/// Pads every coefficient vector of `dims` to `n` index operands.
+pub fn pad(dims: &mut [ViewDim], n: usize) {
+    for d in dims {
+        if let ViewDim::Index(a) | ViewDim::Range(a, _) = d {
+            a.coefs.resize(n, 0);
+        }
+    }
 }
 
 /// `[%b, 4*%i:4*%i + 4]` as pieces, or nothing for the whole tensor.

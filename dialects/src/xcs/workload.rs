@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 use xcs_ir::opdef::{OpView, SymbolLookup};
 use xcs_ir::{Body, Context, Diagnostic, Op, Type, TypeKind, Value, ValueDef, DYNAMIC};
 
-use super::kernel::{launch_operands, KernelSignature, LaunchOp, ParallelForOp, WorkloadOp};
+use super::kernel::{launch_index_operands, launch_operands, KernelSignature, LaunchOp, ParallelForOp, WorkloadOp};
 use super::views::{decode, ResolvedView, ViewDim};
 
 /// One step of a workload's body, in program order.
@@ -71,11 +71,14 @@ impl Binding {
     }
 }
 
-/// A launch's kernel, axis operands (with the extents of their loops) and bindings.
+/// A launch's kernel, index operands (with the extents of their loops) and bindings.
 #[derive(Clone, Debug)]
 pub struct LaunchPlan {
     pub kernel: String,
+    /// The index operands the views are affine in: the axis operands the kernel takes (the
+    /// first `kernel_axes`), then the view indices.
     pub axes: Vec<Value>,
+    pub kernel_axes: usize,
     pub extents: Vec<i64>,
     pub bindings: Vec<Binding>,
     /// The number of workload inputs (a binding with `arg >= inputs` is of an output).
@@ -90,9 +93,10 @@ pub fn launch_plan(ctx: &Context, body: &Body, op: Op) -> Result<LaunchPlan, Str
         .and_then(|a| ctx.as_symbol(a))
         .ok_or("requires a 'kernel' symbol reference")?
         .to_string();
-    let (axes, tensors) = launch_operands(ctx, body, op).ok_or(
-        "operandSegmentSizes must be array<i32: axes, tensors> with non-negative sizes adding up to the number of operands",
-    )?;
+    const SEGMENTS: &str = "operandSegmentSizes must be array<i32: axes, tensors> or array<i32: axes, tensors, view indices> with non-negative sizes adding up to the number of operands";
+    let (kernel_axes, tensors) = launch_operands(ctx, body, op).ok_or(SEGMENTS)?;
+    let kernel_axes = kernel_axes.len();
+    let axes = launch_index_operands(ctx, body, op).ok_or(SEGMENTS)?;
     let mut workload = body.parent_op(op);
     while let Some(w) = workload.filter(|&w| !WorkloadOp::matches(ctx, body.op_name(w))) {
         workload = body.parent_op(w);
@@ -108,7 +112,11 @@ pub fn launch_plan(ctx: &Context, body: &Body, op: Op) -> Result<LaunchPlan, Str
             _ => None,
         };
         let Some(lp) = lp else {
-            return Err(format!("axis operand #{i} is not the axis variable of an enclosing 'xcs.parallel_for'"));
+            return Err(if i < kernel_axes {
+                format!("axis operand #{i} is not the axis variable of an enclosing 'xcs.parallel_for'")
+            } else {
+                format!("view index #{} is not the axis variable of an enclosing 'xcs.parallel_for'", i - kernel_axes)
+            });
         };
         extents.push(body.attr(ctx, lp, "extent").and_then(|e| ctx.as_int(e)).unwrap_or(0) as i64);
     }
@@ -142,7 +150,7 @@ pub fn launch_plan(ctx: &Context, body: &Body, op: Op) -> Result<LaunchPlan, Str
         check_bounds(&view, shape, &extents, &entries).map_err(|e| format!("the view of tensor operand #{j} {e}"))?;
         bindings.push(Binding { arg, shape: shape.to_vec(), elem: *elem, view });
     }
-    Ok(LaunchPlan { kernel, axes, extents, bindings, inputs })
+    Ok(LaunchPlan { kernel, axes, kernel_axes, extents, bindings, inputs })
 }
 
 /// Every entry of the view stays inside its dim at every grid point.
@@ -288,7 +296,7 @@ fn collect_writes(
                     symbols.lookup(&plan.kernel).and_then(|s| KernelSignature::from_attrs(v.ctx, s.attrs).ok())
                 });
                 // a launch that does not fit its kernel is reported by its own verifier
-                let fits = |s: &KernelSignature| s.axes().count() == plan.axes.len() && s.tensors().count() == plan.bindings.len();
+                let fits = |s: &KernelSignature| s.axes().count() == plan.kernel_axes && s.tensors().count() == plan.bindings.len();
                 let Some(sig) = sig.as_ref().filter(|s| fits(s)) else { continue };
                 let n = seqs.len();
                 let seq = *seqs.entry(*op).or_insert(n);

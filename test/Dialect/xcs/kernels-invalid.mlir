@@ -288,7 +288,7 @@ func.func @f() -> tensor<4xf32> {
   ^bb0(%o: tensor<4xf32>):
     xcs.parallel_for {extent = 1 : i64} : () -> () {
     ^bb0(%i: index):
-      // expected-error@+1 {{'xcs.launch' op tensor operand #1 is written by @k (out parameter #2) and also passed as tensor operand #0; a written tensor may not alias another operand}}
+      // expected-error@+1 {{'xcs.launch' op tensor operand #1 is written by @k (out parameter #2) and tensor operand #0 views an overlapping part of the same tensor (at grid point (0)); a written view may not alias another operand}}
       xcs.launch @k[%i](%o, %o) : tensor<4xf32>, tensor<4xf32>
     }
   }
@@ -386,7 +386,7 @@ func.func @f() -> tensor<2x4xf32> {
     ^bb0(%i: index):
       xcs.parallel_for {extent = 2 : i64} : () -> () {
       ^bb0(%j: index):
-        // expected-error@+1 {{'%j' in a view is not an axis operand of the launch; views are affine in the launch's axis variables}}
+        // expected-error@+1 {{'xcs.launch' op writes [0:1, 0:4] of workload output #0 at grid point (1, 0), which overlaps [0:1, 0:4] written at grid point (0, 0); launches of parallel iterations may not write overlapping parts of an out or inout tensor}}
         xcs.launch @k[%i](%o[%j]) : tensor<2x4xf32>
       }
     }
@@ -462,9 +462,21 @@ func.func @f() -> tensor<4xf32> {
   ^bb0(%o: tensor<4xf32>):
     xcs.parallel_for {extent = 1 : i64} : () -> () {
     ^bb0(%i: index):
-      // expected-error@+1 {{'xcs.launch' op operandSegmentSizes must be array<i32: axes, tensors> with non-negative sizes adding up to the number of operands}}
+      // expected-error@+1 {{'xcs.launch' op operandSegmentSizes must be array<i32: axes, tensors> or array<i32: axes, tensors, view indices> with non-negative sizes adding up to the number of operands}}
       "xcs.launch"(%i, %o) <{kernel = @k, operandSegmentSizes = array<i32: 1, 2>}> : (index, tensor<4xf32>) -> ()
     }
   }
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+xcs.kernel @k {function_type = (tensor<4xf32>) -> (), arg_kinds = ["out"]}
+func.func @f(%n: index) -> tensor<2x4xf32> {
+  %0 = xcs.workload : () -> tensor<2x4xf32> {
+  ^bb0(%o: tensor<2x4xf32>):
+    // expected-error@+1 {{'xcs.launch' op view index #0 is not the axis variable of an enclosing 'xcs.parallel_for'}}
+    xcs.launch @k[](%o[%n]) : tensor<2x4xf32>
+  }
+  return %0 : tensor<2x4xf32>
 }

@@ -76,6 +76,26 @@ func.func @attention(%Q: tensor<2x4x128x64xf16>, %K: tensor<2x128x64xf16>, %V: t
   return %O : tensor<2x4x128x64xf16>
 }
 
+// Views may use axis variables the kernel does not take (the view indices, a third operand
+// segment); rows i of a 4x16 output and of an 8x16 one, the latter's 4+i too.
+// CHECK-LABEL: func.func @view_indices
+// CHECK: xcs.launch @rows[](%arg0[%arg1], %arg0[%arg1 + 4]) : tensor<8x16xf32>, tensor<8x16xf32>
+// GENERIC: "xcs.launch"(%{{.*}}, %{{.*}}, %{{.*}}) <{kernel = @rows, operandSegmentSizes = array<i32: 0, 2, 1>, views = [array<i64: -1, 0, 1>, array<i64: -1, 4, 1>]}> : (tensor<8x16xf32>, tensor<8x16xf32>, index) -> ()
+xcs.kernel @rows {function_type = (tensor<16xf32>, tensor<16xf32>) -> (), arg_kinds = ["out", "out"]} {
+^bb0(%x: tensor<16xf32>, %y: tensor<16xf32>):
+  xcs.yield %x, %y : tensor<16xf32>
+}
+func.func @view_indices() -> tensor<8x16xf32> {
+  %0 = xcs.workload : () -> tensor<8x16xf32> {
+  ^bb0(%o: tensor<8x16xf32>):
+    xcs.parallel_for {extent = 4 : i64} : () -> () {
+    ^bb0(%i: index):
+      xcs.launch @rows[](%o[%i], %o[%i + 4]) : tensor<8x16xf32>, tensor<8x16xf32>
+    }
+  }
+  return %0 : tensor<8x16xf32>
+}
+
 // Generic input with the operand segments and views spelled out: rows 2*i and 2*i+1 of an
 // 8x16 output, in place (inout).
 // CHECK-LABEL: func.func @generic
