@@ -117,8 +117,11 @@ class Plan:
             for launch, p in ws:
                 self._check_self(tensor, shape, launch, p)
             for (l1, p1), (l2, p2) in itertools.combinations(ws, 2):
+                if l1 is l2:  # two written views of one launch: disjoint at every grid point
+                    self._check_pair(tensor, shape, list(l1.loops), (l1, p1), (l2, p2), same_point=True)
+                    continue
                 common = _common_prefix(l1.loops, l2.loops)
-                if common and l1 is not l2:
+                if common:
                     self._check_pair(tensor, shape, common, (l1, p1), (l2, p2))
 
     def _check_self(self, tensor, shape, launch, p):
@@ -133,17 +136,17 @@ class Plan:
                 raise self._race(tensor, (launch, p, other), (launch, p, point))
             owner[view.box(point)] = n
 
-    def _check_pair(self, tensor, shape, common, first, second):
+    def _check_pair(self, tensor, shape, common, first, second, same_point=False):
         (l1, p1), (l2, p2) = first, second
         v1, v2 = self.views[id(l1)][p1.name], self.views[id(l2)][p2.name]
         owner = np.zeros(shape, np.int32)
         tags = {}
         for point in grid(l1.loops):
             tag = tags.setdefault(tuple(point[lp.axis] for lp in common), len(tags) + 1)
-            owner[v1.box(point)] = tag
+            owner[v1.box(point)] = tag  # distinct points of one launch never overlap (checked first)
         inverse = {t: k for k, t in tags.items()}
         for point in grid(l2.loops):
-            mine = tags.get(tuple(point[lp.axis] for lp in common))
+            mine = None if same_point else tags.get(tuple(point[lp.axis] for lp in common))
             region = owner[v2.box(point)]
             hit = region[(region != 0) & (region != (mine or -1))]
             if hit.size:

@@ -497,21 +497,22 @@ class BoundKernel:
             if p.kind == "constexpr":
                 given[n] = v
                 continue
-            views[n] = self._view(w, p, v, set(axes), where)
+            views[n] = self._view(w, p, v, open_axes, where)
         missing = [p.name for p in sig.tensors if p.name not in views]
         if missing:
             raise _binding_error(f"kernel '{k.name}': tensor parameter(s) {', '.join(missing)} not bound", where)
         for p in sig.tensors:
-            if p.writes:
-                for q in sig.tensors:
-                    if q is not p and views[q.name].tensor is views[p.name].tensor:
-                        raise _binding_error(f"kernel '{k.name}': {p.kind} parameter '{p.name}' and parameter '{q.name}' "
-                                             f"are both bound to {views[p.name].tensor.name!r}; a written tensor may not "
-                                             "alias another operand", where)
+            for q in sig.tensors:
+                # two written views of one output may be (disjoint: checked at compile); a read
+                # one may not alias a written one
+                if p.writes and not q.writes and views[q.name].tensor is views[p.name].tensor:
+                    raise _binding_error(f"kernel '{k.name}': {p.kind} parameter '{p.name}' and parameter '{q.name}' "
+                                         f"are both bound to {views[p.name].tensor.name!r}; a written tensor may not "
+                                         "also be read through another parameter", where)
         constexprs = k.resolve_constexprs(given, where)
         w._record(Launch(k, axes, views, constexprs, given, tuple(w._open), where))
 
-    def _view(self, w, p, v, launch_axes, where):
+    def _view(self, w, p, v, open_axes, where):
         k = self.kernel
         if isinstance(v, WorkloadTensor):
             v = v.view()
@@ -524,12 +525,11 @@ class BoundKernel:
         if p.writes and v.tensor.kind != "output":
             raise _binding_error(f"kernel '{k.name}': {p.kind} parameter '{p.name}' is bound to input "
                                  f"{v.tensor.name!r}; written tensors are the workload's outputs (w.output)", where)
-        foreign = v.axes() - launch_axes
-        if foreign:
+        stale = v.axes() - open_axes
+        if stale:
             raise _binding_error(f"kernel '{k.name}': the view bound to '{p.name}' uses axis variable(s) "
-                                 f"{', '.join(sorted(a.name for a in foreign))}, which the launch does not bind to an axis "
-                                 f"parameter ({', '.join(a.name for a in launch_axes) or 'none'}); views are affine "
-                                 "in the launch's axis variables", where)
+                                 f"{', '.join(sorted(a.name for a in stale))} of a parallel_for that does not enclose "
+                                 "the launch", where)
         return v
 
 
