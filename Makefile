@@ -130,12 +130,14 @@ bench: build-release bench-deps
 	$(MAKE) bench-frontend
 	$(PYTHON) tools/bench/bench_lazy.py --json target/bench/lazy.json
 
-# the Python frontend (release build of the extension) vs jax.jit and xcs-run --bench
+# the Python frontend (release build of the extension) vs jax.jit and xcs-run --bench; seed 002's attention
+# workload (@xcs.kernel over parallel_for grids) vs one xcs.jit function vs numpy at 1 and 2 threads
 bench-frontend: build-release bench-deps
 	@rm -rf $(WHEEL_DIR)
 	$(PYTHON) -m maturin build --quiet --release --auditwheel skip --manifest-path frontend/Cargo.toml -o $(WHEEL_DIR)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/xcs-*.whl
 	$(PYTHON) tools/bench/bench_frontend.py --xcs-run target/release/xcs-run --json target/bench/frontend.json
+	$(PYTHON) tools/bench/bench_workload.py --json target/bench/workload.json
 
 # jax (XLA CPU) is a peer of the native benchmark only: make test never needs it
 bench-deps: deps

@@ -345,7 +345,12 @@ impl Executable {
             keep.push(array);
         }
         // SAFETY: every descriptor points at a live buffer of its dtype and shape (above).
-        let outs = unsafe { self.compiled.0.call_descriptors(&descs) }.map_err(|e| {
+        // The GIL is released while the compiled code runs, so that Python threads (a
+        // workload's grid, `xcs.parallel_map`) run compiled functions at the same time; the
+        // buffers stay alive (`keep`) and the code touches no Python object.
+        let compiled = Arc::clone(&self.compiled);
+        let job = AssertSend(move || unsafe { compiled.0.call_descriptors(&descs) });
+        let outs = py.detach(move || AssertSend(job.run())).0.map_err(|e| {
             let d = e.to_diagnostic();
             let rendered = if d.loc == xcs_ir::Location::UNKNOWN { format!("error: {}", d.message) } else { self.inner.render(d) };
             xcs_error(py, "RunError", &rendered)

@@ -191,6 +191,16 @@ impl<'a> OpRun<'a> {
         let owner_loc = self.body.op_loc(self.op);
         self.engine.run_region(RegionRun { body, region, parent, depth: self.depth, owner_loc }, args)
     }
+    /// Runs the body of the module's top-level isolated op `symbol` (an `xcs.kernel`) with
+    /// `args` as its entry block's arguments, one call level deeper, and returns what its
+    /// `ReturnLike` terminator yields.
+    pub fn run_symbol_body(&self, symbol: &str, args: Vec<RtValue>) -> Result<Vec<RtValue>, InterpError> {
+        let (mbody, op) = self.engine.symbol(symbol).ok_or_else(|| self.error(format!("no symbol @{symbol}")))?;
+        let body = mbody.nested(op).ok_or_else(|| self.error(format!("@{symbol} has no body")))?;
+        let region = *body.root_regions().first().ok_or_else(|| self.error(format!("@{symbol} has no body")))?;
+        let owner_loc = mbody.op_loc(op);
+        self.engine.run_region(RegionRun { body, region, parent: None, depth: self.depth + 1, owner_loc }, args)
+    }
     /// The language-model providers (`xcs.llm`).
     pub fn providers(&self) -> &'a ProviderRegistry {
         self.engine.providers()

@@ -270,6 +270,21 @@ impl TensorData {
     pub fn take(&self, idx: &[usize]) -> TensorData {
         rewrap!(self, v => idx.iter().map(|&i| v[i].clone()).collect())
     }
+    /// Writes element `k` of `src` at index `idx[k]` (the scatter that `take` gathers); `src`
+    /// has this element type and one element per index.
+    pub fn put(&mut self, idx: &[usize], src: &TensorData) -> Result<(), String> {
+        if idx.len() != src.len() {
+            return Err(format!("{} elements for {} positions", src.len(), idx.len()));
+        }
+        let mismatch = format!("cannot write {} elements into a {} tensor", src.elem(), self.elem());
+        let _ = zip_same!(self, src, d, s => {
+            for (&i, x) in idx.iter().zip(s) {
+                d[i] = x.clone();
+            }
+            Vec::new()
+        }, return Err(mismatch));
+        Ok(())
+    }
     /// The concatenation of `parts`, which must all have element type `elem`.
     pub fn concat(elem: ElemType, parts: &[&TensorData]) -> Result<TensorData, String> {
         let mut out = TensorData::empty(elem);

@@ -1,15 +1,18 @@
 //! The kernel ops of the `xcs` dialect (seed 002: `@kernel` / KernelRef, no string task
 //! names): `xcs.kernel @name` declarations with a signature of axis variables and
-//! In/Out/InOut tensors plus constexpr parameters, the `xcs.workload` and `xcs.parallel_for`
-//! regions that form a launch grid, and `xcs.launch @name[%b, %h](%Q, %K, %V, %O)` tasks that
-//! reference the kernel symbol. The interpreter does not run them (yet).
+//! In/Out/InOut tensors plus constexpr parameters and a body that yields the new values of the
+//! tensors it writes; `xcs.workload`, whose inputs and outputs are tensors (values), with
+//! `xcs.parallel_for` grids of static extent; and `xcs.launch @name[%b, %h](%Q[%b, %h], ...)`
+//! tasks that bind views of the workload's tensors (affine in the axis variables, see
+//! `views.rs`). The interpreter runs workloads (`semantics.rs`), the LLVM backend compiles
+//! them (`lowering/src/ops/workload.rs`); [`WorkloadSchedule`] is the grid both walk.
 
 use xcs_ir::lexer::Tok;
 use xcs_ir::opdef::constraints::*;
 use xcs_ir::opdef::{AttrConstraint, OpView, SymbolLookup, Syntax};
 use xcs_ir::parser::{OpAsmParser, PResult};
 use xcs_ir::printer::OpAsmPrinter;
-use xcs_ir::{op, Attr, AttrKind, Body, Context, Diagnostic, Op, OpName, OperationState, Type, Value, ValueDef};
+use xcs_ir::{op, Attr, AttrKind, Body, Context, Diagnostic, Op, OperationState, Type, Value};
 
 /// What a kernel parameter is (`arg_kinds`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -219,14 +222,28 @@ op! {
     /// `"axis"` (an `index` from an enclosing `xcs.parallel_for`), `"in"` (a tensor read),
     /// `"out"` (a tensor written) or `"inout"` (both); optional `arg_names`; and `constexprs`,
     /// compile-time parameters with a default value (`BLOCK_M = 128 : i64`) or only a type
-    /// (`SCALE = f32`: every launch must give it). The optional body region, whose entry
-    /// block takes the parameters, is the kernel's implementation for lowering.
+    /// (`SCALE = f32`: every launch must give it).
+    ///
+    /// The optional body is the kernel's implementation: one block whose arguments are the
+    /// parameters (a tensor parameter is the per-task view the launch binds, with the view's
+    /// static shape), ending in `xcs.yield` of the **new values of its `out` and `inout`
+    /// parameters, in parameter order** (tensors are values: writing `o[...] = e` in the
+    /// frontend is building the new value of `o`; an `out` parameter enters with the current
+    /// contents of its view, zeros unless an earlier launch wrote it). Constexpr values are
+    /// substituted into the body by whoever writes it (the Python frontend traces one body per
+    /// set of constexpr values); in the body they are constants. The interpreter runs the body
+    /// per launch; the LLVM backend compiles it once as a function of the view shapes. A
+    /// kernel without a body can be declared and launched but not run.
     ///
     /// ```mlir
-    /// xcs.kernel @flash_attn {arg_kinds = ["axis", "axis", "in", "in", "in", "out"], arg_names = ["b", "h", "Q", "K", "V", "O"], constexprs = {BLOCK_M = 128 : i64, BLOCK_N = 64 : i64}, function_type = (index, index, tensor<2x4x128x64xf16>, tensor<2x128x64xf16>, tensor<2x128x64xf16>, tensor<2x4x128x64xf16>) -> ()}
+    /// xcs.kernel @scale {arg_kinds = ["axis", "in", "out"], arg_names = ["i", "x", "y"], function_type = (index, tensor<4xf32>, tensor<4xf32>) -> ()} {
+    /// ^bb0(%i: index, %x: tensor<4xf32>, %y: tensor<4xf32>):
+    ///   %0 = tensor.add %x, %x : tensor<4xf32>
+    ///   xcs.yield %0 : tensor<4xf32>
+    /// }
     /// ```
     pub struct KernelOp = "xcs.kernel" in crate::xcs::XCS_OPS {
-        summary: "Kernel declaration: axis variables, In/Out/InOut tensors, constexprs",
+        summary: "Kernel: axis variables, In/Out/InOut tensors, constexprs; body yields the written tensors",
         attributes: {
             sym_name: SYMBOL_NAME_ATTR,
             function_type: FUNCTION_TYPE_ATTR,
@@ -243,36 +260,53 @@ op! {
 }
 
 op! {
-    /// A workload: the region in which kernel launches are issued (seed 002's
-    /// `with workload():`). Its body holds `xcs.parallel_for` grids and `xcs.launch` tasks
-    /// (and any ops computing their operands); it needs no terminator.
+    /// A workload (seed 002's `with workload():`): a grid of kernel launches over tensors. Its
+    /// operands are the workload's inputs, its results its outputs (a `func.func` whose body
+    /// is an `xcs.workload` returning its results is how `xcs-run`, the JIT and the C ABI call
+    /// it). The body block's arguments are the inputs followed by the outputs, which start as
+    /// zeros; launches read views of both and write views of the outputs; the results are
+    /// the outputs after the last launch. The body holds only `xcs.parallel_for` and
+    /// `xcs.launch`, in program order: ops run one after the other, the iterations of a
+    /// `parallel_for` in any order or at once. Launches of parallel iterations may not write
+    /// overlapping parts of an output (a compile-time error at the launch). Workload tensors
+    /// have static shapes.
     ///
     /// ```mlir
-    /// xcs.workload : () -> () {
-    ///   xcs.parallel_for %batch : index { ... }
+    /// %O = xcs.workload %Q : (tensor<2x8xf32>) -> tensor<2x8xf32> {
+    /// ^bb0(%q: tensor<2x8xf32>, %o: tensor<2x8xf32>):
+    ///   xcs.parallel_for {extent = 2 : i64} : () -> () {
+    ///   ^bb0(%b: index):
+    ///     xcs.launch @scale[%b](%q[%b], %o[%b]) : tensor<2x8xf32>, tensor<2x8xf32>
+    ///   }
     /// }
     /// ```
     pub struct WorkloadOp = "xcs.workload" in crate::xcs::XCS_OPS {
-        summary: "Region of kernel launches",
+        summary: "Grid of kernel launches: inputs in, outputs out",
+        operands: { #[variadic] inputs: RANKED_TENSOR },
+        results: { #[variadic] outputs: RANKED_TENSOR },
         regions: { body: 1 },
         traits: [NoTerminator, SingleBlock, RecursiveMemoryEffects],
+        verify: super::workload::verify_workload,
+        verify_symbol_uses: super::workload::verify_workload_writes,
+        interfaces: [dyn crate::interp::Semantics => &super::semantics::WORKLOAD],
     }
 }
 
 op! {
-    /// A parallel loop over `0 .. %extent` (an `index`): its block argument is the axis
-    /// variable. Nested `xcs.parallel_for` ops form a grid; every iteration may run in
-    /// parallel. Must be inside an `xcs.workload`.
+    /// A parallel loop over `0 .. extent` (a static `i64` attribute): its block argument is
+    /// the axis variable. Nested `xcs.parallel_for` ops form a grid; every iteration may run
+    /// in parallel (the interpreter runs them in order, compiled code on the thread pool).
+    /// Directly inside an `xcs.workload` or another `xcs.parallel_for`.
     ///
     /// ```mlir
-    /// xcs.parallel_for %heads : index {
+    /// xcs.parallel_for {extent = 4 : i64} : () -> () {
     /// ^bb0(%h: index):
-    ///   xcs.launch @flash_attn[%b, %h](%Q, %K, %V, %O) : ...
+    ///   xcs.launch @flash_attn[%b, %h](%Q[%b, %h], %O[%b, %h]) : ...
     /// }
     /// ```
     pub struct ParallelForOp = "xcs.parallel_for" in crate::xcs::XCS_OPS {
         summary: "Parallel loop binding an axis variable",
-        operands: { extent: INDEX },
+        attributes: { extent: I64_ATTR },
         regions: { body: 1 },
         traits: [NoTerminator, SingleBlock, RecursiveMemoryEffects],
         verify: verify_parallel_for,
@@ -281,21 +315,37 @@ op! {
 
 op! {
     /// Launches kernel `@name` (a symbol reference, no string task names) at the grid point
-    /// given by its axis operands, with its tensor operands. The axis operands are the block
-    /// arguments of enclosing `xcs.parallel_for` ops, one per `"axis"` parameter of the
-    /// kernel; the tensor operands match its tensor parameters in order and type. The kernel
-    /// reads its `in` and `inout` operands and writes its `out` and `inout` operands (so a
-    /// written operand may not also be passed as another operand). `constexprs` overrides
-    /// defaults and must give every constexpr that has none. Stored as one operand list
-    /// split by `operandSegmentSizes = array<i32: axes, tensors>`.
+    /// given by its axis operands, with views of workload tensors. The axis operands are the
+    /// axis variables of enclosing `xcs.parallel_for` ops, one per `"axis"` parameter of the
+    /// kernel. The tensor operands are block arguments of the enclosing `xcs.workload` (its
+    /// inputs and outputs), one per tensor parameter in order, each with an optional view
+    /// `%A[e0, e1, ...]`: per leading dim an index `e` (the dim is dropped), a range `lo:hi`
+    /// (`hi - lo` constant) or `:` (the whole dim); dims not mentioned are whole. `e`, `lo`,
+    /// `hi` are affine in the axis variables of enclosing `xcs.parallel_for` ops (`%b`,
+    /// `4*%i + 4`, `-%h + 3`), passed to the kernel or not; the frontend substitutes
+    /// constexprs (`A[b, i*T:(i+1)*T]` with `T = 4` is `%A[%b, 4*%i:4*%i + 4]`). The view's type
+    /// (its ranges' sizes, the tensor's element type) must be the parameter's type, and every
+    /// view must lie inside its tensor at every grid point. The kernel reads its `in` and
+    /// `inout` views and writes its `out` and `inout` views, which must be of workload outputs
+    /// (and a written tensor may not also be passed as another operand). The types after `:`
+    /// are the workload tensors' (not the views'). `constexprs` overrides defaults and must give
+    /// every constexpr that has none.
+    ///
+    /// Stored as one operand list split by `operandSegmentSizes = array<i32: axes, tensors>`, or
+    /// `array<i32: axes, tensors, view indices>` when views use axis variables that are not axis
+    /// operands (the view indices, in order of first use), and, when any operand has a view,
+    /// `views`: per tensor operand an `array<i64>` with, per entry, `[tag, constant,
+    /// coefficients]` (one coefficient per axis operand, then per view index; `tag`: the range
+    /// size, -1 an index, -2 a whole dim; an empty array: the whole tensor).
     ///
     /// ```mlir
-    /// xcs.launch @flash_attn[%b, %h](%Q, %K, %V, %O) {constexprs = {BLOCK_M = 64 : i64}} : tensor<...>, tensor<...>, tensor<...>, tensor<...>
+    /// xcs.launch @flash_attn[%b, %h](%Q[%b, %h], %K[%b], %V[%b], %O[%b, %h, 8*%h:8*%h + 8]) {constexprs = {BLOCK_M = 64 : i64}} : tensor<...>, tensor<...>, tensor<...>, tensor<...>
+    /// xcs.launch @row_sum[](%X[%r], %Y[%r]) : tensor<8x16xf32>, tensor<8xf32>
     /// ```
     pub struct LaunchOp = "xcs.launch" in crate::xcs::XCS_OPS {
-        summary: "Kernel launch at a grid point",
+        summary: "Kernel launch at a grid point on views of workload tensors",
         operands: { #[variadic] operands: ANY_TYPE },
-        attributes: { kernel: FLAT_SYMBOL_REF_ATTR, operandSegmentSizes: DENSE_I32_ARRAY_ATTR, #[optional] constexprs: DICT_ATTR },
+        attributes: { kernel: FLAT_SYMBOL_REF_ATTR, operandSegmentSizes: DENSE_I32_ARRAY_ATTR, #[optional] constexprs: DICT_ATTR, #[optional] views: ARRAY_ATTR },
         verify: verify_launch,
         verify_symbol_uses: verify_launch_uses,
         syntax: Syntax::Custom { parse: parse_launch, print: print_launch },
@@ -328,24 +378,39 @@ fn verify_kernel(v: &OpView) -> Result<(), Diagnostic> {
             )));
         }
     }
+    // The body ends in xcs.yield of the new values of the written parameters.
+    let Some(term) = body.last_op(entry) else {
+        return Ok(()); // an empty block: a declaration
+    };
+    let written: Vec<Type> = sig.params.iter().filter(|p| p.kind.writes()).map(|p| p.ty).collect();
+    if !super::YieldOp::matches(v.ctx, body.op_name(term)) {
+        return Err(v.error(format!(
+            "body must end in '{}' of the new values of its out and inout parameters",
+            super::YieldOp::DEF.name
+        )));
+    }
+    let yielded: Vec<Type> = body.operand_types(term).to_vec();
+    if yielded != written {
+        let list = |ts: &[Type]| ts.iter().map(|&t| v.ty(t)).collect::<Vec<_>>().join(", ");
+        return Err(v.error(format!(
+            "body yields ({}), but its out and inout parameters are ({}); it yields their new values in parameter order",
+            list(&yielded),
+            list(&written)
+        )));
+    }
     Ok(())
 }
 
-/// The nearest enclosing op that `is_it` accepts (in the same body).
-fn enclosing(ctx: &Context, body: &Body, op: Op, is_it: fn(&Context, OpName) -> bool) -> Option<Op> {
-    let mut cur = body.parent_op(op);
-    while let Some(p) = cur {
-        if is_it(ctx, body.op_name(p)) {
-            return Some(p);
-        }
-        cur = body.parent_op(p);
-    }
-    None
-}
-
 fn verify_parallel_for(v: &OpView) -> Result<(), Diagnostic> {
-    if enclosing(v.ctx, v.body, v.op, WorkloadOp::matches).is_none() {
-        return Err(v.error("must be inside an 'xcs.workload'"));
+    let in_grid = v.body.parent_op(v.op).is_some_and(|p| {
+        let n = v.body.op_name(p);
+        WorkloadOp::matches(v.ctx, n) || ParallelForOp::matches(v.ctx, n)
+    });
+    if !in_grid {
+        return Err(v.error("must be inside an 'xcs.workload' (directly or in another 'xcs.parallel_for')"));
+    }
+    if v.attr("extent").and_then(|a| v.ctx.as_int(a)).is_some_and(|e| e < 0) {
+        return Err(v.error("extent must be non-negative"));
     }
     let r = v.body.regions(v.op)[0];
     let ok = v.body.entry_block(r).is_some_and(|b| {
@@ -358,20 +423,34 @@ fn verify_parallel_for(v: &OpView) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// The `[axes, tensors]` split of a launch's operands.
-pub fn launch_segments(ctx: &Context, body: &Body, op: Op) -> Option<(usize, usize)> {
+/// The `[axes, tensors, view indices]` split of a launch's operands (the last segment is
+/// optional: `array<i32: axes, tensors>` has no view indices).
+pub fn launch_segments(ctx: &Context, body: &Body, op: Op) -> Option<(usize, usize, usize)> {
     let s = body.attr(ctx, op, "operandSegmentSizes")?;
+    let n = body.num_operands(op);
     match ctx.as_dense_ints(s)?.as_slice() {
-        &[a, t] if a >= 0 && t >= 0 && (a + t) as usize == body.num_operands(op) => Some((a as usize, t as usize)),
+        &[a, t] if a >= 0 && t >= 0 && (a + t) as usize == n => Some((a as usize, t as usize, 0)),
+        &[a, t, x] if a >= 0 && t >= 0 && x >= 0 && (a + t + x) as usize == n => {
+            Some((a as usize, t as usize, x as usize))
+        }
         _ => None,
     }
 }
 
 /// The axis operands and the tensor operands of a launch.
 pub fn launch_operands(ctx: &Context, body: &Body, op: Op) -> Option<(Vec<Value>, Vec<Value>)> {
-    let (a, _) = launch_segments(ctx, body, op)?;
+    let (a, t, _) = launch_segments(ctx, body, op)?;
     let all = body.operand_vec(op);
-    Some((all[..a].to_vec(), all[a..].to_vec()))
+    Some((all[..a].to_vec(), all[a..a + t].to_vec()))
+}
+
+/// The index operands the views are affine in: the axis operands, then the view indices.
+pub fn launch_index_operands(ctx: &Context, body: &Body, op: Op) -> Option<Vec<Value>> {
+    let (a, t, _) = launch_segments(ctx, body, op)?;
+    let all = body.operand_vec(op);
+    let mut v = all[..a].to_vec();
+    v.extend_from_slice(&all[a + t..]);
+    Some(v)
 }
 
 /// The tensors a launch reads and writes, given its kernel's signature: `(operand, kind)` of
@@ -384,28 +463,7 @@ pub fn launch_effects(ctx: &Context, body: &Body, op: Op, sig: &KernelSignature)
 }
 
 fn verify_launch(v: &OpView) -> Result<(), Diagnostic> {
-    let ctx = v.ctx;
-    let Some((axes, _)) = launch_operands(ctx, v.body, v.op) else {
-        return Err(v.error(
-            "operandSegmentSizes must be array<i32: axes, tensors> with non-negative sizes adding up to the number of operands",
-        ));
-    };
-    if enclosing(ctx, v.body, v.op, WorkloadOp::matches).is_none() {
-        return Err(v.error("must be inside an 'xcs.workload'"));
-    }
-    for (i, &a) in axes.iter().enumerate() {
-        let is_axis = match v.body.value_def(a) {
-            ValueDef::Arg { block, index: 0 } => v.body.block_parent_op(block).is_some_and(|p| {
-                ParallelForOp::matches(ctx, v.body.op_name(p)) && v.body.is_ancestor(p, v.op)
-            }),
-            _ => false,
-        };
-        if !is_axis {
-            return Err(v.error(format!(
-                "axis operand #{i} is not the axis variable of an enclosing 'xcs.parallel_for'"
-            )));
-        }
-    }
+    super::workload::launch_plan(v.ctx, v.body, v.op).map_err(|e| v.error(e))?;
     Ok(())
 }
 
@@ -434,34 +492,60 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
         )));
     }
     let params: Vec<(usize, &KernelParam)> = sig.tensors().collect();
-    if tensors.len() != params.len() {
+    let label = |i: usize, p: &KernelParam| param_label(i, p.name.as_deref());
+    if tensors.len() < params.len() {
+        let (i, p) = params[tensors.len()];
         return Err(v.error(format!(
-            "gives {} tensor operands, but @{name} has {} tensor parameters",
+            "does not bind {} parameter {} of @{name} (it gives {} tensor operands for {} tensor parameters)",
+            p.kind.as_str(),
+            label(i, p),
             tensors.len(),
             params.len()
         )));
     }
-    for (j, (&t, &(i, p))) in tensors.iter().zip(&params).enumerate() {
-        let ty = v.body.value_type(t);
+    if tensors.len() > params.len() {
+        let names: Vec<String> = params.iter().map(|&(i, p)| label(i, p)).collect();
+        return Err(v.error(format!(
+            "gives {} tensor operands, but @{name} has {} tensor parameters ({}); tensor operand #{} binds none",
+            tensors.len(),
+            params.len(),
+            names.join(", "),
+            params.len()
+        )));
+    }
+    let Ok(plan) = super::workload::launch_plan(ctx, v.body, v.op) else {
+        return Ok(()); // verify_launch reports it
+    };
+    for (j, (b, &(i, p))) in plan.bindings.iter().zip(&params).enumerate() {
+        let ty = b.view_type(ctx);
         if !crate::shape::types_compatible(ctx, ty, p.ty) {
             return Err(v.error(format!(
-                "tensor operand #{j} has type '{}', but {} parameter {} of @{name} is '{}'",
+                "binds a view of type '{}' (tensor operand #{j}) to {} parameter {} of @{name}, which is '{}'",
                 v.ty(ty),
                 p.kind.as_str(),
-                param_label(i, p.name.as_deref()),
+                label(i, p),
                 v.ty(p.ty)
             )));
         }
+        if p.kind.writes() && b.arg < plan.inputs {
+            return Err(v.error(format!(
+                "binds workload input #{} (tensor operand #{j}) to {} parameter {} of @{name}; a kernel writes only the workload's outputs",
+                b.arg,
+                p.kind.as_str(),
+                label(i, p)
+            )));
+        }
     }
-    for (j, (&t, &(i, p))) in tensors.iter().zip(&params).enumerate() {
+    for (j, &(i, p)) in params.iter().enumerate() {
         if !p.kind.writes() {
             continue;
         }
-        if let Some(k) = tensors.iter().enumerate().position(|(k, &o)| k != j && o == t) {
+        if let Some((k, point)) = aliasing_operand(&plan, j) {
             return Err(v.error(format!(
-                "tensor operand #{j} is written by @{name} ({} parameter {}) and also passed as tensor operand #{k}; a written tensor may not alias another operand",
+                "tensor operand #{j} is written by @{name} ({} parameter {}) and tensor operand #{k} views an overlapping part of the same tensor (at grid point ({})); a written view may not alias another operand",
                 p.kind.as_str(),
-                param_label(i, p.name.as_deref())
+                label(i, p),
+                point.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
             )));
         }
     }
@@ -505,26 +589,75 @@ fn verify_launch_uses(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diag
     Ok(())
 }
 
+/// Grid points beyond this many are not checked for aliasing views.
+const MAX_CHECKED_POINTS: i64 = 1 << 16;
+
+/// Another tensor operand of `plan` whose view overlaps binding `j`'s at some grid point.
+fn aliasing_operand(plan: &super::workload::LaunchPlan, j: usize) -> Option<(usize, Vec<i64>)> {
+    let w = &plan.bindings[j];
+    let others: Vec<usize> = (0..plan.bindings.len()).filter(|&k| k != j && plan.bindings[k].arg == w.arg).collect();
+    let total: i64 = plan.extents.iter().product();
+    if others.is_empty() || total > MAX_CHECKED_POINTS {
+        return None;
+    }
+    for n in 0..total {
+        let mut rest = n;
+        let mut point = vec![0; plan.extents.len()];
+        for (d, &e) in plan.extents.iter().enumerate().rev() {
+            point[d] = rest % e;
+            rest /= e;
+        }
+        let a = w.view.boxes(&point);
+        for &k in &others {
+            let b = plan.bindings[k].view.boxes(&point);
+            if a.iter().zip(&b).all(|(x, y)| x.0 < y.0 + y.1 && y.0 < x.0 + x.1) {
+                return Some((k, point));
+            }
+        }
+    }
+    None
+}
+
 // ------------------------------------------------------------------------------ syntax
 
 fn print_kernel(p: &mut OpAsmPrinter<'_>) {
     crate::symbol_syntax::print_symbol_op(p, true)
 }
 
-/// `@kernel [axes] (tensors) attr-dict (: tensor-types)?`
+/// `@kernel [axes] (tensor view?, ...) attr-dict (: tensor-types)?` (views: `views.rs`).
 fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult<()> {
     let ctx = p.ctx();
     let kernel = p.parse_symbol_ident()?;
     p.set_attr(st, "kernel", ctx.symbol_ref(ctx.str(kernel)));
     p.parse_lsquare()?;
-    let axes = if p.parse_optional_rsquare() {
+    let mut axes = if p.parse_optional_rsquare() {
         Vec::new()
     } else {
         let a = p.parse_operand_list()?;
         p.parse_rsquare()?;
         a
     };
-    let tensors = p.parse_paren_operand_list()?;
+    let n_axes = axes.len();
+    p.parse_lparen()?;
+    let mut tensors = Vec::new();
+    let mut views = Vec::new();
+    if !p.parse_optional_rparen() {
+        loop {
+            tensors.push(p.parse_operand()?);
+            views.push(if p.parse_optional_lsquare() { super::views::parse_view(p, &mut axes)? } else { Vec::new() });
+            if p.parse_optional_rparen() {
+                break;
+            }
+            p.parse_comma()?;
+        }
+    }
+    if views.iter().any(|v| !v.is_empty()) {
+        for v in views.iter_mut() {
+            super::views::pad(v, axes.len());
+        }
+        let items: Vec<Attr> = views.iter().map(|v| super::views::encode(ctx, v, axes.len())).collect();
+        p.set_attr(st, "views", ctx.array_attr(&items));
+    }
     p.parse_optional_attr_dict(st)?;
     let types: Vec<Type> = if p.peek(Tok::Colon) {
         p.parse_colon_type_list()?.to_vec()
@@ -532,9 +665,14 @@ fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult
         Vec::new()
     };
     let index = vec![ctx.index_type(); axes.len()];
-    p.resolve_operands(&axes, &index, st)?;
+    p.resolve_operands(&axes[..n_axes], &index[..n_axes], st)?;
     p.resolve_operands(&tensors, &types, st)?;
-    let seg: Vec<u8> = [axes.len() as i32, tensors.len() as i32]
+    p.resolve_operands(&axes[n_axes..], &index[n_axes..], st)?;
+    let mut seg = vec![n_axes as i32, tensors.len() as i32];
+    if axes.len() > n_axes {
+        seg.push((axes.len() - n_axes) as i32);
+    }
+    let seg: Vec<u8> = seg
         .iter()
         .flat_map(|x| x.to_le_bytes())
         .collect();
@@ -549,6 +687,22 @@ fn parse_launch(p: &mut OpAsmParser<'_, '_>, st: &mut OperationState) -> PResult
     Ok(())
 }
 
+/// Whether the custom form reparses to the same operands: the view indices (index operands
+/// `a..a + x`) appear in the views in their order of first use, each at least once.
+fn views_print_back(views: &[Vec<super::views::ViewDim>], a: usize, x: usize) -> bool {
+    let mut next = a;
+    for piece in views.iter().flat_map(|v| super::views::view_pieces(v)) {
+        if let super::views::Piece::Axis(k) = piece {
+            if k == next {
+                next += 1;
+            } else if k > next {
+                return false;
+            }
+        }
+    }
+    next == a + x
+}
+
 /// ` @kernel[%b, %h](%Q, %O) {constexprs = {...}} : tensor<...>, tensor<...>`.
 fn print_launch(p: &mut OpAsmPrinter<'_>) {
     let ctx = p.ctx();
@@ -557,15 +711,32 @@ fn print_launch(p: &mut OpAsmPrinter<'_>) {
     let (Some(kernel), Some(seg)) = (kernel, p.attr("operandSegmentSizes").and_then(|a| ctx.as_dense_ints(a))) else {
         return p.fallback_to_generic();
     };
-    let [a, t] = seg.as_slice() else {
-        return p.fallback_to_generic();
+    let (a, t, x) = match seg.as_slice() {
+        &[a, t] => (a, t, 0),
+        &[a, t, x] => (a, t, x),
+        _ => return p.fallback_to_generic(),
     };
-    if *a < 0 || *t < 0 || (*a + *t) as usize != operands.len() {
+    if a < 0 || t < 0 || x < 0 || (a + t + x) as usize != operands.len() {
         return p.fallback_to_generic();
     }
-    let a = *a as usize;
+    let (a, t, x) = (a as usize, t as usize, x as usize);
+    // The view indices appear only in the views: each must appear there once at least.
+    let index_operands: Vec<Value> = operands[..a].iter().chain(&operands[a + t..]).copied().collect();
+    let views: Vec<Vec<super::views::ViewDim>> = match p.attr("views").map(|v| ctx.as_array(v).map(|x| x.to_vec())) {
+        None if x == 0 => Vec::new(),
+        Some(Some(items)) if items.len() == t => {
+            match items.iter().map(|&v| super::views::decode(ctx, v, a + x)).collect::<Result<Vec<_>, _>>() {
+                Ok(v) => v,
+                Err(_) => return p.fallback_to_generic(),
+            }
+        }
+        _ => return p.fallback_to_generic(),
+    };
+    if !views_print_back(&views, a, x) || index_operands.iter().skip(a).enumerate().any(|(i, v)| index_operands[..a + i].contains(v)) {
+        return p.fallback_to_generic();
+    }
     let types = p.operand_types();
-    if types[..a].iter().any(|&t| t != ctx.index_type()) {
+    if types[..a].iter().chain(&types[a + t..]).any(|&t| t != ctx.index_type()) {
         return p.fallback_to_generic();
     }
     p.write_str(" ");
@@ -573,13 +744,24 @@ fn print_launch(p: &mut OpAsmPrinter<'_>) {
     p.write_str("[");
     p.print_operands(&operands[..a]);
     p.write_str("](");
-    p.print_operands(&operands[a..]);
+    for (j, &tensor) in operands[a..a + t].iter().enumerate() {
+        if j > 0 {
+            p.write_str(", ");
+        }
+        p.print_operand(tensor);
+        for piece in views.get(j).map(|v| super::views::view_pieces(v)).unwrap_or_default() {
+            match piece {
+                super::views::Piece::Text(s) => p.write_str(&s),
+                super::views::Piece::Axis(k) => p.print_operand(index_operands[k]),
+            }
+        }
+    }
     p.write_str(")");
     let attrs = p.attrs();
-    p.print_optional_attr_dict(attrs, &["kernel", "operandSegmentSizes"]);
-    if operands.len() > a {
+    p.print_optional_attr_dict(attrs, &["kernel", "operandSegmentSizes", "views"]);
+    if t > 0 {
         p.write_str(" : ");
-        p.print_types(&types[a..]);
+        p.print_types(&types[a..a + t]);
     }
 }
 
@@ -590,25 +772,26 @@ mod tests {
     use xcs_ir::verifier::verify_module;
 
     const PROGRAM: &str = r#"
-xcs.kernel @flash_attn {function_type = (index, index, tensor<2x4x8xf32>, tensor<2x8xf32>, tensor<2x4x8xf32>) -> (),
+xcs.kernel @flash_attn {function_type = (index, index, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> (),
   arg_kinds = ["axis", "axis", "in", "inout", "out"], arg_names = ["b", "h", "Q", "S", "O"],
-  constexprs = {BLOCK = 128 : i64, SCALE = f32}}
-func.func @main(%q: tensor<2x4x8xf32>, %s: tensor<2x8xf32>, %o: tensor<2x4x8xf32>, %n: index) {
-  xcs.workload : () -> () {
-    xcs.parallel_for %n : index {
+  constexprs = {BLOCK = 128 : i64, SCALE = f32}} {
+^bb0(%b: index, %h: index, %q: tensor<8xf32>, %s: tensor<8xf32>, %o: tensor<8xf32>):
+  %0 = tensor.add %q, %s : tensor<8xf32>
+  %1 = tensor.mul %0, %q : tensor<8xf32>
+  xcs.yield %0, %1 : tensor<8xf32>
+}
+func.func @main(%q: tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>) {
+  %s, %o = xcs.workload %q : (tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>) {
+  ^bb0(%qq: tensor<2x4x8xf32>, %ss: tensor<2x4x8xf32>, %oo: tensor<2x4x8xf32>):
+    xcs.parallel_for {extent = 2 : i64} : () -> () {
     ^bb0(%b: index):
-      xcs.parallel_for %n : index {
+      xcs.parallel_for {extent = 4 : i64} : () -> () {
       ^bb0(%h: index):
-        xcs.launch @flash_attn[%b, %h](%q, %s, %o) {constexprs = {SCALE = 0.5 : f32}} : tensor<2x4x8xf32>, tensor<2x8xf32>, tensor<2x4x8xf32>
+        xcs.launch @flash_attn[%b, %h](%qq[%b, %h], %ss[%b, %h], %oo[%b, %h]) {constexprs = {SCALE = 0.5 : f32}} : tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>
       }
     }
   }
-  return
-}
-func.func @empty() {
-  xcs.workload : () -> () {
-  }
-  return
+  return %s, %o : tensor<2x4x8xf32>, tensor<2x4x8xf32>
 }
 "#;
 
@@ -650,7 +833,8 @@ func.func @empty() {
         let (axes, tensors) = launch_operands(&ctx, fb, launch).unwrap();
         assert_eq!((axes.len(), tensors.len()), (2, 3));
         let effects = launch_effects(&ctx, fb, launch, &sig);
-        let entry = fb.entry_block(fb.root_regions()[0]).unwrap();
+        let wl = fb.walk_ops().into_iter().find(|&op| WorkloadOp::cast(&ctx, fb, op).is_some()).unwrap();
+        let entry = fb.entry_block(fb.regions(wl)[0]).unwrap();
         let args = fb.block_args(entry);
         assert_eq!(
             effects,
@@ -661,13 +845,17 @@ func.func @empty() {
             ]
         );
 
-        // The interpreter reports kernel ops as unsupported (an error, not a panic).
-        let e = crate::interp::run_function(&ctx, &m, "empty", vec![]).unwrap_err();
-        assert!(
-            e.to_diagnostic().message.contains("'xcs.workload' op is not supported"),
-            "{}",
-            e.to_diagnostic().message
-        );
+        // The interpreter runs the workload: S = Q (S starts as zeros), O = S * Q.
+        let q: Vec<f32> = (0..64).map(|i| i as f32 * 0.25 - 3.0).collect();
+        let input = crate::interp::Tensor::f32(&[2, 4, 8], &q);
+        let out = crate::interp::run_function(&ctx, &m, "main", vec![input.into()]).unwrap();
+        let want_o: Vec<f32> = q.iter().map(|x| x * x).collect();
+        let tensor = |v: &crate::interp::RtValue| match v {
+            crate::interp::RtValue::Tensor(t) => t.clone(),
+            other => panic!("not a tensor: {}", other.type_string()),
+        };
+        assert_eq!(tensor(&out[0]), crate::interp::Tensor::f32(&[2, 4, 8], &q));
+        assert_eq!(tensor(&out[1]), crate::interp::Tensor::f32(&[2, 4, 8], &want_o));
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! them; what they do when run is in [`mod@semantics`], the format templates in [`template`].
 
 pub mod kernel;
+pub mod views;
+pub mod workload;
 pub mod semantics;
 pub mod template;
 
@@ -98,7 +100,8 @@ op! {
 }
 
 op! {
-    /// Terminates the regions of the `xcs` ops with their values.
+    /// Terminates the regions of the `xcs` ops with their values: the maps' results, or the
+    /// new values of an `xcs.kernel`'s out and inout parameters.
     pub struct YieldOp = "xcs.yield" in XCS_OPS {
         summary: "Region terminator",
         operands: { #[variadic] values: ANY_TYPE },
@@ -116,8 +119,9 @@ pub static XCS_DIALECT: DialectDef = DialectDef {
 host values `!xcs.any`. `xcs.vmap` batches a region (prefix semantics: batch dims lead); \
 `classify` and `vmap-batch` turn tensor-only bodies into batched tensor ops and the others into \
 `xcs.parallel_map`. Kernels (seed 002) are `xcs.kernel` symbols with a signature of axis variables, \
-In/Out/InOut tensors and constexprs, launched by `xcs.launch @kernel[%axes](%tensors)` inside \
-`xcs.workload` / `xcs.parallel_for` grids.",
+In/Out/InOut tensors and constexprs, whose bodies yield the tensors they write, launched by \
+`xcs.launch @kernel[%axes](%A[views])` on affine views of an `xcs.workload`'s tensors inside \
+`xcs.parallel_for` grids; the interpreter and the LLVM backend run workloads.",
     ops: xcs_ir::opdef::OpList::Collected(&XCS_OPS),
     types: &[
         TypeDef {
@@ -307,8 +311,15 @@ fn verify_yield(v: &OpView) -> Result<(), Diagnostic> {
         let name = v.body.op_name(parent);
         VmapOp::matches(v.ctx, name) || ParallelMapOp::matches(v.ctx, name)
     });
-    if !in_map {
-        return Err(v.error(format!("expects parent op '{}' or '{}'", VmapOp::DEF.name, ParallelMapOp::DEF.name)));
+    // A kernel is isolated: its body's ops have no parent op in the kernel's own body.
+    let in_kernel = v.body.parent_op(v.op).is_none() && kernel::KernelOp::matches(v.ctx, v.body.name());
+    if !in_map && !in_kernel {
+        return Err(v.error(format!(
+            "expects parent op '{}', '{}' or '{}'",
+            VmapOp::DEF.name,
+            ParallelMapOp::DEF.name,
+            kernel::KernelOp::DEF.name
+        )));
     }
     Ok(())
 }

@@ -9,12 +9,15 @@
 //! `-1` is element 0's value.
 
 use rayon::prelude::*;
-use xcs_ir::{Context, Type, TypeKind, DYNAMIC};
+use rustc_hash::FxHashMap;
+use xcs_ir::{Context, Op, Type, TypeKind, Value, DYNAMIC};
 
+use super::kernel::{ArgKind, KernelSignature};
 use super::template::{parse_template, Piece};
+use super::workload::{launch_plan, schedule, Step};
 use crate::interp::format::value_string;
 use crate::interp::semantics::{Control, OpInfo, OpRun, Semantics, ValueKernel};
-use crate::interp::value::{norm_axis, ElemType, RtValue, Tensor, TensorData};
+use crate::interp::value::{norm_axis, ElemType, RtValue, Scalar, Tensor, TensorData};
 use crate::interp::InterpError;
 
 /// `xcs.str_const`: the `value` string.
@@ -250,4 +253,102 @@ fn empty_result(ctx: &Context, ty: Type) -> Result<Tensor, String> {
         .map(|&d| if d == DYNAMIC { 0 } else { d as usize })
         .collect();
     Tensor::new(s, TensorData::empty(elem))
+}
+
+/// `xcs.workload`: the outputs start as zeros; the schedule runs in program order, the
+/// iterations of each `parallel_for` in order (a reference, not a parallel engine); each launch
+/// copies its views out of the workload tensors, runs the kernel's body on them and writes
+/// the values it yields back into the views of its out and inout operands.
+pub static WORKLOAD: Workload = Workload;
+
+pub struct Workload;
+
+impl Semantics for Workload {
+    fn exec(&self, run: &OpRun<'_>) -> Result<Control, InterpError> {
+        let steps = schedule(run.ctx, run.body, run.op).map_err(|(op, e)| InterpError::op(run.ctx, run.body, op, e))?;
+        let mut tensors = Vec::new();
+        for (i, v) in run.operands().iter().enumerate() {
+            match v {
+                RtValue::Tensor(t) => tensors.push(t.clone()),
+                other => return Err(run.error(format!("input #{i} is a {}, not a tensor", other.type_string()))),
+            }
+        }
+        let info = run.info();
+        for i in 0..run.body.num_results(run.op) {
+            let (shape, elem) = info.result_tensor_type(i).map_err(|e| run.error(e))?;
+            if shape.contains(&DYNAMIC) {
+                return Err(run.error("has an output of dynamic shape"));
+            }
+            let shape: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+            let zeros = TensorData::F64(vec![0.0; shape.iter().product()]).cast(elem).map_err(|e| run.error(e))?;
+            tensors.push(Tensor::new(shape, zeros).map_err(|e| run.error(e))?);
+        }
+        run_steps(run, &steps, &mut FxHashMap::default(), &mut tensors)?;
+        let outputs = tensors.split_off(run.operands().len());
+        Ok(Control::Values(outputs.into_iter().map(RtValue::Tensor).collect()))
+    }
+}
+
+fn run_steps(
+    run: &OpRun<'_>,
+    steps: &[Step],
+    env: &mut FxHashMap<Value, i64>,
+    tensors: &mut [Tensor],
+) -> Result<(), InterpError> {
+    for s in steps {
+        match s {
+            Step::Loop { axis, extent, body, .. } => {
+                for i in 0..*extent {
+                    env.insert(*axis, i);
+                    run_steps(run, body, env, tensors)?;
+                }
+            }
+            Step::Launch(op) => run_launch(run, *op, env, tensors)?,
+        }
+    }
+    Ok(())
+}
+
+/// One launch at the grid point in `env`.
+fn run_launch(run: &OpRun<'_>, op: Op, env: &FxHashMap<Value, i64>, tensors: &mut [Tensor]) -> Result<(), InterpError> {
+    let err = |m: String| InterpError::op(run.ctx, run.body, op, m);
+    let plan = launch_plan(run.ctx, run.body, op).map_err(err)?;
+    let kernel = run.symbol(&plan.kernel).ok_or_else(|| err(format!("no kernel @{}", plan.kernel)))?;
+    let sig = KernelSignature::from_attrs(run.ctx, kernel.attrs()).map_err(err)?;
+    let point: Vec<i64> = plan.axes.iter().map(|a| env.get(a).copied().unwrap_or(0)).collect();
+    let mut args = Vec::with_capacity(sig.params.len());
+    let mut point_args = point.iter();
+    let mut bindings = plan.bindings.iter();
+    let mut written = Vec::new();
+    for p in &sig.params {
+        if p.kind == ArgKind::Axis {
+            let v = point_args.next().copied().unwrap_or(0);
+            args.push(RtValue::Scalar(Scalar::new(v as i128, 64)));
+            continue;
+        }
+        let b = bindings.next().ok_or_else(|| err("binds fewer tensors than the kernel has".into()))?;
+        let src = &tensors[b.arg];
+        let offsets = b.view.element_offsets(&b.shape, &point);
+        let shape: Vec<usize> = b.view.shape().iter().map(|&d| d as usize).collect();
+        args.push(RtValue::Tensor(Tensor::new(shape, src.data.take(&offsets)).map_err(err)?));
+        if p.kind.writes() {
+            written.push((b.arg, offsets));
+        }
+    }
+    let results = run.run_symbol_body(&plan.kernel, args)?;
+    if results.len() != written.len() {
+        return Err(err(format!(
+            "@{} yielded {} values for its {} out and inout parameters",
+            plan.kernel,
+            results.len(),
+            written.len()
+        )));
+    }
+    for (r, (arg, offsets)) in results.iter().zip(written) {
+        let RtValue::Tensor(t) = r else {
+            return Err(err(format!("@{} yielded a {}, not a tensor", plan.kernel, r.type_string())));
+        };
+        tensors[arg].data.put(&offsets, &t.data).map_err(|e| err(format!("@{}: {e}", plan.kernel)))?;
+    }
+    Ok(())
 }

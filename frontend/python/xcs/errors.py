@@ -33,6 +33,11 @@ class TraceError(XcsError):
     """Tracing a Python function into IR failed (a shape error, an unsupported value...)."""
 
 
+class BindingError(TraceError):
+    """A kernel launch binds its parameters wrongly: a missing, extra or mistyped tensor,
+    constexpr or axis variable (the message names the parameter)."""
+
+
 class CompileError(XcsError):
     """Parsing, verifying, a pass of the pipeline, or the LLVM backend failed."""
 

@@ -1,9 +1,12 @@
 //! Module-wide lowering state ([`ModuleLowering`]): the LLVM module being built, the
 //! `func.func`s of the source module and their signatures ([`Port`]s), the functions requested
-//! for lowering (exported or called), and the run-time error sites ([`Site`]) of the ops.
+//! for lowering (exported or called), and the run-time error sites ([`Site`]) of the ops. An
+//! `xcs.kernel` with a body is a function too: its parameters in, the new values of its out
+//! and inout tensors out (what its `xcs.yield` returns), called by the workloads that launch it.
 
 use rustc_hash::FxHashMap;
 use xcs_dialects::func::FuncOp;
+use xcs_dialects::xcs::kernel::{KernelOp, KernelSignature};
 use xcs_dialects::interp::ElemType;
 use xcs_ir::{Body, Context, Location, Module, Op, Type, TypeKind};
 
@@ -94,7 +97,8 @@ impl<'m> ModuleLowering<'m> {
     pub fn new(ctx: &'m Context, module: &'m Module, opts: Options) -> ModuleLowering<'m> {
         let mut funcs = FxHashMap::default();
         for op in module.ops() {
-            if FuncOp::matches(ctx, module.body.op_name(op)) {
+            let name = module.body.op_name(op);
+            if FuncOp::matches(ctx, name) || KernelOp::matches(ctx, name) {
                 if let Some(n) = module.body.attr(ctx, op, "sym_name").and_then(|a| ctx.as_str(a)) {
                     funcs.entry(n.to_string()).or_insert(op);
                 }
@@ -126,7 +130,7 @@ impl<'m> ModuleLowering<'m> {
         }
     }
 
-    /// The `func.func` op named `name`.
+    /// The `func.func` (or `xcs.kernel`) op named `name`.
     pub fn func_op(&self, name: &str) -> Option<Op> {
         self.funcs.get(name).copied()
     }
@@ -166,10 +170,17 @@ impl<'m> ModuleLowering<'m> {
             .ok_or_else(|| LowerError::new(Location::UNKNOWN, format!("no function @{name}")))?;
         let b = &self.source.body;
         let loc = b.op_loc(op);
-        let (ins, outs) = b
-            .attr(self.ctx, op, "function_type")
-            .and_then(|a| xcs_dialects::func::signature(self.ctx, a))
-            .ok_or_else(|| LowerError::new(loc, format!("@{name} has no valid function_type")))?;
+        let (ins, outs) = if KernelOp::matches(self.ctx, b.op_name(op)) {
+            let sig = KernelSignature::from_attrs(self.ctx, b.attrs(op))
+                .map_err(|e| LowerError::new(loc, format!("kernel @{name} {e}")))?;
+            let ins: Vec<Type> = sig.params.iter().map(|p| p.ty).collect();
+            let outs: Vec<Type> = sig.params.iter().filter(|p| p.kind.writes()).map(|p| p.ty).collect();
+            (ins, outs)
+        } else {
+            b.attr(self.ctx, op, "function_type")
+                .and_then(|a| xcs_dialects::func::signature(self.ctx, a))
+                .ok_or_else(|| LowerError::new(loc, format!("@{name} has no valid function_type")))?
+        };
         let conv = |ts: &[Type]| -> R<Vec<Port>> {
             ts.iter()
                 .map(|&t| port_of(self.ctx, t).map_err(|e| LowerError::new(loc, format!("@{name}: {e}"))))

@@ -5,8 +5,9 @@
 //! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`fused`]
 //! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert), [`shard`] (the
 //! sharding annotations, identities on one device; collectives and device queries, calls of the
-//! runtime) and [`math`] (vectorizable inline f32 exp,
-//! log, tanh, sigmoid, GELU, pow).
+//! runtime), [`workload`] (`xcs.workload`: its grid as loop kernels on the thread pool calling
+//! the launched `xcs.kernel`s) and [`math`] (vectorizable inline f32 exp, log, tanh, sigmoid,
+//! GELU, pow).
 //!
 //! [`attach_interfaces`] attaches each lowering to its op as the op's [`LowerOp`] interface, in
 //! one context: a table keyed by the ops' typed declarations, never by name strings. This is
@@ -23,9 +24,10 @@ pub mod matmul;
 pub mod matmul_f32;
 pub mod reduce;
 pub mod shard;
+pub mod workload;
 
 use xcs_dialects::tensor::elementwise::Elementwise;
-use xcs_dialects::{cf as cf_dialect, func as func_dialect, shard as shard_dialect, tensor};
+use xcs_dialects::{cf as cf_dialect, func as func_dialect, shard as shard_dialect, tensor, xcs};
 use xcs_ir::opdef::OpDef;
 use xcs_ir::Context;
 
@@ -65,6 +67,9 @@ static LOWERINGS: &[(&OpDef, &dyn LowerOp)] = &[
     (shard_dialect::ProcessMultiIndexOp::DEF, &shard::PROCESS_MULTI_INDEX),
     (shard_dialect::ProcessLinearIndexOp::DEF, &shard::PROCESS_LINEAR_INDEX),
     (shard_dialect::GridShapeOp::DEF, &shard::GRID_SHAPE),
+    (xcs::kernel::WorkloadOp::DEF, &workload::WORKLOAD),
+    // an `xcs.kernel` body is lowered as a function: its yield returns
+    (xcs::YieldOp::DEF, &func::RETURN),
 ];
 
 /// Attaches the LLVM lowering ([`LowerOp`]) of every op this backend compiles to `ctx`: the
@@ -78,6 +83,7 @@ pub fn attach_interfaces(ctx: &mut Context) {
         &cf_dialect::CF_DIALECT,
         &tensor::TENSOR_DIALECT,
         &shard_dialect::SHARD_DIALECT,
+        &xcs::XCS_DIALECT,
     ] {
         ctx.register_dialect(d);
     }

@@ -359,7 +359,7 @@ func.func @f(%a: tensor<8x!xcs.str>) {
 
 // xcs.yield: its parent is vmap or parallel_map; it ends the block.
 func.func @f(%a: !xcs.str) {
-  // expected-error@+1 {{'xcs.yield' op expects parent op 'xcs.vmap' or 'xcs.parallel_map'}}
+  // expected-error@+1 {{'xcs.yield' op expects parent op 'xcs.vmap', 'xcs.parallel_map' or 'xcs.kernel'}}
   xcs.yield %a : !xcs.str
 }
 
@@ -368,7 +368,7 @@ func.func @f(%a: !xcs.str) {
 func.func @f(%a: tensor<4xf32>) {
   %0 = tensor.fused %a : tensor<4xf32> {
   ^bb0(%x: tensor<4xf32>):
-    // expected-error@+1 {{'xcs.yield' op expects parent op 'xcs.vmap' or 'xcs.parallel_map'}}
+    // expected-error@+1 {{'xcs.yield' op expects parent op 'xcs.vmap', 'xcs.parallel_map' or 'xcs.kernel'}}
     xcs.yield %x : tensor<4xf32>
   }
   return
