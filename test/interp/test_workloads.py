@@ -178,3 +178,22 @@ def test_tiled_matmul_shared_library(tmp_path):
     interp = run(tmp_path, tiled_matmul_program(8, 12, 6, 4, 3), {"A": A, "B": Bm}, "interp")["C"]
     bound = 4 * 12 * np.finfo(np.float32).eps * (np.abs(A).astype(np.float64) @ np.abs(Bm)) + 1e-6
     assert (np.abs(C - interp) <= bound).all()
+
+
+def test_kernel_without_body_is_an_error(tmp_path):
+    text = """
+xcs.kernel @k {function_type = (tensor<4xf32>, tensor<4xf32>) -> (), arg_kinds = ["in", "out"]}
+func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %o = xcs.workload %a : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>, %y: tensor<4xf32>):
+    xcs.launch @k[](%x, %y) : tensor<4xf32>, tensor<4xf32>
+  }
+  return %o : tensor<4xf32>
+}
+"""
+    prog = tmp_path / "prog.mlir"
+    prog.write_text(text)
+    for backend in ("interp", "llvm"):
+        p = xcs_run(prog, f"--backend={backend}", "--input", "arg0=[1, 2, 3, 4]")
+        assert p.returncode == 1, (backend, p.stdout, p.stderr)
+        assert "prog.mlir:6:5: error: 'xcs.launch' op launches @k, a kernel without a body, which cannot run" in p.stderr, (backend, p.stderr)
