@@ -125,6 +125,7 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_auto_shard.py --xcs-opt target/release/xcs-opt --json target/bench/auto_shard.json
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_workload_ir.py --xcs-run $(XCS_RUN) --json target/bench/workload_ir.json
 	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
 	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
 	$(MAKE) bench-frontend

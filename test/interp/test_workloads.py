@@ -5,75 +5,17 @@ tiled matmul (`parallel_for` over row and column tiles, each task one block of C
 `A[i*T:(i+1)*T]`), and a workload with an inout tensor written by two launches in sequence. The
 JIT must equal the interpreter on each."""
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from harness import XCS_RUN, xcs_run
 
-
-def attention_program(B, H, S, D):
-    t4 = f"tensor<{B}x{H}x{S}x{D}xf32>"
-    t2 = f"tensor<{S}x{D}xf32>"
-    scale = float(1.0 / np.sqrt(D))
-    return f"""
-xcs.kernel @attn {{function_type = (index, index, {t2}, {t2}, {t2}, {t2}) -> (), arg_kinds = ["axis", "axis", "in", "in", "in", "out"], arg_names = ["b", "h", "q", "k", "v", "o"]}} {{
-^bb0(%b: index, %h: index, %q: {t2}, %k: {t2}, %v: {t2}, %o: {t2}):
-  %kt = tensor.transpose %k {{perm = array<i64: 1, 0>}} : (tensor<{S}x{D}xf32>) -> tensor<{D}x{S}xf32>
-  %s = tensor.matmul %q, %kt : (tensor<{S}x{D}xf32>, tensor<{D}x{S}xf32>) -> tensor<{S}x{S}xf32>
-  %c = tensor.constant {{value = dense<{scale!r}> : tensor<f32>}} : tensor<f32>
-  %ss = tensor.mul %s, %c : (tensor<{S}x{S}xf32>, tensor<f32>) -> tensor<{S}x{S}xf32>
-  %p = tensor.softmax %ss {{axis = -1 : i64}} : tensor<{S}x{S}xf32>
-  %r = tensor.matmul %p, %v : (tensor<{S}x{S}xf32>, tensor<{S}x{D}xf32>) -> tensor<{S}x{D}xf32>
-  xcs.yield %r : tensor<{S}x{D}xf32>
-}}
-func.func @main(%Q: {t4} {{xcs.name = "Q"}}, %K: {t4} {{xcs.name = "K"}}, %V: {t4} {{xcs.name = "V"}}) -> ({t4} {{xcs.name = "O"}}) {{
-  %O = xcs.workload %Q, %K, %V : ({t4}, {t4}, {t4}) -> {t4} {{
-  ^bb0(%q: {t4}, %k: {t4}, %v: {t4}, %o: {t4}):
-    xcs.parallel_for {{extent = {B} : i64}} : () -> () {{
-    ^bb0(%b: index):
-      xcs.parallel_for {{extent = {H} : i64}} : () -> () {{
-      ^bb0(%h: index):
-        xcs.launch @attn[%b, %h](%q[%b, %h], %k[%b, %h], %v[%b, %h], %o[%b, %h]) : {t4}, {t4}, {t4}, {t4}
-      }}
-    }}
-  }}
-  return %O : {t4}
-}}
-"""
-
-
-def attention_numpy(Q, K, V):
-    d = Q.shape[-1]
-    s = (Q.astype(np.float64) @ np.swapaxes(K, -1, -2).astype(np.float64)) / np.sqrt(d)
-    s = s - s.max(-1, keepdims=True)
-    p = np.exp(s)
-    p /= p.sum(-1, keepdims=True)
-    return p @ V.astype(np.float64)
-
-
-def tiled_matmul_program(M, K, N, TM, TN):
-    ta, tb, tc = f"tensor<{M}x{K}xf32>", f"tensor<{K}x{N}xf32>", f"tensor<{M}x{N}xf32>"
-    tile_a, tile_b, tile_c = f"tensor<{TM}x{K}xf32>", f"tensor<{K}x{TN}xf32>", f"tensor<{TM}x{TN}xf32>"
-    return f"""
-xcs.kernel @block {{function_type = (index, index, {tile_a}, {tile_b}, {tile_c}) -> (), arg_kinds = ["axis", "axis", "in", "in", "out"], arg_names = ["i", "j", "a", "b", "c"]}} {{
-^bb0(%i: index, %j: index, %a: {tile_a}, %b: {tile_b}, %c: {tile_c}):
-  %r = tensor.matmul %a, %b : ({tile_a}, {tile_b}) -> {tile_c}
-  xcs.yield %r : {tile_c}
-}}
-func.func @main(%A: {ta} {{xcs.name = "A"}}, %B: {tb} {{xcs.name = "B"}}) -> ({tc} {{xcs.name = "C"}}) {{
-  %C = xcs.workload %A, %B : ({ta}, {tb}) -> {tc} {{
-  ^bb0(%a: {ta}, %b: {tb}, %c: {tc}):
-    xcs.parallel_for {{extent = {M // TM} : i64}} : () -> () {{
-    ^bb0(%i: index):
-      xcs.parallel_for {{extent = {N // TN} : i64}} : () -> () {{
-      ^bb0(%j: index):
-        xcs.launch @block[%i, %j](%a[{TM}*%i:{TM}*%i + {TM}], %b[:, {TN}*%j:{TN}*%j + {TN}], %c[{TM}*%i:{TM}*%i + {TM}, {TN}*%j:{TN}*%j + {TN}]) : {ta}, {tb}, {tc}
-      }}
-    }}
-  }}
-  return %C : {tc}
-}}
-"""
+# the programs are shared with the workload benchmark (tools/bench/bench_workload_ir.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "bench"))
+from workload_programs import attention_function_program, attention_numpy, attention_program, tiled_matmul_program  # noqa: E402
 
 
 # An inout accumulation: rows of Y get X's row added twice (two launches in sequence in each
@@ -149,6 +91,10 @@ def test_attention_workload(tmp_path, B, H, S, D):
         np.testing.assert_allclose(jit["O"], want, rtol=1e-5, atol=1e-6)
         # f32 matmul accumulates in f32 in compiled code (docs/lowering.md): close, not equal
         np.testing.assert_allclose(jit["O"], interp["O"], rtol=1e-5, atol=1e-6)
+    # the benchmark's peer: the same attention as one function of batched ops
+    (tmp_path / "fn").mkdir()
+    fn = run(tmp_path / "fn", attention_function_program(B, H, S, D), {"arg0": Q, "arg1": K, "arg2": V}, "llvm", 1)
+    np.testing.assert_allclose(fn["result0"], want, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("M,K,N,TM,TN", [(8, 12, 6, 4, 3), (32, 16, 48, 16, 8), (5, 3, 7, 5, 7)])
@@ -232,3 +178,22 @@ def test_tiled_matmul_shared_library(tmp_path):
     interp = run(tmp_path, tiled_matmul_program(8, 12, 6, 4, 3), {"A": A, "B": Bm}, "interp")["C"]
     bound = 4 * 12 * np.finfo(np.float32).eps * (np.abs(A).astype(np.float64) @ np.abs(Bm)) + 1e-6
     assert (np.abs(C - interp) <= bound).all()
+
+
+def test_kernel_without_body_is_an_error(tmp_path):
+    text = """
+xcs.kernel @k {function_type = (tensor<4xf32>, tensor<4xf32>) -> (), arg_kinds = ["in", "out"]}
+func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %o = xcs.workload %a : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>, %y: tensor<4xf32>):
+    xcs.launch @k[](%x, %y) : tensor<4xf32>, tensor<4xf32>
+  }
+  return %o : tensor<4xf32>
+}
+"""
+    prog = tmp_path / "prog.mlir"
+    prog.write_text(text)
+    for backend in ("interp", "llvm"):
+        p = xcs_run(prog, f"--backend={backend}", "--input", "arg0=[1, 2, 3, 4]")
+        assert p.returncode == 1, (backend, p.stdout, p.stderr)
+        assert "prog.mlir:6:5: error: 'xcs.launch' op launches @k, a kernel without a body, which cannot run" in p.stderr, (backend, p.stderr)

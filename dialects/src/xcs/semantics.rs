@@ -315,6 +315,12 @@ fn run_launch(run: &OpRun<'_>, op: Op, env: &FxHashMap<Value, i64>, tensors: &mu
     let plan = launch_plan(run.ctx, run.body, op).map_err(err)?;
     let kernel = run.symbol(&plan.kernel).ok_or_else(|| err(format!("no kernel @{}", plan.kernel)))?;
     let sig = KernelSignature::from_attrs(run.ctx, kernel.attrs()).map_err(err)?;
+    let has_body = kernel.body.nested(kernel.op).is_some_and(|b| {
+        b.root_regions().first().and_then(|&r| b.entry_block(r)).is_some_and(|e| b.block_ops(e).next().is_some())
+    });
+    if !has_body {
+        return Err(err(format!("launches @{}, a kernel without a body, which cannot run", plan.kernel)));
+    }
     let point: Vec<i64> = plan.axes.iter().map(|a| env.get(a).copied().unwrap_or(0)).collect();
     let mut args = Vec::with_capacity(sig.params.len());
     let mut point_args = point.iter();
