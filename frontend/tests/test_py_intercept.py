@@ -64,6 +64,28 @@ class Anthropic:
         self.messages = _Messages()
 '''
 
+_APP = '''
+"""A user's module importing the fakes at its top: globals, a nested jit, a helper."""
+import openai
+import xcs
+
+import mylib_helpers
+
+
+def summarize(text):
+    return openai.embed(xcs.format("summary: {}", text))
+
+
+@xcs.jit
+def inner(q):
+    return summarize(q)
+
+
+@xcs.jit
+def pipeline(x, q):
+    return mylib_helpers.scale(x), inner(q)
+'''
+
 _HELPERS = '''
 """A module classify knows nothing of: traced through."""
 import xcs.numpy as xnp
@@ -74,18 +96,21 @@ def scale(x):
 '''
 
 
+_FAKES = ("openai", "anthropic", "mylib_helpers", "app")
+
+
 @pytest.fixture
 def fakes(tmp_path, monkeypatch):
     """Imports the fake packages from `tmp_path` (and removes them afterwards)."""
-    for name, text in {"openai": _OPENAI, "anthropic": _ANTHROPIC, "mylib_helpers": _HELPERS}.items():
+    for name, text in {"openai": _OPENAI, "anthropic": _ANTHROPIC, "mylib_helpers": _HELPERS, "app": _APP}.items():
         (tmp_path / name).mkdir()
         (tmp_path / name / "__init__.py").write_text(textwrap.dedent(text))
     monkeypatch.syspath_prepend(str(tmp_path))
-    for name in ("openai", "anthropic", "mylib_helpers"):
+    for name in _FAKES:
         monkeypatch.delitem(sys.modules, name, raising=False)
-    mods = [importlib.import_module(n) for n in ("openai", "anthropic", "mylib_helpers")]
+    mods = [importlib.import_module(n) for n in _FAKES]
     yield mods
-    for name in ("openai", "anthropic", "mylib_helpers"):
+    for name in _FAKES:
         sys.modules.pop(name, None)
 
 
@@ -124,7 +149,7 @@ def test_module_call_is_an_external_declaration(fakes):
 
 
 def test_instance_methods_and_annotated_result(fakes):
-    openai, anthropic, _ = fakes
+    openai, anthropic, _, _ = fakes
     client = anthropic.Anthropic()
 
     @xcs.jit
@@ -166,7 +191,7 @@ def test_different_constants_get_their_own_declarations(fakes):
         a = openai.chat.completions.create(n=1, messages=[{"content": q}])
         b = openai.chat.completions.create(n=3, messages=[{"content": q}])
         c = openai.chat.completions.create(n=1, messages=[{"content": q}])
-        return a["n"] if False else (a, b, c)
+        return a, b, c
 
     text = two.lower("q").as_text()
     assert "private @openai.chat.completions.create(" in text and "private @openai.chat.completions.create$1(" in text
@@ -176,7 +201,7 @@ def test_different_constants_get_their_own_declarations(fakes):
 
 
 def test_helpers_are_traced_through_and_rebound(fakes):
-    openai, _, helpers = fakes
+    openai, _, helpers, _ = fakes
 
     def describe(v):  # a Python helper reaching openai: rebound too
         return openai.embed(xcs.format("{}", v.sum()))
@@ -240,3 +265,33 @@ def test_orchestration_class_from_traced_values_is_a_run_time_call(fakes):
 
     assert "@openai.OpenAI(!xcs.str) -> !xcs.any" in f.lower("k").as_text()
     assert f("k2").api_key == "k2"
+
+
+def test_module_globals_and_a_nested_jit(fakes):
+    openai, app = fakes[0], fakes[3]
+    x = np.array([0.5, -0.5], np.float32)
+    text = app.pipeline.lower(x, "doc").as_text()
+    assert "func.func private @openai.embed(!xcs.str) -> !xcs.str" in text
+    y, s = app.pipeline(x, "doc")
+    np.testing.assert_allclose(y, np.tanh(x) * 2, rtol=1e-6)
+    assert s == "embedding of summary: doc"
+    assert app.summarize.__globals__["openai"] is openai  # the module's own globals are untouched
+    assert app.inner("d2") == "embedding of summary: d2"  # the nested jit on its own
+
+
+def test_calls_that_cannot_be_intercepted_are_located_trace_errors(fakes):
+    openai = fakes[0]
+
+    @xcs.jit
+    def not_callable(q):
+        return openai.chat(q)  # a namespace, not a function
+
+    @xcs.jit
+    def in_a_set(q):
+        return openai.total({q})
+
+    for f, message in ((not_callable, "openai.chat .* is not callable"), (in_a_set, "inside a set")):
+        with pytest.raises(xcs.TraceError, match=message) as info:
+            f("q")
+        assert (info.value.file, info.value.line) == (__file__, f.fun.__code__.co_firstlineno + 2)
+    assert not openai.calls

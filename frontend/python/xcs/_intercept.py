@@ -12,7 +12,6 @@ import functools
 import reprlib
 import sys
 import types
-import weakref
 
 import numpy as np
 
@@ -96,6 +95,8 @@ class Intercepted:
         tracer = _core.active_tracer()
         if tracer is None:  # escaped the trace: an ordinary call
             return target(*_unproxied(args), **_unproxied(kwargs))
+        if not callable(target):
+            raise user_error(f"{self._xcs_path} ({type(target).__name__}) is not callable")
         if isinstance(target, type) and not _has_traced((args, kwargs)):
             obj = target(*_unproxied(args), **_unproxied(kwargs))
             return Intercepted(obj, self._xcs_path, obj, ())  # methods of `path` now
@@ -153,6 +154,9 @@ def _split(x, operands, tracer):
         return {k: _split(v, operands, tracer) for k, v in x.items()}
     if isinstance(x, Intercepted):
         return x._xcs_target
+    if isinstance(x, (set, frozenset)) and any(isinstance(v, (Array, HostValue)) for v in x):
+        raise user_error("a traced value inside a set cannot be passed to an intercepted call "
+                         "(use a list, tuple or dict)")
     return x
 
 
@@ -208,24 +212,16 @@ def _returns(target):
     return "!xcs.str" if ret is str or ret == "str" else "!xcs.any"
 
 
-class _Sites:
-    """The intercepted declarations of one trace: symbol -> (root, chain, spec, types)."""
-
-    def __init__(self):
-        self.by_symbol = {}
-
-
-_sites = weakref.WeakKeyDictionary()  # tracer -> _Sites
-
-
-def _symbol_for(sites, path, key):
-    """`path` for the first convention of a callee, `path$1`, `path$2`... for other ones."""
+def _symbol_for(tracer, path, key):
+    """`path` for the first convention of a callee in a trace, `path$1`, `path$2`... for other
+    ones (key: root object, attribute chain, call convention, types)."""
+    sites = tracer.__dict__.setdefault("intercepted", {})  # symbol -> key, per trace
     n = 0
     while True:
         sym = path if n == 0 else f"{path}${n}"
-        old = sites.by_symbol.get(sym)
+        old = sites.get(sym)
         if old is None:
-            sites.by_symbol[sym] = key
+            sites[sym] = key
             return sym
         if old[0] is key[0] and old[1] == key[1] and old[3] == key[3] and _same(old[2], key[2]):
             return sym
@@ -255,11 +251,10 @@ def _external_call(tracer, proxy, args, kwargs):
     except RecursionError:
         raise user_error(f"the arguments of {proxy._xcs_path} are too deeply nested to intercept") from None
     from ._jit import symbol_name
-    path = ".".join(symbol_name(types.SimpleNamespace(__qualname__=p)) for p in proxy._xcs_path.split("."))
+    path = symbol_name(types.SimpleNamespace(__qualname__=proxy._xcs_path))  # `<locals>` and the like cleaned
     rtype = _returns(proxy._xcs_target)
     types_ = tuple(o.type for o in operands)
-    sites = _sites.setdefault(tracer, _Sites())
-    sym = _symbol_for(sites, path, (proxy._xcs_root, proxy._xcs_chain, spec, types_ + (rtype,)))
+    sym = _symbol_for(tracer, path, (proxy._xcs_root, proxy._xcs_chain, spec, types_ + (rtype,)))
     module = _module_of(proxy._xcs_target)
     if not module or module in ("builtins",):
         module = _module_of(proxy._xcs_root)

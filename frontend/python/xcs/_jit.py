@@ -305,7 +305,7 @@ class JitFunction:
                     self._hits += 1
                     return entry.call_arrays(args)
         if _contains_traced(args):
-            return self.fun(*args)  # inside another trace: trace through, as jax does
+            return rebind(self.fun)(*args)  # inside another trace: trace through, as jax does
         key, leaves, tree = self._key(args)
         entry = self._cache.get(key)
         if entry is None:
