@@ -67,6 +67,7 @@ class Anthropic:
 _APP = '''
 """A user's module importing the fakes at its top: globals, a nested jit, a helper."""
 import openai
+from openai import total
 import xcs
 
 import mylib_helpers
@@ -83,7 +84,7 @@ def inner(q):
 
 @xcs.jit
 def pipeline(x, q):
-    return mylib_helpers.scale(x), inner(q)
+    return mylib_helpers.scale(x), inner(q), total(x)
 '''
 
 _HELPERS = '''
@@ -272,9 +273,10 @@ def test_module_globals_and_a_nested_jit(fakes):
     x = np.array([0.5, -0.5], np.float32)
     text = app.pipeline.lower(x, "doc").as_text()
     assert "func.func private @openai.embed(!xcs.str) -> !xcs.str" in text
-    y, s = app.pipeline(x, "doc")
+    assert "func.func private @openai.total(tensor<2xf32>) -> !xcs.any" in text  # imported by name
+    y, s, t = app.pipeline(x, "doc")
     np.testing.assert_allclose(y, np.tanh(x) * 2, rtol=1e-6)
-    assert s == "embedding of summary: doc"
+    assert s == "embedding of summary: doc" and t == 0.0
     assert app.summarize.__globals__["openai"] is openai  # the module's own globals are untouched
     assert app.inner("d2") == "embedding of summary: d2"  # the nested jit on its own
 

@@ -19,6 +19,7 @@ from . import _core
 from ._core import Array, user_error
 from ._native import classify_module
 from ._orchestration import HostValue, _as_host_str, declare_call
+from .errors import TraceError
 
 _PACKAGE = __name__.rpartition(".")[0]
 # values passed through as they are, never proxied
@@ -104,11 +105,12 @@ class Intercepted:
 
 
 def _unproxied(x):
+    """`x` with the proxies in it (in lists, tuples, dicts) replaced by their objects."""
     if isinstance(x, Intercepted):
         return x._xcs_target
-    if isinstance(x, (list, tuple)):
-        return type(x)(_unproxied(v) for v in x) if type(x) in (list, tuple) else x
-    if isinstance(x, dict):
+    if type(x) in (list, tuple):
+        return type(x)(_unproxied(v) for v in x)
+    if type(x) is dict:
         return {k: _unproxied(v) for k, v in x.items()}
     return x
 
@@ -285,9 +287,6 @@ class OpaqueResult(HostValue):
             f"(read it in an @xcs.mark_orchestration function)").diagnostic)
 
 
-from .errors import TraceError  # noqa: E402
-
-
 class _OpaqueError(TraceError, AttributeError):
     """A `TraceError` that is also an `AttributeError` (so `hasattr` probes stay False)."""
 
@@ -362,9 +361,11 @@ def rebind(fn):
         copy.__dict__.update(f.__dict__)
         copy.__qualname__, copy.__module__, copy.__doc__ = f.__qualname__, f.__module__, f.__doc__
         for (kind, key), v in refs[f]:
-            new = copies.get(v) if isinstance(v, types.FunctionType) else _proxy_of(v)
-            if new is not None and kind == "g":
-                copy.__globals__[key] = new
+            if kind == "g":
+                new = copies.get(v) if isinstance(v, types.FunctionType) else None
+                new = new if new is not None else _proxy_of(v)
+                if new is not None:
+                    copy.__globals__[key] = new
     for f, copy in copies.items():  # cells of callees rebound after their owner was copied
         for (kind, key), v in refs[f]:
             if kind == "c" and isinstance(v, types.FunctionType) and v in copies:
