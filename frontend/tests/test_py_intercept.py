@@ -297,3 +297,21 @@ def test_calls_that_cannot_be_intercepted_are_located_trace_errors(fakes):
             f("q")
         assert (info.value.file, info.value.line) == (__file__, f.fun.__code__.co_firstlineno + 2)
     assert not openai.calls
+
+
+def test_recursive_helpers_and_bound_methods(fakes):
+    openai = fakes[0]
+
+    def countdown(q, n):  # calls itself: the copy calls the copy
+        return openai.embed(q) if n == 0 else countdown(xcs.format("{}.", q), n - 1)
+
+    class Agent:
+        def __init__(self, suffix):
+            self.suffix = suffix
+
+        def run(self, q):
+            return countdown(xcs.format("{}{}", q, self.suffix), 2)
+
+    f = xcs.jit(Agent("!").run)
+    assert f("go") == "embedding of go!.."
+    assert "@openai.embed" in f.lower("x").as_text()

@@ -328,7 +328,11 @@ def _references(fn):
 def rebind(fn):
     """`fn` (a Python function), or a copy whose globals and cells holding orchestration
     objects are proxies, and whose Python callees are rebound copies of their own when they
-    reach one; `fn` itself when nothing in its reach is orchestration."""
+    reach one; `fn` itself when nothing in its reach is orchestration. A bound method is
+    rebound through its function."""
+    if isinstance(fn, types.MethodType):
+        f = rebind(fn.__func__)
+        return fn if f is fn.__func__ else types.MethodType(f, fn.__self__)
     if not _is_user_function(fn):
         return fn
     refs, needs, order, seen = {}, {}, [fn], {fn}
