@@ -87,8 +87,10 @@ class Intercepted:
 
     def __getattr__(self, name):
         value = getattr(self._xcs_target, name)
-        if isinstance(value, _PLAIN) or (isinstance(value, types.ModuleType) and not is_orchestration_module(value.__name__)):
+        if isinstance(value, _PLAIN):
             return value
+        if isinstance(value, types.ModuleType) and not is_orchestration_module(value.__name__):
+            return value  # a module the library imported (os, json): not intercepted
         return Intercepted(value, f"{self._xcs_path}.{name}", self._xcs_root, self._xcs_chain + (name,))
 
     def __call__(self, *args, **kwargs):
