@@ -115,10 +115,9 @@ def fakes(tmp_path, monkeypatch):
         sys.modules.pop(name, None)
 
 
-def _classes(text):
-    p = xcs.Program.parse(text)
-    p.run_pipeline("builtin.module(classify)")
-    return p.text()
+def _classes(lowered):
+    """name -> (class, source) of each function in the `classify` report of a traced module."""
+    return {f["name"]: (f["class"], f["source"]) for f in lowered.classify()["functions"]}
 
 
 def test_module_call_is_an_external_declaration(fakes):
@@ -139,14 +138,14 @@ def test_module_call_is_an_external_declaration(fakes):
     assert "call @openai.chat.completions.create(" in text
     assert "create(model=$0, n=2, messages=[{'role': $1, 'content': $2}])" in decl[0]
     assert not openai.calls  # nothing was called while tracing
-    classified = _classes(text)
-    assert [line for line in classified.splitlines() if "private @openai.chat" in line and
-            'xcs.class = "orchestration"' in line]
+    classes = _classes(ask.lower("why"))
+    assert classes["@openai.chat.completions.create"] == ("orchestration", "module")  # by its xcs.module
+    assert [c for name, c in classes.items() if name.endswith(".ask")] == [("orchestration", "analysis")]
     out = ask("why")
     assert out == {"model": "gpt-4o", "text": "answer to Q: why", "n": 2}
     assert openai.calls == [((), {"model": "gpt-4o", "n": 2, "messages": [{"role": "user", "content": "Q: why"}]})]
     assert ask("how")["text"] == "answer to Q: how"
-    assert ask.cache_info().traces == 2  # lower() traced once, the first call once; "how" hit
+    assert ask.cache_info().traces == 3  # lower() twice, the first call once; "how" hit
 
 
 def test_instance_methods_and_annotated_result(fakes):
@@ -161,7 +160,7 @@ def test_instance_methods_and_annotated_result(fakes):
     text = ask.lower("hi").as_text()
     assert "func.func private @anthropic.Anthropic.messages.create(!xcs.str, !xcs.str, !xcs.str) -> !xcs.str" in text
     assert 'xcs.module = "anthropic"' in text
-    assert "orchestration" in _classes(text)
+    assert _classes(ask.lower("hi"))["@anthropic.Anthropic.messages.create"] == ("orchestration", "module")
     assert ask("hi") == "claude/64: HI!"
     assert anthropic.calls == [("claude", 64, [{"role": "user", "content": "hi"}])]
 
