@@ -443,6 +443,20 @@ fn wrap_result(py: Python<'_>, t: XcsTensor, elem: ElemType) -> PyResult<Py<PyAn
     }
 }
 
+/// Which side the `classify` pass puts a Python module on by its seed tables (the same
+/// [`Matcher::match_module`](xcs_passes::classify::tables::Matcher::match_module) it applies to
+/// `xcs.module`): `"tensor"`, `"orchestration"` or `None`. `xcs.jit` intercepts calls into
+/// orchestration modules with it (`_intercept.py`), so Python keeps no second list.
+#[pyfunction]
+fn classify_module(module: &str) -> Option<&'static str> {
+    use xcs_passes::classify::tables::{Matcher, ORCHESTRATION, TENSOR};
+    match Matcher::default().match_module(module) {
+        TENSOR => Some("tensor"),
+        ORCHESTRATION => Some("orchestration"),
+        _ => None,
+    }
+}
+
 /// The module `xcs._native`.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -450,5 +464,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Executable>()?;
     m.add_class::<ResultBuffer>()?;
     m.add_class::<spmd::SpmdExecutable>()?;
+    m.add_function(wrap_pyfunction!(classify_module, m)?)?;
     Ok(())
 }

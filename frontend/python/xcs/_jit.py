@@ -17,6 +17,8 @@ import numpy as np
 
 from ._core import Array, Tracer, tracing, user_error
 from ._native import Program
+from ._intercept import rebind
+from ._orchestration import HostValue
 
 # classify, vmap-batch, inline, canonicalize, cse, fuse (MLIR's textual pipeline syntax)
 DEFAULT_PIPELINE = "builtin.module(classify,vmap-batch,inline,func.func(canonicalize,cse,fuse))"
@@ -72,7 +74,7 @@ def _flatten(out, tracer):
         keys = sorted(out)
         parts = [_flatten(out[k], tracer) for k in keys]
         return [leaf for p in parts for leaf in p[0]], (dict, keys, [p[1] for p in parts])
-    if isinstance(out, Array) or type(out).__name__ == "HostValue":
+    if isinstance(out, (Array, HostValue)):
         return [out], None
     if isinstance(out, str):
         from . import _orchestration
@@ -121,7 +123,7 @@ def flatten_inputs(xs):
 
 def _contains_traced(xs):
     for x in xs:
-        if isinstance(x, Array) or type(x).__name__ == "HostValue":
+        if isinstance(x, (Array, HostValue)):
             return True
         if isinstance(x, (list, tuple)) and _contains_traced(x):
             return True
@@ -305,7 +307,7 @@ class JitFunction:
                     self._hits += 1
                     return entry.call_arrays(args)
         if _contains_traced(args):
-            return self.fun(*args)  # inside another trace: trace through, as jax does
+            return rebind(self.fun)(*args)  # inside another trace: trace through, as jax does
         key, leaves, tree = self._key(args)
         entry = self._cache.get(key)
         if entry is None:
@@ -326,10 +328,12 @@ class JitFunction:
     def _flat_function(self, args, tree):
         """`fun` as a function of the flat dynamic leaves (statics and the tree rebuilt)."""
         statics = self.static_argnums
+        # calls into orchestration modules (openai....) become external calls (_intercept.py)
+        fun = rebind(self.fun)
 
         def flat(*leaves):
             dyn = iter(unflatten(tree, leaves))
-            return self.fun(*[args[i] if i in statics else next(dyn) for i in range(len(args))])
+            return fun(*[args[i] if i in statics else next(dyn) for i in range(len(args))])
         return flat
 
     def _trace(self, args, leaves, tree):

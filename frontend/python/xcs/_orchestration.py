@@ -182,11 +182,18 @@ def external_call(tracer, fn, args, returns=None, name=None):
 
     ops = _host_operands(tracer, args, other)
     rtype = "!xcs.str" if returns is str else "!xcs.any"
-    sym = name or qualified_name(fn)
+    return declare_call(tracer, name or qualified_name(fn), getattr(fn, "__module__", None) or "", ops, rtype, fn)
+
+
+def declare_call(tracer, sym, module, ops, rtype, fn, attrs=None):
+    """Emits `func.call @sym(ops) -> rtype` and `func.func private @sym` (with `xcs.module =
+    module` and `attrs`); `fn(*concrete operands)` is called back at run time."""
+    tracer.host = True
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.$]*", sym):
         raise user_error(f"{sym!r} is not a valid symbol name for an external declaration")
-    attrs = f' attributes {{xcs.module = {mlir_string(getattr(fn, "__module__", None) or "")}}}'
-    decl = f"func.func private @{sym}({', '.join(o.type for o in ops)}) -> {rtype}{attrs}"
+    extra = "".join(f", {k} = {v}" for k, v in (attrs or {}).items())
+    attr_text = f" attributes {{xcs.module = {mlir_string(module)}{extra}}}"
+    decl = f"func.func private @{sym}({', '.join(o.type for o in ops)}) -> {rtype}{attr_text}"
     old = tracer.decls.get(sym)
     if old is not None and old != decl:
         raise user_error(f"@{sym} is called with different argument types in one function")
