@@ -64,23 +64,35 @@ pub fn target_machine(cpu: &str, features: &str, reloc: RelocMode) -> Result<Tar
 
 /// Parses IR text into a module of `ctx` for `tm`, verifies it and optimizes it (when `optimize`).
 pub fn compile<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine, optimize: bool) -> Result<Module<'c>, String> {
+    let module = parse(ctx, ir, tm)?;
+    if optimize {
+        self::optimize(&module, tm)?;
+    }
+    Ok(module)
+}
+
+/// Parses IR text into a module of `ctx` for `tm` and verifies it.
+pub fn parse<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine) -> Result<Module<'c>, String> {
     let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "xcs");
     let module = ctx.create_module_from_ir(buf).map_err(|e| format!("LLVM rejected the generated IR: {}", e.to_string()))?;
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     module.verify().map_err(|e| format!("the generated IR does not verify: {}", e.to_string()))?;
-    if optimize {
-        module
-            .run_passes("default<O3>", tm, PassBuilderOptions::create())
-            .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
-        // Vector variants of math functions (`ops::math::vector_pair`) were kept for the loop
-        // vectorizer; now they are inlined where it called them, and dropped.
-        if let Some(used) = module.get_global("llvm.compiler.used") {
-            unsafe { used.delete() };
-            module
-                .run_passes("always-inline,globaldce,function(simplifycfg)", tm, PassBuilderOptions::create())
-                .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
-        }
-    }
     Ok(module)
+}
+
+/// Optimizes a parsed module for `tm`.
+pub fn optimize(module: &Module, tm: &TargetMachine) -> Result<(), String> {
+    module
+        .run_passes("default<O3>", tm, PassBuilderOptions::create())
+        .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
+    // Vector variants of math functions (`ops::math::vector_pair`) were kept for the loop
+    // vectorizer; now they are inlined where it called them, and dropped.
+    if let Some(used) = module.get_global("llvm.compiler.used") {
+        unsafe { used.delete() };
+        module
+            .run_passes("always-inline,globaldce,function(simplifycfg)", tm, PassBuilderOptions::create())
+            .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
+    }
+    Ok(())
 }
