@@ -1,5 +1,5 @@
 //! The LLVM side through inkwell: native target initialization, the host CPU and features,
-//! target machines, and parsing + verifying + optimizing (`default<O3>`) the IR text the
+//! target machines, and parsing + verifying + optimizing ([`PIPELINE`], `default<O2>`) the IR text the
 //! lowering writes.
 
 use std::sync::Once;
@@ -81,10 +81,17 @@ pub fn parse<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine) -> Result<Modul
     Ok(module)
 }
 
-/// Optimizes a parsed module for `tm`.
+/// The optimization pipeline: LLVM's `default<O2>`. The lowering writes the vector code of its
+/// hot kernels itself (the matmul microkernel, the math functions' vector variants), so O3's
+/// extras (chiefly non-trivial loop unswitching, which duplicates loop nests that the
+/// vectorizer then works through again) made the code no faster and took about twice as long:
+/// W3's two matmul kernels 277-309 ms of `opt` CPU at O3, 136-160 ms at O2 (LLVM 22).
+pub const PIPELINE: &str = "default<O2>";
+
+/// Optimizes a parsed module for `tm` ([`PIPELINE`]).
 pub fn optimize(module: &Module, tm: &TargetMachine) -> Result<(), String> {
     module
-        .run_passes("default<O3>", tm, PassBuilderOptions::create())
+        .run_passes(PIPELINE, tm, PassBuilderOptions::create())
         .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
     // Vector variants of math functions (`ops::math::vector_pair`) were kept for the loop
     // vectorizer; now they are inlined where it called them, and dropped.

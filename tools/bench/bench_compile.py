@@ -323,7 +323,10 @@ def fresh_processes(cmd: list[str], parse, procs: int, timeout: float, env=None)
 
 
 def ms(x: float | None) -> str:
-    return "-" if x is None else f"{x * 1e3:.1f}"
+    """Milliseconds: one decimal, three below 1 ms (the steady calls of small workloads)."""
+    if x is None:
+        return "-"
+    return f"{x * 1e3:.1f}" if x >= 1e-3 else f"{x * 1e3:.3f}"
 
 
 def rt(x: float | None) -> str:
