@@ -364,15 +364,20 @@ def fmt_table(results: dict) -> str:
 
 
 def goal_lines(results: dict) -> list[str]:
-    """PASS/MISS of the goal (xcs-run compile <= jax's lower().compile(), wall and CPU)."""
+    """PASS/MISS of the goal (xcs-run compile <= jax's lower().compile()), judged on the wall
+    time and, separately, on the CPU time (the fair figure when other processes share the cores)."""
     out = []
+
+    def verdict(x: float | None) -> str:
+        return "-" if x is None else ("PASS" if x <= 1.0 else "MISS")
+
     for name, r in results.items():
         x, j = r.get("xcs-run") or {}, r.get("jax") or {}
         if "compile_s" not in x or "compile_s" not in j:
             continue
         wall, cpu = ratio(x["compile_s"], j["compile_s"]), ratio(x.get("compile_cpu_s"), j.get("compile_cpu_s"))
-        ok = wall is not None and wall <= 1.0
-        out.append(f"  {name:<10} compile xcs-run/jax = {rt(wall)} (cpu {rt(cpu)})  {'PASS' if ok else 'MISS'} (goal <= 1.0)")
+        out.append(f"  {name:<10} compile xcs-run/jax = {rt(wall)} wall {verdict(wall)}, {rt(cpu)} cpu {verdict(cpu)}"
+                   " (goal <= 1.0)")
     return out
 
 

@@ -80,9 +80,8 @@ class Aggregation(unittest.TestCase):
                    "C": {"xcs-run": {"error": "exit 1"}, "jax": {"compile_s": 0.2}}}
         goals = bc.goal_lines(results)
         self.assertEqual(len(goals), 2)
-        self.assertIn("0.50 (cpu 0.50)  PASS", goals[0])
-        self.assertIn("1.50", goals[1])
-        self.assertIn("MISS", goals[1])
+        self.assertIn("0.50 wall PASS, 0.50 cpu PASS", goals[0])
+        self.assertIn("1.50 wall MISS, - cpu -", goals[1])  # no CPU figures: no CPU verdict
 
     def test_table(self):
         results = {"W2-256": {"xcs-run": bc.parse_xcs_run(XCS_RUN_OUT + PHASES),
