@@ -112,11 +112,11 @@ test-lit: build
 	$(LLVM_BIN)/lit -sv test
 
 # the reference interpreter (xcs-run --interp) against numpy, the xcs-run command line, the
-# native benchmark harness (with a fake xcs-run), the benchmark module generator, the shard
-# benchmarks' harnesses, xcs.lazy's benchmark (a quick run), and the Python frontend
-# (frontend/tests: xcs.numpy against numpy, jit, vmap, orchestration, xcs.lazy)
+# native and compile-time benchmark harnesses (with a fake xcs-run), the benchmark module generator,
+# the shard benchmarks' harnesses, xcs.lazy's benchmark (a quick run), and the Python frontend
+# (frontend/tests: xcs.numpy against numpy, jit, vmap, orchestration, xcs.lazy, kernels)
 test-python: build frontend
-	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py tools/bench/test_bench_lazy.py frontend/tests
+	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_compile.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py tools/bench/test_bench_lazy.py frontend/tests
 
 bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
@@ -126,6 +126,7 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_auto_shard.py --xcs-opt target/release/xcs-opt --json target/bench/auto_shard.json
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
 	$(PYTHON) tools/bench/bench_workload_ir.py --xcs-run $(XCS_RUN) --json target/bench/workload_ir.json
+	$(PYTHON) tools/bench/bench_compile.py --xcs-run target/release/xcs-run --skip-python --json target/bench/compile.json
 	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
 	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
 	$(MAKE) bench-frontend
@@ -139,6 +140,7 @@ bench-frontend: build-release bench-deps
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/xcs-*.whl
 	$(PYTHON) tools/bench/bench_frontend.py --xcs-run target/release/xcs-run --json target/bench/frontend.json
 	$(PYTHON) tools/bench/bench_workload.py --json target/bench/workload.json
+	$(PYTHON) tools/bench/bench_compile.py --xcs-run target/release/xcs-run --skip-xcs-run --json target/bench/compile_frontend.json
 
 # jax (XLA CPU) is a peer of the native benchmark only: make test never needs it
 bench-deps: deps

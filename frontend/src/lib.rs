@@ -316,6 +316,12 @@ struct Executable {
 
 #[pymethods]
 impl Executable {
+    /// Where the compile time went: `[(phase, wall_seconds, cpu_seconds), ...]` in order (lower,
+    /// target, parse, optimize, codegen); the CPU time is the process's (all threads).
+    fn compile_phases(&self) -> Vec<(String, f64, f64)> {
+        self.compiled.0.phases.phases.iter().map(|p| (p.name.to_string(), p.wall.as_secs_f64(), p.cpu.as_secs_f64())).collect()
+    }
+
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyTuple>> {
         if args.len() != self.arg_elems.len() {

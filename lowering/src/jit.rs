@@ -1,8 +1,8 @@
 //! The JIT: compiles one function for the argument types it is called with (sizes specialized,
-//! so static shapes fold through the whole function), at O3 for the host CPU, with LLVM's MCJIT;
-//! runs it on interpreter values. Compiled functions are cached by (function, argument element
-//! types and shapes): calling again with the same types reuses the code ([`Jit::compilations`]
-//! counts real compilations).
+//! so static shapes fold through the whole function), optimized by `llvm::PIPELINE` (O2) for the
+//! host CPU, with LLVM's MCJIT; runs it on interpreter values. Compiled functions are cached by
+//! (function, argument element types and shapes): calling again with the same types reuses the
+//! code ([`Jit::compilations`] counts real compilations).
 
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;
@@ -19,6 +19,7 @@ use xcs_ir::{Context, Diagnostic, Location, Module};
 
 use crate::codegen::Port;
 use crate::runtime::{self, XcsTensor};
+use crate::timing::Phases;
 use crate::{lower_module, LowerError, Options, Which};
 
 /// An error of a JIT call: the function cannot be compiled, or it failed at run time.
@@ -69,6 +70,8 @@ pub struct Compiled {
     callable: Callable,
     /// The LLVM IR before optimization (for `--emit`-style debugging).
     pub ir: String,
+    /// Where the compile time went (`xcs-run --time-phases`).
+    pub phases: Phases,
     module: ManuallyDrop<LlvmModule<'static>>,
     engine: ManuallyDrop<ExecutionEngine<'static>>,
     llctx: ManuallyDrop<Box<LlvmContext>>,
@@ -146,15 +149,26 @@ impl<'a> Jit<'a> {
 
     /// Compiles `name` (argument sizes specialized to `shapes` when given).
     pub fn compile(&self, name: &str, shapes: Option<Vec<Vec<i64>>>) -> Result<Compiled, JitError> {
+        let mut phases = Phases::default();
+        phases.start();
         let which = Which::One { name: name.to_string(), symbol: "xcs_jit_entry".into(), shapes };
         let lowered = lower_module(self.ctx, self.module, &self.opts, &which).map_err(JitError::Compile)?;
+        phases.ir_bytes = lowered.ir.len();
+        phases.ir_functions = lowered.ir.matches("\ndefine ").count();
+        phases.end("lower");
         let export = lowered.exports.into_iter().next().ok_or_else(|| JitError::Compile(LowerError::internal("nothing exported")))?;
         let llctx = Box::new(LlvmContext::create());
         // SAFETY: the context is boxed (stable address) and dropped after the module and the
         // engine that borrow it (`Compiled::drop`).
         let ctx_ref: &'static LlvmContext = unsafe { &*(llctx.as_ref() as *const LlvmContext) };
         let tm = crate::llvm::target_machine(&self.opts.cpu, &self.opts.features, RelocMode::Default).map_err(internal)?;
-        let module = crate::llvm::compile(ctx_ref, &lowered.ir, &tm, self.opts.optimize).map_err(internal)?;
+        phases.end("target");
+        let module = crate::llvm::parse(ctx_ref, &lowered.ir, &tm).map_err(internal)?;
+        phases.end("parse");
+        if self.opts.optimize {
+            crate::llvm::optimize(&module, &tm).map_err(internal)?;
+        }
+        phases.end("optimize");
         let engine = module.create_jit_execution_engine(OptimizationLevel::Aggressive).map_err(|e| internal(e.to_string()))?;
         for (sym, addr) in runtime::symbols() {
             if let Some(f) = module.get_function(sym) {
@@ -164,9 +178,11 @@ impl<'a> Jit<'a> {
         let addr = engine.get_function_address("xcs_jit_entry_packed").map_err(|e| internal(format!("{e:?}")))?;
         // SAFETY: the packed wrapper has this signature (abi.rs).
         let entry: Entry = unsafe { std::mem::transmute::<usize, Entry>(addr) };
+        phases.end("codegen");
         Ok(Compiled {
             callable: Callable { entry, sites: lowered.sites, args: export.args, results: export.results },
             ir: lowered.ir,
+            phases,
             module: ManuallyDrop::new(module),
             engine: ManuallyDrop::new(engine),
             llctx: ManuallyDrop::new(llctx),

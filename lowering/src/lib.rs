@@ -21,12 +21,14 @@ pub mod mpi;
 pub mod ops;
 pub mod runtime;
 pub mod spmd;
+pub mod timing;
 
 use xcs_ir::{Context, Module};
 
 pub use aot::{translate, Emit};
 pub use codegen::{LowerError, LowerOp, Options, PlanStats, Port, Site};
 pub use jit::{Jit, JitError};
+pub use timing::Phases;
 pub use ops::attach_interfaces;
 
 /// A context with every XCS dialect registered and the LLVM lowering attached to the ops it

@@ -1,5 +1,5 @@
 //! The LLVM side through inkwell: native target initialization, the host CPU and features,
-//! target machines, and parsing + verifying + optimizing (`default<O3>`) the IR text the
+//! target machines, and parsing + verifying + optimizing ([`PIPELINE`], `default<O2>`) the IR text the
 //! lowering writes.
 
 use std::sync::Once;
@@ -64,23 +64,42 @@ pub fn target_machine(cpu: &str, features: &str, reloc: RelocMode) -> Result<Tar
 
 /// Parses IR text into a module of `ctx` for `tm`, verifies it and optimizes it (when `optimize`).
 pub fn compile<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine, optimize: bool) -> Result<Module<'c>, String> {
+    let module = parse(ctx, ir, tm)?;
+    if optimize {
+        self::optimize(&module, tm)?;
+    }
+    Ok(module)
+}
+
+/// Parses IR text into a module of `ctx` for `tm` and verifies it.
+pub fn parse<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine) -> Result<Module<'c>, String> {
     let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "xcs");
     let module = ctx.create_module_from_ir(buf).map_err(|e| format!("LLVM rejected the generated IR: {}", e.to_string()))?;
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     module.verify().map_err(|e| format!("the generated IR does not verify: {}", e.to_string()))?;
-    if optimize {
-        module
-            .run_passes("default<O3>", tm, PassBuilderOptions::create())
-            .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
-        // Vector variants of math functions (`ops::math::vector_pair`) were kept for the loop
-        // vectorizer; now they are inlined where it called them, and dropped.
-        if let Some(used) = module.get_global("llvm.compiler.used") {
-            unsafe { used.delete() };
-            module
-                .run_passes("always-inline,globaldce,function(simplifycfg)", tm, PassBuilderOptions::create())
-                .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
-        }
-    }
     Ok(module)
+}
+
+/// The optimization pipeline: LLVM's `default<O2>`. The lowering writes the vector code of its
+/// hot kernels itself (the matmul microkernel, the math functions' vector variants), so O3's
+/// extras (chiefly non-trivial loop unswitching, which duplicates loop nests that the
+/// vectorizer then works through again) made the code no faster and took about twice as long:
+/// W3's two matmul kernels 277-309 ms of `opt` CPU at O3, 136-160 ms at O2 (LLVM 22).
+pub const PIPELINE: &str = "default<O2>";
+
+/// Optimizes a parsed module for `tm` ([`PIPELINE`]).
+pub fn optimize(module: &Module, tm: &TargetMachine) -> Result<(), String> {
+    module
+        .run_passes(PIPELINE, tm, PassBuilderOptions::create())
+        .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
+    // Vector variants of math functions (`ops::math::vector_pair`) were kept for the loop
+    // vectorizer; now they are inlined where it called them, and dropped.
+    if let Some(used) = module.get_global("llvm.compiler.used") {
+        unsafe { used.delete() };
+        module
+            .run_passes("always-inline,globaldce,function(simplifycfg)", tm, PassBuilderOptions::create())
+            .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
+    }
+    Ok(())
 }

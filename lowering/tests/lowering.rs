@@ -2302,3 +2302,23 @@ fn a_kernel_is_one_function_whatever_its_launches() {
     // the column view of %x is strided: copied to a temporary; the row views are not
     assert!(lowered.ir.contains("call ptr @xcs_rt_alloc(i64 16)"), "{}", lowered.ir);
 }
+
+#[test]
+fn compile_phases_are_recorded() {
+    // Every compilation says where its time went (xcs-run --time-phases): the phases in order,
+    // and the size of the LLVM IR the lowering wrote.
+    let _g = lock();
+    let src = "func.func @f(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {\n  %r = tensor.matmul %a, %b : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>\n  return %r : tensor<64x16xf32>\n}";
+    let ctx = xcs_lowering::context();
+    let m = parse(&ctx, src);
+    let jit = Jit::new(&ctx, &m, opts());
+    let c = jit.compile_for("f", &[rand("f32", &[64, 32], 1), rand("f32", &[32, 16], 2)]).expect("compiles");
+    let names: Vec<&str> = c.phases.phases.iter().map(|p| p.name).collect();
+    assert_eq!(names, ["lower", "target", "parse", "optimize", "codegen"]);
+    assert!(c.phases.ir_bytes == c.ir.len() && c.phases.ir_functions >= 2, "{:?}", c.phases);
+    let (wall, cpu) = c.phases.total();
+    assert!(wall > std::time::Duration::ZERO && cpu > std::time::Duration::ZERO, "{:?}", c.phases);
+    let text = c.phases.render();
+    assert_eq!(text.lines().count(), 6, "{text}");
+    assert!(text.lines().all(|l| l.starts_with("phase: name=") && l.contains(" wall_ms=") && l.contains(" cpu_ms=")), "{text}");
+}

@@ -1,5 +1,5 @@
 // xcs-run compiles through the LLVM JIT by default: results as the interpreter prints them,
-// IEEE special values, --threads, --bench, and run-time errors located at the failing op.
+// IEEE special values, --threads, --bench, --time-phases, and run-time errors located at the failing op.
 // RUN: xcs-run %s --entry ieee --input 0='[1.0, -1.0, 0.0, -0.0]' --input 1='[0.0, 0.0, 0.0, 2.0]' | FileCheck %s --check-prefix=IEEE
 // RUN: xcs-run %s --entry ieee --backend=interp --input 0='[1.0, -1.0, 0.0, -0.0]' --input 1='[0.0, 0.0, 0.0, 2.0]' | FileCheck %s --check-prefix=IEEE
 // RUN: xcs-run %s --entry work --threads 1 --input x=random:3 > %t.1
@@ -12,6 +12,7 @@
 // RUN: xcs-run %s --entry work --interp --input x=random:3 --output-dir %t.id > /dev/null
 // RUN: %python -c "import numpy as n, sys; a, b = n.load(sys.argv[1]), n.load(sys.argv[2]); assert a.shape == b.shape and n.allclose(a, b, rtol=1e-5, atol=1e-7), (a, b)" %t.jd/rowmax.npy %t.id/rowmax.npy
 // RUN: xcs-run %s --entry work --threads 2 --bench 3 --input x=random:3 | FileCheck %s --check-prefix=BENCH
+// RUN: xcs-run %s --entry work --bench 1 --time-phases --input x=random:3 2>&1 >/dev/null | FileCheck %s --check-prefix=PHASES
 // RUN: not xcs-run %s --entry idiv --input 0='[4, 2]' --input 1='[2, 0]' 2>&1 | FileCheck %s --check-prefix=DIV0
 
 // IEEE:      result0: tensor<4xf32>
@@ -25,7 +26,13 @@ func.func @ieee(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<
   return %q, %m : tensor<4xf32>, tensor<4xf32>
 }
 
-// BENCH: bench: entry=work backend=llvm threads=2 calls=3 min_ms={{[0-9.]+}} median_ms={{[0-9.]+}} compile_ms={{[0-9.]+}}
+// BENCH: bench: entry=work backend=llvm threads=2 calls=3 min_ms={{[0-9.]+}} median_ms={{[0-9.]+}} compile_ms={{[0-9.]+}} first_call_ms={{[0-9.]+}}
+// PHASES:      phase: name=lower wall_ms={{[0-9.]+}} cpu_ms={{[0-9.]+}}
+// PHASES-NEXT: phase: name=target wall_ms=
+// PHASES-NEXT: phase: name=parse wall_ms=
+// PHASES-NEXT: phase: name=optimize wall_ms=
+// PHASES-NEXT: phase: name=codegen wall_ms=
+// PHASES-NEXT: phase: name=total wall_ms={{[0-9.]+}} cpu_ms={{[0-9.]+}} ir_bytes={{[1-9][0-9]*}} ir_functions={{[1-9][0-9]*}}
 // BENCH-NOT: result
 func.func @work(%x: tensor<256x300xf32> {xcs.name = "x"}) -> (tensor<256xf32> {xcs.name = "rowmax"}) {
   %t = tensor.tanh %x : tensor<256x300xf32>

@@ -409,6 +409,12 @@ fn command() -> Command {
                 .help("Time N calls after one warm-up call; print one 'bench:' line with the min and median time per call (results are printed only with --print or --output-dir)"),
         )
         .arg(
+            Arg::new("time-phases")
+                .long("time-phases")
+                .action(ArgAction::SetTrue)
+                .help("Print where the LLVM JIT's compile time went to stderr, one 'phase:' line per phase (lower, target, parse, optimize, codegen) with its wall and CPU time, then a total"),
+        )
+        .arg(
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
@@ -514,7 +520,7 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
             };
             (call(p.args.clone())?, timing)
         }
-        _ => run_llvm(&p.xcs, &p.module, &p.entry, &p.args, p.threads, p.bench)?,
+        _ => run_llvm(&p, m.get_flag("time-phases"))?,
     };
     if let Some(t) = &timing {
         let mut out = std::io::stdout().lock();
@@ -629,6 +635,8 @@ pub fn emit_results(m: &ArgMatches, p: &Prepared, results: &[RtValue]) -> Result
 pub struct Timing {
     pub calls: Vec<Duration>,
     pub compile: Option<Duration>,
+    /// The warm-up call (the first call after compiling: page faults of fresh buffers, cold caches).
+    pub first: Duration,
 }
 
 impl Timing {
@@ -647,7 +655,8 @@ impl Timing {
     }
     /// The one line `--bench` prints (a stable format, space-separated `key=value`; times in
     /// milliseconds): `bench: entry=main backend=llvm threads=2 calls=10 min_ms=0.012345
-    /// median_ms=0.013000 compile_ms=41.200000`.
+    /// median_ms=0.013000 compile_ms=41.200000 first_call_ms=0.052000` (compile_ms only for the
+    /// LLVM JIT; first_call_ms is the warm-up call).
     pub fn line(&self, entry: &str, backend: &str, threads: usize) -> String {
         let ms = |d: Duration| format!("{:.6}", d.as_secs_f64() * 1e3);
         let mut s = format!(
@@ -659,13 +668,16 @@ impl Timing {
         if let Some(c) = self.compile {
             s.push_str(&format!(" compile_ms={}", ms(c)));
         }
+        s.push_str(&format!(" first_call_ms={}", ms(self.first)));
         s
     }
 }
 
 /// One warm-up call, then `n` timed calls of `f`.
 pub fn time_calls(n: u64, mut f: impl FnMut() -> Result<(), String>) -> Result<Timing, String> {
+    let t = Instant::now();
     f()?;
+    let first = t.elapsed();
     let mut calls = Vec::with_capacity(n as usize);
     for _ in 0..n {
         let t = Instant::now();
@@ -673,7 +685,7 @@ pub fn time_calls(n: u64, mut f: impl FnMut() -> Result<(), String>) -> Result<T
         calls.push(t.elapsed());
     }
     calls.sort();
-    Ok(Timing { calls, compile: None })
+    Ok(Timing { calls, compile: None, first })
 }
 
 /// A JIT error (`d`, its diagnostic, perhaps with notes) rendered as xcs-opt renders
@@ -702,15 +714,10 @@ pub fn render_diagnostic(xcs: &Compiler, mut d: xcs_ir::Diagnostic) -> String {
     s
 }
 
-/// Runs `entry` through the LLVM JIT with `threads` threads (and times it with `bench`).
-fn run_llvm(
-    xcs: &Compiler,
-    module: &Module,
-    entry: &str,
-    args: &[RtValue],
-    threads: usize,
-    bench: Option<u64>,
-) -> Result<(Vec<RtValue>, Option<Timing>), String> {
+/// Runs the entry through the LLVM JIT with `p.threads` threads (and times it with `p.bench`;
+/// `time_phases`: prints the compile's phases to stderr).
+fn run_llvm(p: &Prepared, time_phases: bool) -> Result<(Vec<RtValue>, Option<Timing>), String> {
+    let (xcs, module, entry, args, threads, bench) = (&p.xcs, &p.module, p.entry.as_str(), &p.args, p.threads, p.bench);
     let mut opts = xcs_lowering::Options::host();
     opts.threads = threads;
     xcs_lowering::runtime::set_num_threads(threads);
@@ -719,6 +726,9 @@ fn run_llvm(
     let t0 = Instant::now();
     let compiled = jit.compile_for(entry, args).map_err(render)?;
     let compile = t0.elapsed();
+    if time_phases {
+        eprint!("{}", compiled.phases.render());
+    }
     let inputs = compiled.inputs(args).map_err(render)?;
     let timing = match bench {
         Some(n) => {

@@ -262,7 +262,9 @@ fn located_on(mpi: &Mpi, plan: &SpmdPlan, d: xcs_ir::Diagnostic) -> xcs_ir::Diag
 /// One warm-up call, then `n` calls, each started together on every rank (a barrier) and
 /// timed as the slowest rank's.
 fn time_mpi(mpi: &Mpi, n: u64, mut call: impl FnMut()) -> Timing {
+    let t = std::time::Instant::now();
     call();
+    let first = t.elapsed();
     let mut calls = Vec::with_capacity(n as usize);
     for _ in 0..n {
         mpi.barrier();
@@ -271,7 +273,7 @@ fn time_mpi(mpi: &Mpi, n: u64, mut call: impl FnMut()) -> Timing {
         calls.push(std::time::Duration::from_secs_f64(mpi.max(t.elapsed().as_secs_f64())));
     }
     calls.sort();
-    Timing { calls, compile: None }
+    Timing { calls, compile: None, first }
 }
 
 /// The results of one rank as bytes: per result a kind byte (0: tensor, N: an iN scalar), the

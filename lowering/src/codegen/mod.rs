@@ -79,7 +79,7 @@ pub struct Options {
     pub locations_in_messages: bool,
     /// Loops touching fewer elements run serially.
     pub parallel_threshold: i64,
-    /// Optimize (LLVM `default<O3>`).
+    /// Optimize (LLVM's `default<O2>`, `llvm::PIPELINE`).
     pub optimize: bool,
     /// Shared libraries also contain the MPI transport of SPMD programs (`xcs_comm_mpi`, built
     /// with `mpicc`; `xcs-translate --mpi`).

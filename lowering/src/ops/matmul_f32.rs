@@ -150,13 +150,23 @@ fn epilogue_tile(
     })
 }
 
-/// `if c { then() } else { els() }`.
+/// `if c { then() } else { els() }`; a constant `c` (static sizes and strides) emits only the
+/// branch taken, so LLVM is not given dead code to optimize and delete.
 fn if_else(
     k: &mut Kernel,
     c: &Val,
     then: impl FnOnce(&mut Kernel) -> R<()>,
     els: impl FnOnce(&mut Kernel) -> R<()>,
 ) -> R<()> {
+    if let Some(taken) = c.as_bool() {
+        let (b, j) = (k.f.label(if taken { "then" } else { "else" }), k.f.label("endif"));
+        k.f.br(&b);
+        k.f.start(&b);
+        if taken { then(k)? } else { els(k)? }
+        k.f.br(&j);
+        k.f.start(&j);
+        return Ok(());
+    }
     let (t, e, j) = (k.f.label("then"), k.f.label("else"), k.f.label("endif"));
     k.f.condbr(c, &t, &e);
     k.f.start(&t);
@@ -608,37 +618,52 @@ fn pack_b(k: &mut Kernel, kp: &F32Kernel, sc: &Scratch, cb: &ColumnBlock, kb: &K
             let tk = f.mul(jt, &kb.kc);
             let tk = f.add(&tk, p);
             let dst = f.mul(&tk, &Val::i64(nr));
-            let pack = |k: &mut Kernel, full: bool, unit: bool| {
+            // Contiguous full tile: whole vectors (what the SLP vectorizer would make of scalar
+            // copies, without making it work for it).
+            let pack_vectors = |k: &mut Kernel| {
+                let (f, vty, vl) = (&mut k.f, kp.t.vty, kp.t.vl);
+                for v in 0..kp.t.nv {
+                    let col = f.add(&col0, &Val::i64(v * vl));
+                    let off = f.add(&rowo, &col);
+                    let src = f.gep("float", &kp.b.ptr, &off);
+                    let x = f.emit(vty, format!("load {vty}, ptr {src}, align 4"));
+                    let d = f.add(&dst, &Val::i64(v * vl));
+                    let q = f.gep("float", &sc.pb, &d);
+                    f.raw(format!("store {vty} {x}, ptr {q}, align 4"));
+                }
+                Ok(())
+            };
+            // Strided full tile: one scalar copy per column.
+            let pack_strided = |k: &mut Kernel| {
                 let f = &mut k.f;
                 for c in 0..nr {
                     let col = f.add(&col0, &Val::i64(c));
-                    let v = if unit {
-                        let off = f.add(&rowo, &col);
-                        load_f(f, &kp.b.ptr, &off)
-                    } else if full {
-                        let co = f.mul(&col, &kp.sbn);
-                        let off = f.add(&rowo, &co);
-                        load_f(f, &kp.b.ptr, &off)
-                    } else {
-                        let cc = smin(f, &col, &nm1);
-                        let co = f.mul(&cc, &kp.sbn);
-                        let off = f.add(&rowo, &co);
-                        let x = load_f(f, &kp.b.ptr, &off);
-                        let ok = f.icmp("slt", &col, &kp.n);
-                        f.select(&ok, &x, &Val::f32(0.0))
-                    };
+                    let co = f.mul(&col, &kp.sbn);
+                    let off = f.add(&rowo, &co);
+                    let v = load_f(f, &kp.b.ptr, &off);
                     let d = f.add(&dst, &Val::i64(c));
                     let q = f.gep("float", &sc.pb, &d);
                     f.store(&v, &q);
                 }
                 Ok(())
             };
-            if_else(
-                k,
-                &full,
-                |k| if_else(k, &unit, |k| pack(k, true, true), |k| pack(k, true, false)),
-                |k| pack(k, false, false),
-            )
+            // Edge tile (columns past N read clamped and zeroed): a loop, as it is rare.
+            let pack_edge = |k: &mut Kernel| {
+                k.f.for_range(&Val::i64(0), &Val::i64(nr), |f, c| {
+                    let col = f.add(&col0, c);
+                    let cc = smin(f, &col, &nm1);
+                    let co = f.mul(&cc, &kp.sbn);
+                    let off = f.add(&rowo, &co);
+                    let x = load_f(f, &kp.b.ptr, &off);
+                    let ok = f.icmp("slt", &col, &kp.n);
+                    let v = f.select(&ok, &x, &Val::f32(0.0));
+                    let d = f.add(&dst, c);
+                    let q = f.gep("float", &sc.pb, &d);
+                    f.store(&v, &q);
+                    Ok(())
+                })
+            };
+            if_else(k, &full, |k| if_else(k, &unit, pack_vectors, pack_strided), pack_edge)
         })
     })
 }
@@ -804,13 +829,9 @@ fn tile(
 fn edge_tile_in(k: &mut Kernel, kp: &F32Kernel, sc: &Scratch, kb: &KBlock, at: &TileAt, notfull: &Val) -> R<()> {
     let (mr, nr) = (kp.t.mr, kp.nr());
     let tb = &sc.tilebuf;
+    k.m.declare("llvm.memset.p0.i64", "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)");
     k.f.if_then(notfull, |f| {
-        for r in 0..mr {
-            for c in 0..nr {
-                let q = f.gep("float", tb, &Val::i64(r * nr + c));
-                f.store(&Val::f32(0.0), &q);
-            }
-        }
+        f.raw(format!("call void @llvm.memset.p0.i64(ptr {tb}, i8 0, i64 {}, i1 false)", mr * nr * 4));
         Ok(())
     })?;
     let notfirst = k.f.emit("i1", format!("xor i1 {}, true", kb.first));
