@@ -11,7 +11,7 @@ fn main() {
     let src = std::fs::read(&path).expect("read");
     let read = t0.elapsed();
     let ctx = xcs_dialects::context();
-    let opts = xcs_ir::parser::ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0 };
+    let opts = xcs_ir::parser::ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0, ..Default::default() };
     for _ in 0..repeat {
         let t = Instant::now();
         let m = match xcs_ir::parser::parse_module_bytes(&ctx, &src, &path, &opts) {

@@ -6,7 +6,7 @@ use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::{AttrKind, Body, Context, Module, Op};
 
 fn parse(ctx: &Context, src: &str) -> Module {
-    let o = ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0 };
+    let o = ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0, ..Default::default() };
     match parse_module(ctx, src, "in.mlir", &o) {
         Ok(m) => m,
         Err(d) => panic!("{} at {:?}", d.message, ctx.loc_file_line_col(d.loc).map(|x| (x.1, x.2))),
@@ -15,7 +15,7 @@ fn parse(ctx: &Context, src: &str) -> Module {
 
 fn err(src: &str) -> (String, u32, u32) {
     let ctx = xcs_dialects::context();
-    let o = ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0 };
+    let o = ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0, ..Default::default() };
     match parse_module(&ctx, src, "in.mlir", &o) {
         Ok(_) => panic!("expected an error"),
         Err(d) => {
@@ -185,7 +185,7 @@ fn custom_form_errors() {
 #[test]
 fn mutated_custom_forms_never_panic() {
     let ctx = xcs_dialects::context();
-    let o = ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0 };
+    let o = ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0, ..Default::default() };
     let bytes = FUNCS.as_bytes();
     let mut state: u64 = 0x2545F4914F6CDD1D;
     let mut next = move || {

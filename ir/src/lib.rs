@@ -24,6 +24,7 @@ pub mod parser;
 pub mod printer;
 pub mod verifier;
 pub mod render;
+pub mod source_text;
 pub mod verify_diagnostics;
 pub mod split;
 pub mod resources;

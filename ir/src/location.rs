@@ -9,6 +9,9 @@ use crate::context::{Attr, Context, Ident};
 pub struct Location(u64);
 
 const PACKED: u64 = 1 << 63;
+/// With `PACKED` clear: a parser placeholder for a location alias used before its definition
+/// (`loc(#loc3)` with `#loc3 = loc(...)` at the end of the file); never outlives the parse.
+const DEFERRED: u64 = 1 << 62;
 const FILE_BITS: u32 = 15;
 const LINE_BITS: u32 = 28;
 const COL_BITS: u32 = 20;
@@ -35,7 +38,17 @@ impl Location {
         Location(i as u64)
     }
     pub(crate) fn interned_index(self) -> Option<u32> {
-        (self.0 & PACKED == 0).then_some(self.0 as u32)
+        (self.0 & (PACKED | DEFERRED) == 0).then_some(self.0 as u32)
+    }
+    /// A value no placeholder or location takes (the parser's "not defined yet").
+    pub(crate) const fn deferred_sentinel() -> Location {
+        Location(DEFERRED | (1 << 40))
+    }
+    pub(crate) fn deferred(i: u32) -> Location {
+        Location(DEFERRED | i as u64)
+    }
+    pub(crate) fn deferred_index(self) -> Option<u32> {
+        (self.0 & (PACKED | DEFERRED) == DEFERRED).then_some(self.0 as u32)
     }
     /// Packs a file:line:col if it fits, else `None`.
     pub(crate) fn pack(file_index: u32, line: u32, col: u32) -> Option<Location> {

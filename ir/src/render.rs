@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 use crate::context::{Context, Ident};
 use crate::diag::{Diagnostic, Severity};
 use crate::location::{LocKind, Location};
+use crate::source_text::SourceText;
 
 /// How many `called from` frames a call-site location shows (MLIR's `callStackLimit`).
 const CALL_STACK_LIMIT: usize = 10;
@@ -57,9 +58,23 @@ pub struct RenderOptions {
 /// The source texts diagnostics point into, by file name.
 #[derive(Default)]
 pub struct SourceMap {
-    files: Vec<SimpleFile<String, String>>,
+    files: Vec<SourceFile>,
     by_name: FxHashMap<String, usize>,
     read_files: bool,
+}
+
+/// One file: its text, and its line table, built on the first diagnostic that needs it (a
+/// mapped input is never scanned for lines unless something is reported in it).
+struct SourceFile {
+    text: SourceText,
+    lines: std::sync::OnceLock<SimpleFile<String, SourceText>>,
+    name: String,
+}
+
+impl SourceFile {
+    fn indexed(&self) -> &SimpleFile<String, SourceText> {
+        self.lines.get_or_init(|| SimpleFile::new(self.name.clone(), self.text.clone()))
+    }
 }
 
 /// A position in a source file, as a location names it and as the file holds it.
@@ -81,7 +96,12 @@ impl SourceMap {
 
     /// Adds (or replaces) a file's text without copying it.
     pub fn add_owned(&mut self, name: &str, text: String) {
-        let f = SimpleFile::new(name.to_string(), text);
+        self.add_text(name, SourceText::owned(text));
+    }
+
+    /// Adds (or replaces) a file's text, e.g. a mapped file ([`SourceText::read_file`]).
+    pub fn add_text(&mut self, name: &str, text: SourceText) {
+        let f = SourceFile { text, lines: std::sync::OnceLock::new(), name: name.to_string() };
         match self.by_name.get(name) {
             Some(&i) => self.files[i] = f,
             None => {
@@ -93,7 +113,12 @@ impl SourceMap {
 
     /// The text of a file added with [`SourceMap::add`].
     pub fn text(&self, name: &str) -> Option<&str> {
-        self.by_name.get(name).map(|&i| self.files[i].source().as_str())
+        self.by_name.get(name).map(|&i| self.files[i].text.as_str())
+    }
+
+    /// The shared text of a file (to hand to the parser, see [`crate::parser::ParseOptions::source`]).
+    pub fn source_text(&self, name: &str) -> Option<SourceText> {
+        self.by_name.get(name).map(|&i| self.files[i].text.clone())
     }
 
     /// Also read files that locations name but that were not added, from disk (as MLIR's
@@ -102,13 +127,13 @@ impl SourceMap {
         self.read_files = on;
     }
 
-    fn file(&self, name: &str) -> Option<Cow<'_, SimpleFile<String, String>>> {
+    fn file(&self, name: &str) -> Option<Cow<'_, SimpleFile<String, SourceText>>> {
         if let Some(&i) = self.by_name.get(name) {
-            return Some(Cow::Borrowed(&self.files[i]));
+            return Some(Cow::Borrowed(self.files[i].indexed()));
         }
         if self.read_files {
             if let Ok(text) = std::fs::read_to_string(name) {
-                return Some(Cow::Owned(SimpleFile::new(name.to_string(), text)));
+                return Some(Cow::Owned(SimpleFile::new(name.to_string(), SourceText::owned(text))));
             }
         }
         None
@@ -248,7 +273,7 @@ fn line_at(src: &str, start: usize) -> &str {
 
 /// LLVM's `FindLocForLineAndColumn`: the line must exist and the column may point at most just
 /// past its last character.
-fn resolve<'a>(file: &'a SimpleFile<String, String>, line: u32, col: u32) -> Option<Resolved<'a>> {
+fn resolve<'a>(file: &'a SimpleFile<String, SourceText>, line: u32, col: u32) -> Option<Resolved<'a>> {
     if line == 0 || col == 0 {
         return None;
     }

@@ -27,7 +27,7 @@ fn run(file: &str, verify_diagnostics: bool) -> String {
     }
     let mut out = String::new();
     for c in split_input(&src, DEFAULT_SPLIT_MARKER).chunks {
-        let popts = ParseOptions { allow_unregistered: true, line_offset: c.line_offset, col_offset: c.col_offset };
+        let popts = ParseOptions { allow_unregistered: true, line_offset: c.line_offset, col_offset: c.col_offset, ..Default::default() };
         let diags: Vec<Diagnostic> = match parse_module(&ctx, c.text, file, &popts) {
             Err(d) => vec![d],
             Ok(m) => {

@@ -167,6 +167,16 @@ class Generator:
         self.cfgs = [make_config(self.rng, i) for i in range(3)]
         self.funcs: list[FuncSig] = []
         self.by_cfg: dict[int, list[FuncSig]] = {0: [], 1: [], 2: []}
+        self.mixes = set(getattr(args, "mix", []) or [])
+        names, weights = list(STEP_KINDS_TOP[0]), list(STEP_KINDS_TOP[1])
+        for m in sorted(self.mixes):
+            for kind, w in MIX_STEP_KINDS.get(m, []):
+                names.append(kind)
+                weights.append(w)
+        self.top_kinds = (names, weights)
+        self.loc_defs: list[str] = []  # `#locN = loc(...)` lines (mix "locations")
+        self.file_locs: list[str] = []
+        self.nloc = 0
 
     # ---- op names per flavor -------------------------------------------------------------
     def opname(self, kind: str, sub: str = "") -> str:
@@ -237,6 +247,7 @@ class Generator:
         if disc:
             line.append(" {" + ", ".join(f"{k} = {v}" if v else k for k, v in sorted(disc.items())) + "}")
         line.append(" : " + self.ftype(in_types, out_types))
+        line.append(self.loc_suffix(name))
         self.out.append("".join(line))
         self.count += 1
         self.mix[name if self.flavor != "test" or mixkey in ("const", "fused", "yield", "custom_call")
@@ -252,6 +263,8 @@ class Generator:
         for i, size in enumerate(sizes):
             self.gen_func(i, size)
         self.out.append("}) : () -> ()")
+        self.out.extend(self.file_locs)
+        self.out.extend(self.loc_defs)
         assert self.count == a.ops, (self.count, a.ops)
         return self.out
 
@@ -290,7 +303,7 @@ class Generator:
             ft = self.ftype([ty[k] for k in arg_keys], [ty[k] for k in res_keys])
             self.out.append(f'  "func.func"() <{{function_type = {ft}, sym_name = "{sig.name}", '
                             f'sym_visibility = "private"}}> ({{')
-            self.out.append("  }) : () -> ()")
+            self.out.append("  }) : () -> ()" + self.loc_suffix("func.func"))
             self.count += 1
             self.mix["func.func"] += 1
             self.funcs.append(sig)
@@ -327,7 +340,8 @@ class Generator:
                 res_keys.append(rng.choice([k for k in top.keys() if k not in ("XB", "MB")]))
         res_vals = [top.vals[k][-1] for k in res_keys]
         rt = [ty[k] for k in res_keys]
-        body.append("    " + f'"func.return"({", ".join(res_vals)}) : ' + self.ftype(rt, []))
+        body.append("    " + f'"func.return"({", ".join(res_vals)}) : ' + self.ftype(rt, [])
+                    + self.loc_suffix("func.return"))
         self.out = saved
         name = f"f{idx}"
         sig = FuncSig(name, cfg.cid, arg_keys, res_keys)
@@ -341,7 +355,7 @@ class Generator:
         self.out.append('  "func.func"() <{' + ", ".join(props) + "}> ({")
         self.out.append("  ^bb0(" + ", ".join(f"{n}: {ty[k]}" for k, n in top.recent[:len(arg_keys)]) + "):")
         self.out.extend(body)
-        self.out.append("  }) : () -> ()")
+        self.out.append("  }) : () -> ()" + self.loc_suffix("func.func"))
         self.funcs.append(sig)
         self.by_cfg[cfg.cid].append(sig)
 
@@ -353,7 +367,7 @@ class Generator:
             n = self.dup_run(sc, ind, budget)
             if n:
                 return n
-        kinds = STEP_KINDS_TOP if top_level else STEP_KINDS_INNER
+        kinds = self.top_kinds if top_level else STEP_KINDS_INNER
         while True:
             kind = rng.choices(kinds[0], weights=kinds[1])[0]
             n = getattr(self, "k_" + kind)(sc, ind, budget, top_level)
@@ -490,8 +504,10 @@ class Generator:
 
     def k_softmax(self, sc, ind, budget, top):
         k = "M" if self.avail(sc, "M") and self.rng.random() < 0.7 else "X"
-        return self.simple(sc, ind, "softmax", "", [self.pick(sc, k)], [k], [k],
-                           {"axis": "2 : i64"}, top)
+        attrs = {"axis": "2 : i64"}
+        if "constants" in self.mixes:
+            attrs["scale"] = self.distinct_float() + " : f32"
+        return self.simple(sc, ind, "softmax", "", [self.pick(sc, k)], [k], [k], attrs, top)
 
     def k_layer_norm(self, sc, ind, budget, top):
         if not self.avail(sc, "G"):
@@ -499,7 +515,8 @@ class Generator:
         return self.simple(sc, ind, "layer_norm", "",
                            [self.pick(sc, "X"), self.pick(sc, "G"), self.pick(sc, "G")],
                            ["X", "G", "G"], ["X"],
-                           {"axis": "2 : i64", "epsilon": "1.000000e-05 : f32"}, top)
+                           {"axis": "2 : i64", "epsilon": (self.distinct_float() if "constants" in self.mixes
+                                                           else "1.000000e-05") + " : f32"}, top)
 
     def k_cmp_select(self, sc, ind, budget, top):
         if budget < 2:
@@ -625,6 +642,76 @@ class Generator:
             sc.add(k, n)
         return used + 2
 
+    # -- the optional mixes' step kinds and helpers
+    def distinct_float(self) -> str:
+        """A float literal from ~260k values, exactly representable in f32 (k / 2^10)."""
+        k = self.rng.randrange(1, 1 << 18) * self.rng.choice([1, -1])
+        return f"{k / 1024.0:.6e}" if (k % 1024 == 0 or abs(k) < 1024) and len(f"{k / 1024.0:.6e}") <= 13 \
+            else repr(k / 1024.0)
+
+    def k_dconst(self, sc, ind, budget, top):
+        """A small dense constant of distinct values (mix "constants")."""
+        rng = self.rng
+        n = rng.choice([4, 8, 16])
+        vals = ", ".join(f"{rng.randrange(-512, 512) / 64.0:.6e}" for _ in range(n))
+        key = f"D{n}"
+        self.fn.cfg.types.setdefault(key, f"tensor<{n}xf32>")
+        self.detail["const:distinct-small"] += 1
+        return self.simple(sc, ind, "const", "", [], [], [key],
+                           {"value": f"dense<[{vals}]> : tensor<{n}xf32>"}, top)
+
+    def k_rreduce(self, sc, ind, budget, top):
+        """A reduction whose combiner is a region (mix "regions"): 3 ops."""
+        if budget < 3:
+            return 0
+        rng = self.rng
+        st = self.fn
+        ty = st.cfg.types
+        opts = [k for k in ("X", "Y", "M") if self.avail(sc, k)]
+        if not opts:
+            return 0
+        k = rng.choice(opts)
+        elt = ty[k].rsplit("x", 1)[1].rstrip(">")
+        operand = self.pick(sc, k)
+        res = st.new_val()
+        a, b = st.new_arg(), st.new_arg()
+        c = st.new_val()
+        comb = rng.choice(["arith.addf", "arith.maximumf", "arith.minimumf", "arith.mulf"])
+        region = [f"{ind}^bb0({a}: {elt}, {b}: {elt}):",
+                  f'{ind}  {c} = "{comb}"({a}, {b}) : ({elt}, {elt}) -> {elt}' + self.loc_suffix(comb),
+                  f'{ind}  "xt.yield"({c}) : ({elt}) -> ()' + self.loc_suffix("xt.yield")]
+        self.count += 2
+        self.mix[comb] += 1
+        self.mix["xt.yield"] += 1
+        self.detail["region reductions"] += 1
+        self.emit_op(ind, res, 1, "xt.reduce", [operand], [ty[k]], [ty["R"]],
+                     {"axes": "array<i64: 2>"}, False, "reduce", region=region)
+        sc.add("R", res)
+        return 3
+
+    def loc_suffix(self, opname: str) -> str:
+        """` loc(#locN)` with a fresh location for the op (mix "locations"), else ''."""
+        if "locations" not in self.mixes:
+            return ""
+        rng = self.rng
+        if len(self.file_locs) < 4000 and (not self.file_locs or rng.random() < 0.05):
+            f = rng.choice(LOC_FILES)
+            self.file_locs.append(f'#locf{len(self.file_locs)} = loc("/src/app/{f}":'
+                                  f"{rng.randrange(1, 3000)}:{rng.randrange(0, 80)})")
+        fl = f"#locf{rng.randrange(len(self.file_locs))}"
+        n = self.nloc
+        self.nloc += 1
+        r = rng.random()
+        if r < 0.5:
+            base = opname.rsplit(".", 1)[-1]
+            body = f'"jit(model)/jit(main)/{rng.choice(NAME_PARTS)}{rng.randrange(48)}/{base}"({fl})'
+        elif r < 0.8:
+            body = f"callsite({fl} at #locf{rng.randrange(len(self.file_locs))})"
+        else:
+            body = f'"/src/app/{rng.choice(LOC_FILES)}":{rng.randrange(1, 3000)}:{rng.randrange(0, 120)}'
+        self.loc_defs.append(f"#loc{n} = loc({body})")
+        return f" loc(#loc{n})"
+
     def k_call(self, sc, ind, budget, top):
         rng = self.rng
         st = self.fn
@@ -674,6 +761,20 @@ STEP_KINDS_TOP = (
 )
 STEP_KINDS_INNER = (["binary", "unary"], [60, 40])
 
+# Optional mixes (`--mix`), each a realistic pressure on a parser's memory; without them the
+# output is byte-identical to the generator's default.
+MIXES = {
+    "constants": "distinct small dense constants (4-16 elements, ~6%% of ops) and distinct float "
+                 "attributes (epsilon / scale of layer norms and softmaxes)",
+    "regions": "reductions with a scalar body region (xt.reduce, arith op, xt.yield; ~6%% of ops "
+               "are region reductions)",
+    "locations": "every op has its own location, printed as JAX exports do: #loc aliases at the "
+                 "end of the file (file:line:col, named and callsite locations)",
+}
+# Extra top-level step kinds and their weights per mix.
+MIX_STEP_KINDS = {"constants": [("dconst", 6.0)], "regions": [("rreduce", 2.2)]}
+LOC_FILES = ["model.py", "layers.py", "attention.py", "mlp.py", "train.py", "utils.py"]
+
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
@@ -685,6 +786,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dup", type=float, default=0.0,
                    help="probability per step of re-emitting a run of earlier pure ops (CSE work)")
     p.add_argument("--spread", type=float, default=0.8, help="log-normal sigma of function sizes")
+    p.add_argument("--mix", action="append", choices=sorted(MIXES), default=[],
+                   help="add a mix (repeatable): " + "; ".join(f"{k}: {v}" for k, v in sorted(MIXES.items())))
     p.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     p.add_argument("--stats", metavar="FILE",
                    help="write {ops, funcs, mix} as JSON to FILE ('-' = stderr)")
@@ -693,6 +796,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--ops must be at least 3")
     if not 0.0 <= a.dup < 1.0:
         p.error("--dup must be in [0, 1)")
+    if a.mix and a.flavor != "upstream":
+        p.error("--mix needs the upstream flavor")
     g = Generator(a)
     lines = g.generate()
     text = "\n".join(lines) + "\n"
@@ -704,7 +809,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.stats:
         total = g.count
         stats = {"ops": total, "funcs": len(g.funcs), "bytes": len(text.encode()),
-                 "flavor": a.flavor, "seed": a.seed, "dup": a.dup,
+                 "flavor": a.flavor, "seed": a.seed, "dup": a.dup, "mix_options": sorted(a.mix),
                  "mix": {k: {"count": v, "percent": round(100.0 * v / total, 2)}
                          for k, v in g.mix.most_common()},
                  "detail": {k: {"count": v, "percent": round(100.0 * v / total, 2)}

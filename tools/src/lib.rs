@@ -73,7 +73,7 @@ pub(crate) fn load_input(xcs: &mut Compiler, m: &clap::ArgMatches) -> Result<(St
     xcs.allow_unregistered = m.get_flag("allow-unregistered-dialect");
     let input = m.get_one::<String>("input-file").map(String::as_str).unwrap_or("-");
     let (file, text) = opt::read_input(input)?;
-    let mut module = xcs.parse_named(&file, &text).map_err(|e| e.to_string())?;
+    let mut module = xcs.parse_named(&file, text.as_str()).map_err(|e| e.to_string())?;
     if let Some(p) = m.get_one::<String>("pass-pipeline") {
         xcs.run(&mut module, p).map_err(|e| e.to_string())?;
     }

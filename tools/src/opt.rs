@@ -4,7 +4,7 @@
 //! Single-dash long flags (`-split-input-file`) are accepted, as LLVM's option parser does.
 
 use std::ffi::OsString;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -13,6 +13,7 @@ use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::pass::{render_timing_report, PassManager, PassRegistry, TimingNode};
 use xcs_ir::printer::{print_module_to, PrintOptions};
 use xcs_ir::render::{RenderOptions, SourceMap};
+use xcs_ir::source_text::SourceText;
 use xcs_ir::split::{near_miss_warning, split_input, DEFAULT_SPLIT_MARKER};
 use xcs_ir::verifier::{verify_module_with, VerifyOptions};
 use xcs_ir::verify_diagnostics::{DiagnosticVerifier, VerifyLevel};
@@ -313,10 +314,10 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
 
     // ---- the input
     let input = m.get_one::<String>("input").map(String::as_str).unwrap_or("-");
-    let (file, text) = read_input(input)?;
+    let (file, source) = read_input(input)?;
     let mut sources = SourceMap::new();
     // The source map owns the one copy of the text; everything below borrows it.
-    sources.add_owned(&file, text);
+    sources.add_text(&file, source.clone());
     sources.set_read_files(true);
     let sources = sources;
     let text = sources.text(&file).unwrap_or_default();
@@ -327,7 +328,11 @@ fn run(ctx: &Context, registry: &PassRegistry, m: &ArgMatches, start: Instant) -
     let color = verify_level.is_none() && std::io::stderr().is_terminal();
     let driver = Driver {
         ctx,
-        parse: ParseOptions { allow_unregistered: m.get_flag("allow-unregistered-dialect"), ..Default::default() },
+        parse: ParseOptions {
+            allow_unregistered: m.get_flag("allow-unregistered-dialect"),
+            source: Some(source.clone()),
+            ..Default::default()
+        },
         verify: VerifyOptions {
             threads: pm.options.threading,
             print_op_on_diagnostic: verify_level.is_none(),
@@ -498,6 +503,9 @@ impl Driver<'_> {
     ) -> Option<xcs_ir::Module> {
         let t = Instant::now();
         let parsed = parse_module(self.ctx, text, file, parse);
+        if let Some(t) = &parse.source {
+            t.release_all(); // the IR holds no references into the text
+        }
         phases.parse += t.elapsed();
         let mut module = match parsed {
             Ok(m) => m,
@@ -543,23 +551,17 @@ fn timing_report(p: &Phases, total: Duration) -> String {
     render_timing_report(&nodes, total)
 }
 
-/// Reads the input file (`-`: standard input); returns its name for diagnostics and its text.
-pub(crate) fn read_input(input: &str) -> Result<(String, String), String> {
-    let bytes = if input == "-" {
-        let mut b = Vec::new();
-        std::io::stdin().read_to_end(&mut b).map_err(|e| format!("cannot read standard input: {e}"))?;
-        b
-    } else {
-        std::fs::read(input).map_err(|e| format!("cannot open input file '{input}': {}", io_reason(&e)))?
-    };
-    let name = if input == "-" { "<stdin>".to_string() } else { input.to_string() };
-    // MLIR reads bytes; invalid UTF-8 is reported by the parser at its position. Keep the
-    // text lossless where it is valid and replace only invalid sequences.
-    let text = match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
-    Ok((name, text))
+/// Reads the input file (`-`: standard input); returns its name for diagnostics and its text
+/// (a large file is mapped, see [`SourceText::read_file`]). MLIR reads bytes; invalid UTF-8
+/// is replaced (only the invalid sequences), and the parser reports it where it matters.
+pub(crate) fn read_input(input: &str) -> Result<(String, SourceText), String> {
+    if input == "-" {
+        let text = SourceText::read_from(std::io::stdin()).map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(("<stdin>".to_string(), text));
+    }
+    let text = SourceText::read_file(std::path::Path::new(input))
+        .map_err(|e| format!("cannot open input file '{input}': {}", io_reason(&e)))?;
+    Ok((input.to_string(), text))
 }
 
 fn io_reason(e: &std::io::Error) -> String {

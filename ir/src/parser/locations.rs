@@ -3,6 +3,7 @@
 //! `fused<meta>[a, b]`, `#alias`; and trailing `loc(...)` specifiers, where an alias may be
 //! used before its definition (fixed up at the end of the file).
 
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::{PResult, Parser};
@@ -20,9 +21,12 @@ impl<'s> Parser<'s> {
         let l = if t.kind == Tok::HashId && !self.text(t)[1..].contains(&b'.') && self.byte_after(t) != Some(b'<') {
             let name = &self.text(t)[1..];
             self.bump();
-            match self.lookup_attr_alias(name) {
-                Some(a) => self.loc_of_alias(a, t.start)?,
-                None => self.defer_loc_alias(name, t.start),
+            match self.lookup_loc_alias(name) {
+                Some(l) => l,
+                None => match self.lookup_attr_alias(name) {
+                    Some(a) => self.loc_of_alias(a, t.start)?,
+                    None => self.defer_loc_alias(name, t.start),
+                },
             }
         } else {
             self.parse_loc_instance()?
@@ -64,6 +68,13 @@ impl<'s> Parser<'s> {
         match t.kind {
             Tok::HashId => {
                 let off = t.start;
+                let name = &self.text(t)[1..];
+                if let Some(l) = self.lookup_loc_alias(name) {
+                    if self.byte_after(t) != Some(b'<') {
+                        self.bump();
+                        return Ok(l);
+                    }
+                }
                 let a = self.parse_attr()?;
                 self.loc_of_alias(a, off)
             }
@@ -178,6 +189,141 @@ impl<'s> Parser<'s> {
             (0, Some(_)) => ctx.loc(LocKind::Fused { metadata, locs: Box::new([Location::UNKNOWN]) }),
             (1, None) => out[0],
             _ => ctx.loc(LocKind::Fused { metadata, locs: out.as_slice().into() }),
+        }
+    }
+}
+
+/// The file's location aliases, each with its location once defined and its first use before
+/// the definition (MLIR allows `loc(#alias)` ahead of `#alias = loc(...)`, and JAX's exports
+/// define every op's location at the end of the file). The names MLIR's printer gives
+/// (`#loc1`, `#loc2`, ...) index a table directly; other names are owned short keys, not
+/// slices of the source: the pages of a mapped input the parser has passed may be given back,
+/// and comparing a name there would read them in again.
+#[derive(Default)]
+pub(crate) struct LocAliases {
+    named: FxHashMap<SmallVec<[u8; 16]>, u32>,
+    /// By alias id (`#locN`: id N; named aliases: ids above [`NUMBERED_LIMIT`]): its location
+    /// once defined, else [`UNDEFINED`].
+    locs: Vec<Location>,
+    /// By alias id: the offset of its first use before its definition (`u32::MAX`: none).
+    first_use: Vec<u32>,
+    /// Named aliases by id - NUMBERED_LIMIT.
+    named_locs: Vec<Location>,
+    named_first_use: Vec<u32>,
+    deferred: bool,
+}
+
+/// `#locN` with N below this is numbered; a larger N is kept as a name.
+const NUMBERED_LIMIT: u32 = 1 << 26;
+/// A slot of an alias not defined (yet).
+const UNDEFINED: Location = Location::deferred_sentinel();
+
+/// N of a `locN` alias name as MLIR's printer writes it (no leading zeros).
+fn numbered(name: &[u8]) -> Option<u32> {
+    let digits = name.strip_prefix(b"loc")?;
+    if digits.is_empty() || digits.len() > 8 || (digits[0] == b'0' && digits.len() > 1) {
+        return None;
+    }
+    let mut n: u32 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + (d - b'0') as u32;
+    }
+    (n < NUMBERED_LIMIT).then_some(n)
+}
+
+impl LocAliases {
+    fn id(&mut self, name: &[u8]) -> u32 {
+        if let Some(n) = numbered(name) {
+            if self.locs.len() <= n as usize {
+                self.locs.resize(n as usize + 1, UNDEFINED);
+                self.first_use.resize(n as usize + 1, u32::MAX);
+            }
+            return n;
+        }
+        if let Some(&id) = self.named.get(name) {
+            return id;
+        }
+        let id = NUMBERED_LIMIT + self.named_locs.len() as u32;
+        self.named.insert(SmallVec::from_slice(name), id);
+        self.named_locs.push(UNDEFINED);
+        self.named_first_use.push(u32::MAX);
+        id
+    }
+
+    fn slot(&mut self, id: u32) -> (&mut Location, &mut u32) {
+        match id.checked_sub(NUMBERED_LIMIT) {
+            None => (&mut self.locs[id as usize], &mut self.first_use[id as usize]),
+            Some(i) => (&mut self.named_locs[i as usize], &mut self.named_first_use[i as usize]),
+        }
+    }
+
+    /// The location of a defined alias.
+    pub(crate) fn get(&self, name: &[u8]) -> Option<Location> {
+        let l = match numbered(name) {
+            Some(n) => *self.locs.get(n as usize)?,
+            None => self.named_locs[(*self.named.get(name)? - NUMBERED_LIMIT) as usize],
+        };
+        (l != UNDEFINED).then_some(l)
+    }
+
+    pub(crate) fn define(&mut self, name: &[u8], l: Location) {
+        let id = self.id(name);
+        *self.slot(id).0 = l;
+    }
+
+    /// A placeholder for an alias not defined yet ([`Location::deferred`] with the alias id).
+    pub(crate) fn defer(&mut self, name: &[u8], offset: u32) -> Location {
+        let id = self.id(name);
+        let first = self.slot(id).1;
+        *first = (*first).min(offset);
+        self.deferred = true;
+        Location::deferred(id)
+    }
+
+    pub(crate) fn has_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// What each placeholder stands for ([`Resolved::get`]), or the first use (in file order)
+    /// of an alias that was never defined as a location: its offset and name.
+    pub(crate) fn resolve(self) -> Result<Resolved, (u32, Vec<u8>)> {
+        let missing = |locs: &[Location], uses: &[u32]| {
+            (0..locs.len()).filter(|&i| locs[i] == UNDEFINED && uses[i] != u32::MAX).min_by_key(|&i| uses[i])
+        };
+        let a = missing(&self.locs, &self.first_use).map(|i| (self.first_use[i], format!("loc{i}").into_bytes()));
+        let b = missing(&self.named_locs, &self.named_first_use).map(|i| {
+            let id = NUMBERED_LIMIT + i as u32;
+            let name = self.named.iter().find(|(_, &v)| v == id).map(|(n, _)| n.to_vec()).unwrap_or_default();
+            (self.named_first_use[i], name)
+        });
+        match (a, b) {
+            (Some(x), Some(y)) => return Err(if x.0 <= y.0 { x } else { y }),
+            (Some(x), None) | (None, Some(x)) => return Err(x),
+            (None, None) => {}
+        }
+        Ok(Resolved { numbered: self.locs, named: self.named_locs })
+    }
+}
+
+/// The locations deferred placeholders stand for, by alias id.
+pub(crate) struct Resolved {
+    numbered: Vec<Location>,
+    named: Vec<Location>,
+}
+
+impl Resolved {
+    /// The location `l` stands for (`l` itself if it is not a placeholder).
+    #[inline]
+    pub(crate) fn get(&self, l: Location) -> Location {
+        match l.deferred_index() {
+            None => l,
+            Some(id) => match id.checked_sub(NUMBERED_LIMIT) {
+                None => self.numbered[id as usize],
+                Some(i) => self.named[i as usize],
+            },
         }
     }
 }

@@ -24,12 +24,13 @@ mod ops;
 mod tests;
 mod types;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::body::{Body, OperationState};
 use crate::context::{Attr, Context, Ident};
 use crate::diag::Diagnostic;
 use crate::lexer::{LineIndex, Tok, Token};
+use crate::source_text::{SourceText, RELEASE_STEP};
 use crate::location::Location;
 use crate::module::Module;
 use crate::types::Type;
@@ -55,6 +56,9 @@ pub struct ParseOptions {
     /// Bytes before `src` on its first line (a chunk that starts after a split marker on the
     /// marker's line), added to the columns of that line.
     pub col_offset: u32,
+    /// The text the parsed source is (part of), when it is a mapped file: the pages already
+    /// parsed are given back as the parser moves on ([`SourceText::release_before`]).
+    pub source: Option<SourceText>,
 }
 
 /// Parses a whole file: top-level ops (wrapped in an implicit `builtin.module` unless the file
@@ -117,10 +121,6 @@ const MAX_CACHED_SPAN: usize = 4096;
 
 /// A use of a location alias before its definition (`loc(#loc3)` with `#loc3` defined at the
 /// end of the file, as mlir-opt prints): a unique placeholder location fixed up at the end.
-struct DeferredLoc<'s> {
-    alias: &'s [u8],
-    offset: u32,
-}
 
 /// The parser state for one source buffer.
 pub(crate) struct Parser<'s> {
@@ -137,7 +137,9 @@ pub(crate) struct Parser<'s> {
     lines: LineIndex,
     type_aliases: FxHashMap<&'s [u8], Type>,
     attr_aliases: FxHashMap<&'s [u8], Attr>,
-    deferred_locs: FxHashMap<Location, DeferredLoc<'s>>,
+    /// Location aliases (`#loc3 = loc(...)`), kept as locations: interned as attributes only
+    /// if one is used as an attribute value (JAX's exports define one per op).
+    pub(crate) loc_aliases: locations::LocAliases,
     type_cache: FxHashMap<&'s [u8], Type>,
     attr_cache: FxHashMap<&'s [u8], Attr>,
     op_names: FxHashMap<&'s [u8], crate::context::OpName>,
@@ -158,6 +160,10 @@ pub(crate) struct Parser<'s> {
     resources: FxHashMap<String, crate::resources::Resource>,
     /// The file's `external_resources`.
     external: crate::resources::ExternalResources,
+    /// The mapped text `src` lies in and `src`'s offset in it (pages behind the parser are
+    /// given back), and the position at which to do that next.
+    release: Option<(SourceText, usize)>,
+    next_release: u32,
 }
 
 impl<'s> Parser<'s> {
@@ -182,7 +188,7 @@ impl<'s> Parser<'s> {
             lines: LineIndex::new(),
             type_aliases: FxHashMap::default(),
             attr_aliases: FxHashMap::default(),
-            deferred_locs: FxHashMap::default(),
+            loc_aliases: Default::default(),
             type_cache: FxHashMap::default(),
             attr_cache: FxHashMap::default(),
             op_names: FxHashMap::default(),
@@ -197,6 +203,11 @@ impl<'s> Parser<'s> {
             distinct_ids: FxHashMap::default(),
             resources: FxHashMap::default(),
             external: Default::default(),
+            release: opts.source.as_ref().and_then(|t| {
+                let base = (src.as_ptr() as usize).checked_sub(t.as_str().as_ptr() as usize)?;
+                (t.is_mapped() && base + src.len() <= t.as_str().len()).then(|| (t.clone(), base))
+            }),
+            next_release: RELEASE_STEP as u32,
         })
     }
 
@@ -434,7 +445,7 @@ impl<'s> Parser<'s> {
         if let Some(off) = self.undeclared {
             return Err(self.error_at(off, "use of undeclared SSA value name"));
         }
-        if !self.deferred_locs.is_empty() {
+        if self.loc_aliases.has_deferred() {
             self.resolve_deferred_locs(&mut module.body)?;
         }
         // The implicit module: a file that is exactly one `builtin.module` is that module.
@@ -457,7 +468,15 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_attr_alias_def(&mut self) -> PResult<()> {
-        let name = self.parse_alias_def_name("attribute", |p, name| p.attr_aliases.contains_key(name))?;
+        let name = self.parse_alias_def_name("attribute", |p, name| {
+            p.attr_aliases.contains_key(name) || p.loc_aliases.get(name).is_some()
+        })?;
+        if self.is_kw("loc") && self.byte_after(self.tok) == Some(b'(') {
+            self.bump();
+            let l = self.parse_loc_parens()?;
+            self.loc_aliases.define(name, l);
+            return Ok(());
+        }
         let a = self.parse_attr()?;
         self.attr_aliases.insert(name, a);
         Ok(())
@@ -489,47 +508,51 @@ impl<'s> Parser<'s> {
         self.type_aliases.get(name).copied()
     }
     pub(crate) fn lookup_attr_alias(&self, name: &[u8]) -> Option<Attr> {
-        self.attr_aliases.get(name).copied()
-    }
-
-    /// A placeholder for `loc(#alias)` with `#alias` not yet defined.
-    pub(crate) fn defer_loc_alias(&mut self, alias: &'s [u8], offset: u32) -> Location {
-        let n = self.deferred_locs.len();
-        let l = self.ctx.name_loc(&format!("\u{0}xcs.deferred-loc.{n}"), None);
-        self.deferred_locs.insert(l, DeferredLoc { alias, offset });
-        l
-    }
-
-    fn resolve_deferred_locs(&mut self, body: &mut Body) -> PResult<()> {
-        let mut map: FxHashMap<Location, Location> = FxHashMap::default();
-        let mut pending: Vec<(Location, &'s [u8], u32)> =
-            self.deferred_locs.iter().map(|(&l, d)| (l, d.alias, d.offset)).collect();
-        pending.sort_by_key(|p| p.2);
-        for (ph, alias, off) in pending {
-            match self.attr_aliases.get(alias).copied() {
-                None => return Err(self.error_at(off, "operation location alias was never defined")),
-                Some(a) => match self.ctx.attr_kind(a) {
-                    crate::attrs::AttrKind::Location(l) => {
-                        map.insert(ph, *l);
-                    }
-                    _ => {
-                        let s = self.attr_str(a);
-                        return Err(self.error_at(off, format!("expected location, but found '{s}'")));
-                    }
-                },
-            }
+        if let Some(&a) = self.attr_aliases.get(name) {
+            return Some(a);
         }
-        let keys: FxHashSet<Location> = map.keys().copied().collect();
-        fix_locs(body, &map, &keys);
+        self.loc_aliases.get(name).map(|l| self.ctx.attr(crate::attrs::AttrKind::Location(l)))
+    }
+    /// The location an alias names, if it is a location alias.
+    pub(crate) fn lookup_loc_alias(&self, name: &[u8]) -> Option<Location> {
+        self.loc_aliases.get(name)
+    }
+
+    /// Gives back the pages of a mapped input that the parser has gone past (called at each
+    /// op; does something once per [`RELEASE_STEP`] bytes).
+    #[inline]
+    pub(crate) fn release_consumed(&mut self) {
+        if self.tok.start < self.next_release {
+            return;
+        }
+        self.next_release = self.tok.start.saturating_add(RELEASE_STEP as u32);
+        if let Some((text, base)) = &self.release {
+            text.release_before(base + self.tok.start as usize);
+        }
+    }
+
+    /// A placeholder for `loc(#alias)` with `#alias` not yet defined (MLIR's deferred
+    /// location references), replaced at the end of the file.
+    pub(crate) fn defer_loc_alias(&mut self, alias: &'s [u8], offset: u32) -> Location {
+        self.loc_aliases.defer(alias, offset)
+    }
+
+    /// What each placeholder stands for, in placeholder order; the first use of an alias that
+    /// is undefined, or not a location, is the error (in file order, as MLIR reports it).
+    fn resolve_deferred_locs(&mut self, body: &mut Body) -> PResult<()> {
+        let aliases = std::mem::take(&mut self.loc_aliases);
+        let resolved = aliases.resolve().map_err(|(offset, name)| match self.attr_aliases.get(&name[..]) {
+            None => self.error_at(offset, "operation location alias was never defined"),
+            Some(&a) => self.error_at(offset, format!("expected location, but found '{}'", self.attr_str(a))),
+        })?;
+        fix_locs(body, &resolved);
         Ok(())
     }
 }
 
 /// Replaces placeholder locations of ops and block arguments everywhere in `body`.
-fn fix_locs(body: &mut Body, map: &FxHashMap<Location, Location>, keys: &FxHashSet<Location>) {
-    if let Some(&l) = map.get(&body.loc()) {
-        body.set_loc(l);
-    }
+fn fix_locs(body: &mut Body, resolved: &locations::Resolved) {
+    body.set_loc(resolved.get(body.loc()));
     let mut blocks = Vec::new();
     for &r in body.root_regions() {
         blocks.extend(body.region_blocks(r));
@@ -544,18 +567,19 @@ fn fix_locs(body: &mut Body, map: &FxHashMap<Location, Location>, keys: &FxHashS
         let args: smallvec::SmallVec<[crate::body::Value; 8]> = body.block_args(b).into();
         for a in args {
             if let Some(l) = body.arg_loc(a) {
-                if keys.contains(&l) {
-                    body.set_arg_loc(a, map[&l]);
+                if l.deferred_index().is_some() {
+                    body.set_arg_loc(a, resolved.get(l));
                 }
             }
         }
     }
     for op in ops {
-        if let Some(&l) = map.get(&body.op_loc(op)) {
-            body.set_op_loc(op, l);
+        let l = body.op_loc(op);
+        if l.deferred_index().is_some() {
+            body.set_op_loc(op, resolved.get(l));
         }
         if let Some(n) = body.nested_mut(op) {
-            fix_locs(n, map, keys);
+            fix_locs(n, resolved);
         }
     }
 }

@@ -576,6 +576,7 @@ impl<'s> Parser<'s> {
     // ------------------------------------------------------------------ operations
     /// One operation (with its result list and trailing location), appended to `block`.
     pub(crate) fn parse_operation(&mut self, body: &mut Body, block: Block) -> PResult<()> {
+        self.release_consumed();
         let start = self.tok.start;
         let mut results: SmallVec<[(Token, u32); 2]> = SmallVec::new();
         let mut nres: u32 = 0;

@@ -59,7 +59,7 @@ fn ctx() -> Context {
 }
 
 fn opts() -> ParseOptions {
-    ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0 }
+    ParseOptions { allow_unregistered: true, line_offset: 0, col_offset: 0, ..Default::default() }
 }
 
 fn parse(ctx: &Context, src: &str) -> Module {
@@ -324,7 +324,7 @@ fn aliases_metadata_and_line_offset() {
     let op = m.ops()[0];
     assert_eq!(m.body.value_type(m.body.result(op, 0)), c.tensor_type(&[4], c.f32_type()));
     assert_eq!(m.body.attr(&c, op, "x"), Some(c.dict(&[(c.ident("k"), c.i64_attr(1))])));
-    let o = ParseOptions { allow_unregistered: true, line_offset: 10, col_offset: 0 };
+    let o = ParseOptions { allow_unregistered: true, line_offset: 10, col_offset: 0, ..Default::default() };
     let m = parse_module(&c, "\n\"foo.a\"() : () -> ()", "f", &o).unwrap();
     assert_eq!(c.loc_file_line_col(m.body.op_loc(m.ops()[0])).map(|x| (x.1, x.2)), Some((12, 1)));
     let e = err_with(&c, "\n\"foo.a\"(%x) : (i32) -> ()", &o);
@@ -346,6 +346,38 @@ fn resource_blobs_are_kept_per_parse() {
     assert_eq!(&*blob_of(&m1).data, &[1, 2]);
     assert_eq!(&*blob_of(&m2).data, &[3, 4]);
     assert_eq!(blob_of(&m1).alignment, 1);
+}
+
+#[test]
+fn location_aliases_named_and_numbered_forward_references() {
+    let c = ctx();
+    // `#loc01` is not MLIR's numbering (leading zero): a name, distinct from `#loc1`
+    let src = r#""foo.a"() : () -> () loc(#loc01)
+"foo.b"() : () -> () loc(#loc1)
+"foo.c"() : () -> () loc(#here)
+#loc01 = loc("zero.py":1:1)
+#loc1 = loc("one.py":2:2)
+#here = loc("named"("h.py":3:3))
+"foo.d"() {where = #loc1} : () -> ()
+"#;
+    let m = parse(&c, src);
+    let (b, ops) = (&m.body, m.ops());
+    assert_eq!(b.op_loc(ops[0]), c.file_loc("zero.py", 1, 1));
+    assert_eq!(b.op_loc(ops[1]), c.file_loc("one.py", 2, 2));
+    assert_eq!(b.op_loc(ops[2]), c.name_loc("named", Some(c.file_loc("h.py", 3, 3))));
+    // a location alias used as an attribute value is the location attribute
+    let attr = b.attr(&c, ops[3], "where").expect("attribute");
+    assert!(matches!(c.attr_kind(attr), AttrKind::Location(l) if *l == c.file_loc("one.py", 2, 2)));
+}
+
+#[test]
+fn undefined_location_aliases_report_the_first_use_in_the_file() {
+    // the named alias is used first, the numbered one first in id order
+    check("\"foo.a\"() : () -> () loc(#x)\n\"foo.b\"() : () -> () loc(#loc0)\n",
+          "operation location alias was never defined", 1, 26);
+    check("\"foo.a\"() : () -> () loc(#loc7)\n\"foo.b\"() : () -> () loc(#x)\n#x = loc(\"a\":1:1)\n",
+          "operation location alias was never defined", 1, 26);
+    check("#loc1 = loc(\"a\":1:1)\n#loc1 = loc(\"b\":1:1)\n", "redefinition of attribute alias id 'loc1'", 2, 1);
 }
 
 #[test]
