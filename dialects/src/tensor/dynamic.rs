@@ -51,7 +51,7 @@ op! {
         operands: { x: TENSOR, #[variadic] starts: INDEX_SCALAR_TENSOR },
         results: { result: TENSOR },
         attributes: { sizes: DENSE_I64_ARRAY_ATTR },
-        traits: [Pure, SameOperandsAndResultElementType],
+        traits: [Pure],
         infer: infer_dynamic_slice,
         interfaces: [
             dyn crate::interp::semantics::Semantics => &DYNAMIC_SLICE,
@@ -67,7 +67,7 @@ op! {
         summary: "Write a slice at run-time starts (clamped)",
         operands: { x: TENSOR, update: TENSOR, #[variadic] starts: INDEX_SCALAR_TENSOR },
         results: { result: TENSOR },
-        traits: [Pure, SameOperandsAndResultElementType],
+        traits: [Pure],
         infer: infer_dynamic_update_slice,
         interfaces: [
             dyn crate::interp::semantics::Semantics => &DYNAMIC_UPDATE_SLICE,
