@@ -42,6 +42,7 @@ impl Pass for ConvertStablehloToTensor {
         &INFO
     }
     fn run(&self, ctx: &Context, module: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
+        crate::util::require_symbol_table(ctx, module, "convert-stablehlo-to-tensor", diags)?;
         let mut changed = strip_frontend_attrs(ctx, module, None);
         let funcs: Vec<Op> = module.top_ops().into_iter().filter(|&op| FuncOp::cast(ctx, module, op).is_some()).collect();
         for f in funcs {

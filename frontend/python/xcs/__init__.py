@@ -3,7 +3,8 @@
 `xcs.jit` (trace, optimize, compile through LLVM, cache), `xcs.vmap`, `xcs.numpy` and `xcs.nn`
 (numpy's and jax.nn's names for the tensor dialect's ops), `xcs.llm`/`xcs.format` and the
 providers, seed 000's markers and `analyze_operations`, the exceptions (`xcs.XcsError` and
-its subclasses), `xcs.shard_map` (auto-sharded SPMD runs on simulated devices), and the native layer (`xcs.Program`: parse, pipelines, interpreter, JIT).
+its subclasses), `xcs.shard_map` (auto-sharded SPMD runs on simulated devices), and the native layer (`xcs.Program`: parse, pipelines, interpreter, JIT);
+`xcs.from_jax` compiles a JAX function from its StableHLO export.
 See docs/python.md.
 """
 
@@ -18,8 +19,10 @@ from ._vmap import vmap, parallel_map, VmapFunction
 from ._orchestration import llm, format, mark_tensor, mark_orchestration, mark_hybrid, mark_pytree_safe
 from ._classify import analyze_operations, OperationSummary
 from ._shard_map import shard_map, ShardMapFunction, Mesh, PartitionSpec, P
+from ._jax import from_jax, JaxFunction
 
 __all__ = ["XcsError", "TraceError", "CompileError", "RunError", "Program", "Executable", "numpy", "nn",
            "providers", "jit", "JitFunction", "DEFAULT_PIPELINE", "vmap", "parallel_map", "VmapFunction",
            "llm", "format", "mark_tensor", "mark_orchestration", "mark_hybrid", "mark_pytree_safe",
-           "analyze_operations", "OperationSummary", "shard_map", "ShardMapFunction", "Mesh", "PartitionSpec", "P"]
+           "analyze_operations", "OperationSummary", "shard_map", "ShardMapFunction", "Mesh", "PartitionSpec", "P",
+           "from_jax", "JaxFunction"]
