@@ -2,7 +2,8 @@
 //! makes them): `tensor.iota`, `tensor.dynamic_slice`, `tensor.dynamic_update_slice` and
 //! `tensor.extract` (a 0-d tensor's element as a scalar, for branch conditions). Their
 //! declarations, shape inference, interpreter semantics and cost rules live here; their LLVM
-//! lowering is in `lowering/src/ops/dynamic.rs`. Like StableHLO's (and XLA's), dynamic starts are
+//! lowering is in `lowering/src/ops/dynamic.rs`; batching rules (`vmap-batch`) are here too: with
+//! per-item starts or a per-item condition there is none (the map becomes a parallel map). Like StableHLO's (and XLA's), dynamic starts are
 //! clamped so that the slice lies in the operand: there are no out-of-range errors.
 
 use smallvec::smallvec;
@@ -56,6 +57,7 @@ op! {
         interfaces: [
             dyn crate::interp::semantics::Semantics => &DYNAMIC_SLICE,
             dyn crate::interfaces::cost::CostRule => &DYNAMIC_SLICE_COST,
+            dyn crate::interfaces::batching::BatchingRule => &DYNAMIC_SLICE_BATCHING,
         ],
     }
 }
@@ -72,6 +74,7 @@ op! {
         interfaces: [
             dyn crate::interp::semantics::Semantics => &DYNAMIC_UPDATE_SLICE,
             dyn crate::interfaces::cost::CostRule => &DYNAMIC_UPDATE_SLICE_COST,
+            dyn crate::interfaces::batching::BatchingRule => &DYNAMIC_UPDATE_SLICE_BATCHING,
         ],
     }
 }
@@ -87,6 +90,8 @@ op! {
         infer: |ctx, ops, _| Ok(smallvec![ranked(ctx, ops[0]).map(|(_, e)| e).ok_or("x must be a 0-d tensor")?]),
         interfaces: [
             dyn crate::interp::semantics::Semantics => &EXTRACT,
+            dyn crate::interfaces::batching::BatchingRule => &EXTRACT_BATCHING,
+            dyn crate::interfaces::cost::CostRule => &EXTRACT_COST,
         ],
     }
 }
@@ -242,6 +247,8 @@ pub static DYNAMIC_SLICE_COST: CostFn = CostFn(|op: &mut CostOp| {
     let (out, _) = op.result_from_type()?;
     Ok(Rule::new(op.key(), out, vec![], op.esize(0)?).as_view())
 });
+/// Key `tensor.extract`: a register load, free.
+pub static EXTRACT_COST: CostFn = CostFn(|op: &mut CostOp| Ok(Rule::new(op.key(), op.dims(0)?.clone(), vec![], op.esize(0)?)));
 /// Key `tensor.dynamic_update_slice`: copies `x` and writes the update.
 pub static DYNAMIC_UPDATE_SLICE_COST: CostFn = CostFn(|op: &mut CostOp| {
     let out = op.dims(0)?.clone();
@@ -249,3 +256,52 @@ pub static DYNAMIC_UPDATE_SLICE_COST: CostFn = CostFn(|op: &mut CostOp| {
     let n = product(&out)?;
     Ok(Rule::new(op.key(), out, vec![("read_elements", read), ("num_elements", n)], op.esize(0)?))
 });
+
+// ---------------------------------------------------------------------------- batching
+
+use crate::interfaces::batching::{BatchResult, BatchedResults, BatchedValue, Batcher, RuleFn, Unbatchable};
+
+/// A batched `x` with starts shared by the batch: one more start (0) and size (the batch).
+pub static DYNAMIC_SLICE_BATCHING: RuleFn = RuleFn(batch_dynamic_slice);
+/// A batched `x` or `update` with shared starts: both batched, one more start (0).
+pub static DYNAMIC_UPDATE_SLICE_BATCHING: RuleFn = RuleFn(batch_dynamic_update_slice);
+/// A per-item condition cannot be one scalar: never batched.
+pub static EXTRACT_BATCHING: RuleFn =
+    RuleFn(|_, _, _| Err(Unbatchable::new("tensor.extract of a per-item value (a per-item branch condition)")));
+
+/// The starts (operands from `first`) with a leading 0 start, if none of them is batched.
+fn shared_starts(b: &mut dyn Batcher<'_>, ins: &[BatchedValue], first: usize) -> BatchResult<Vec<xcs_ir::Value>> {
+    if ins[first..].iter().any(|v| v.batched) {
+        return Err(Unbatchable::new("dynamic slice starts that differ per item"));
+    }
+    let ty = ins.get(first).map(|v| b.body().value_type(v.value)).ok_or_else(|| Unbatchable::new("a 0-d slice"))?;
+    let zero = b.int_constant(ty, &[0])?;
+    Ok(std::iter::once(zero).chain(ins[first..].iter().map(|v| v.value)).collect())
+}
+
+fn batch_dynamic_slice(b: &mut dyn Batcher<'_>, op: xcs_ir::Op, ins: &[BatchedValue]) -> BatchResult<BatchedResults> {
+    let ctx = b.ctx();
+    let starts = shared_starts(b, ins, 1)?;
+    let old = b.body().result_types(op)[0];
+    let out_ty = b.batched_type(old)?;
+    let mut sizes = ctx.dict_get(b.body().attrs(op), "sizes").and_then(|a| ctx.as_i64_array(a)).unwrap_or_default();
+    sizes.insert(0, b.batch_size());
+    let mut operands = vec![ins[0].value];
+    operands.extend(starts);
+    let attrs = b.attrs_with(op, &[("sizes", ctx.dense_i64_array(&sizes))]);
+    Ok(smallvec![BatchedValue::batched(b.build1(DynamicSliceOp::DEF, &operands, out_ty, &attrs)?)])
+}
+
+fn batch_dynamic_update_slice(
+    b: &mut dyn Batcher<'_>,
+    op: xcs_ir::Op,
+    ins: &[BatchedValue],
+) -> BatchResult<BatchedResults> {
+    let starts = shared_starts(b, ins, 2)?;
+    let x = if ins[0].batched { ins[0].value } else { b.broadcast_batch(ins[0].value)? };
+    let update = if ins[1].batched { ins[1].value } else { b.broadcast_batch(ins[1].value)? };
+    let out_ty = b.body().value_type(x);
+    let mut operands = vec![x, update];
+    operands.extend(starts);
+    Ok(smallvec![BatchedValue::batched(b.build1(DynamicUpdateSliceOp::DEF, &operands, out_ty, &[])?)])
+}
