@@ -294,7 +294,7 @@ fn batch_dynamic_slice(b: &mut dyn Batcher<'_>, op: xcs_ir::Op, ins: &[BatchedVa
 
 fn batch_dynamic_update_slice(
     b: &mut dyn Batcher<'_>,
-    op: xcs_ir::Op,
+    _op: xcs_ir::Op,
     ins: &[BatchedValue],
 ) -> BatchResult<BatchedResults> {
     let starts = shared_starts(b, ins, 2)?;
