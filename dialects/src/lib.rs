@@ -26,7 +26,7 @@ use xcs_ir::Context;
 
 /// Every dialect XCS provides (builtin is always registered by `Context::new`). The `test`
 /// dialect is not one of them: it lives with the tests (`xcs-test-support`, `test/lib/`).
-pub fn all_dialects() -> [&'static DialectDef; 8] {
+pub fn all_dialects() -> [&'static DialectDef; 9] {
     [
         &func::FUNC_DIALECT,
         &cf::CF_DIALECT,
@@ -36,6 +36,7 @@ pub fn all_dialects() -> [&'static DialectDef; 8] {
         &shard::SHARD_DIALECT,
         &stablehlo::STABLEHLO_DIALECT,
         &stablehlo::chlo::CHLO_DIALECT,
+        &stablehlo::sdy::SDY_DIALECT,
     ]
 }
 

@@ -174,3 +174,44 @@ def test_wrong_signature_is_an_error(rng):
     g = xcs.from_jax(mlp, normal(rng, 8, 32), normal(rng, 32, 64), normal(rng, 64), normal(rng, 64, 10), normal(rng, 10))
     with pytest.raises(xcs.RunError, match="shape"):
         g(normal(rng, 4, 32), normal(rng, 32, 64), normal(rng, 64), normal(rng, 64, 10), normal(rng, 10))
+
+
+SHARDED_EXPORT = r'''
+import sys, numpy as np, jax, jax.numpy as jnp
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+out = sys.argv[1]
+mesh = Mesh(np.array(jax.devices()).reshape(2, 2), ("dp", "tp"))
+rng = np.random.default_rng(0)
+x = jax.device_put(rng.standard_normal((8, 16)).astype(np.float32), NamedSharding(mesh, P("dp", None)))
+w = jax.device_put(rng.standard_normal((16, 32)).astype(np.float32) * 0.2, NamedSharding(mesh, P(None, "tp")))
+def f(x, w):
+    y = jax.lax.with_sharding_constraint(x @ w, NamedSharding(mesh, P("dp", "tp")))
+    return jnp.tanh(y).sum(axis=1)
+text = jax.jit(f).lower(x, w).compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True)
+open(out + "/m.mlir", "w").write(text)
+np.save(out + "/x.npy", np.asarray(x)); np.save(out + "/w.npy", np.asarray(w))
+np.save(out + "/want.npy", np.asarray(jax.jit(f)(x, w)))
+'''
+
+
+def test_sharded_export_runs_on_its_mesh(tmp_path):
+    """A program JAX shards on a 2x2 mesh (Shardy's sdy.mesh and sdy.sharding): the conversion
+    makes shard.grid and shard.shard annotations, shard-partition splits it, and xcs-run runs
+    it on 4 simulated devices (and on one) with JAX's results."""
+    import sys
+    if not os.path.exists(os.path.join(XCS_BIN, "xcs-run")):
+        pytest.skip(f"xcs-run not built in {XCS_BIN}")
+    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4", JAX_PLATFORMS="cpu")
+    subprocess.run([sys.executable, "-c", SHARDED_EXPORT, str(tmp_path)], check=True, env=env)
+    opt, run = os.path.join(XCS_BIN, "xcs-opt"), os.path.join(XCS_BIN, "xcs-run")
+    one = tmp_path / "one.mlir"
+    subprocess.run([opt, str(tmp_path / "m.mlir"), "-p", "builtin.module(convert-stablehlo-to-tensor,inline,symbol-dce)", "-o", str(one)], check=True)
+    assert "shard.grid @mesh(shape = 2x2)" in one.read_text()
+    part = tmp_path / "part.mlir"
+    subprocess.run([opt, str(one), "-p", "builtin.module(shard-partition)", "-o", str(part)], check=True)
+    inputs = ["--input", f"0={tmp_path / 'x.npy'}", "--input", f"1={tmp_path / 'w.npy'}"]
+    want = np.load(tmp_path / "want.npy")
+    for module, devices in ((one, []), (part, ["--devices=2x2"])):
+        res = tmp_path / f"out{len(devices)}"
+        subprocess.run([run, str(module), "--entry", "main", "-o", str(res)] + devices + inputs, check=True)
+        close(np.load(res / "result0.npy"), want)

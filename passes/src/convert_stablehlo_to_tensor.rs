@@ -3,15 +3,17 @@
 //! semantics (gather and dynamic slices clamp their starts, `remainder` has the dividend's
 //! sign). Per function: `while`/`case`/`if` become `cf` blocks ([`control`]), then each op
 //! becomes tensor ops at its location ([`ops`], [`gather`]). JAX's own attributes (`jax.*`,
-//! `mhlo.*`) are dropped; any other op or attribute outside the covered set is a located error.
+//! `mhlo.*`) are dropped; Shardy meshes and shardings become `shard` annotations
+//! ([`sharding`]); any other op or attribute outside the covered set is a located error.
 //! Upstream has no such pass (StableHLO's `stablehlo-legalize-to-linalg` is the closest).
 
 mod control;
 mod gather;
 mod ops;
+mod sharding;
 
 use xcs_dialects::func::FuncOp;
-use xcs_dialects::stablehlo::{chlo, STABLEHLO_OPS};
+use xcs_dialects::stablehlo::{chlo, sdy, STABLEHLO_OPS};
 use xcs_ir::opdef::OpDef;
 use xcs_ir::pass::{Pass, PassInfo, PassResult};
 use xcs_ir::{Attr, Body, Context, DiagSink, Diagnostic, Op};
@@ -27,7 +29,9 @@ form) and converts every `stablehlo`/`chlo` op into `tensor` ops with StableHLO'
 (as `jnp.take` and `jnp.take_along_axis` emit it) a clamped `tensor.gather`, `remainder` \
 `tensor.rem` corrected to the dividend's sign, dynamic slices the clamped `tensor.dynamic_slice` \
 and `tensor.dynamic_update_slice`; `while`, `case` and `if` become `cf` blocks. Locations are \
-kept. `jax.*` and `mhlo.*` attributes are dropped; an op or attribute outside the covered set \
+kept. Shardy's `sdy.mesh` becomes a `shard.grid`, `sdy.sharding` of arguments and results and \
+`sdy.sharding_constraint` become `shard.shard` annotations. `jax.*` and `mhlo.*` attributes (GSPMD's \
+`mhlo.sharding` strings too) are dropped; an op or attribute outside the covered set \
 (docs/interop.md) is an error at its location. A function whose control flow has a shape the \
 pass does not handle is left alone with a warning.",
     options: &[],
@@ -44,10 +48,26 @@ impl Pass for ConvertStablehloToTensor {
     fn run(&self, ctx: &Context, module: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         crate::util::require_symbol_table(ctx, module, "convert-stablehlo-to-tensor", diags)?;
         let mut changed = strip_frontend_attrs(ctx, module, None);
+        let grids = match sharding::convert_meshes(ctx, module) {
+            Ok(g) => g,
+            Err(d) => {
+                diags.emit(d);
+                return Err(());
+            }
+        };
+        changed |= !grids.is_empty();
         let funcs: Vec<Op> = module.top_ops().into_iter().filter(|&op| FuncOp::cast(ctx, module, op).is_some()).collect();
         for f in funcs {
+            let fattrs = module.attrs(f);
             changed |= strip_frontend_attrs(ctx, module, Some(f));
             let Some(body) = module.nested_mut(f) else { continue };
+            if has_shardings(ctx, fattrs) {
+                if let Err(d) = sharding::annotate_signature(ctx, body, fattrs, &grids) {
+                    diags.emit(d);
+                    return Err(());
+                }
+                changed = true;
+            }
             if !body.walk_ops().into_iter().any(|op| is_input_op(ctx, body, op)) {
                 continue;
             }
@@ -62,7 +82,7 @@ impl Pass for ConvertStablehloToTensor {
                 diags.emit(d);
                 continue;
             }
-            if let Err(d) = ops::convert_function(ctx, body) {
+            if let Err(d) = ops::convert_function(ctx, body, &grids) {
                 diags.emit(d);
                 return Err(());
             }
@@ -75,7 +95,7 @@ impl Pass for ConvertStablehloToTensor {
 /// True if `op` is a `stablehlo` or `chlo` op (one of the declarations of those dialects).
 pub(crate) fn is_input_op(ctx: &Context, body: &Body, op: Op) -> bool {
     ctx.op_def(body.op_name(op)).is_some_and(|d| {
-        STABLEHLO_OPS.iter().chain(chlo::CHLO_OPS.iter()).any(|x: &&OpDef| x.handle == d.handle)
+        STABLEHLO_OPS.iter().chain(chlo::CHLO_OPS.iter()).chain(sdy::SDY_OPS.iter()).any(|x: &&OpDef| x.handle == d.handle)
     })
 }
 
@@ -116,10 +136,28 @@ fn strip_frontend_attrs(ctx: &Context, module: &mut Body, func: Option<Op>) -> b
     changed
 }
 
+/// An argument's or result's attributes without JAX's own and without `sdy.sharding` (which
+/// becomes a `shard.shard` annotation).
 fn strip_dict(ctx: &Context, d: Attr) -> Attr {
-    let kept: Vec<(xcs_ir::Ident, Attr)> =
-        ctx.dict_entries(d).iter().copied().filter(|&(k, _)| !is_frontend_attr(ctx.str(k))).collect();
+    let kept: Vec<(xcs_ir::Ident, Attr)> = ctx
+        .dict_entries(d)
+        .iter()
+        .copied()
+        .filter(|&(k, _)| !is_frontend_attr(ctx.str(k)) && ctx.str(k) != SDY_SHARDING)
+        .collect();
     ctx.dict(&kept)
+}
+
+/// The argument and result attribute that carries a Shardy sharding.
+const SDY_SHARDING: &str = "sdy.sharding";
+
+/// True if a function's argument or result attributes hold an `sdy.sharding`.
+fn has_shardings(ctx: &Context, fattrs: Attr) -> bool {
+    ["arg_attrs", "res_attrs"].iter().any(|key| {
+        ctx.dict_get(fattrs, key)
+            .and_then(|a| ctx.as_array(a))
+            .is_some_and(|v| v.iter().any(|&d| ctx.dict_get(d, SDY_SHARDING).is_some()))
+    })
 }
 
 /// The located error of an op outside the covered set.

@@ -12,6 +12,7 @@ use crate::shape::{ranked, shape_str};
 
 mod attrs;
 pub mod chlo;
+pub mod sdy;
 
 pub use attrs::{compare_type, DotDims, Direction, GatherDims, STABLEHLO_ATTRS};
 

@@ -12,6 +12,9 @@ use xcs_ir::{Body, Builder, Context, Diagnostic, Op, Type, Value};
 
 use super::{is_frontend_attr, is_input_op, unsupported};
 
+/// The module's grids, by the name of the `sdy.mesh` they come from.
+pub(super) type Grids = rustc_hash::FxHashMap<String, xcs_dialects::shard::Grid>;
+
 type Binary = fn(&mut Builder<'_>, Value, Value) -> BuildResult;
 type Unary = fn(&mut Builder<'_>, Value) -> BuildResult;
 
@@ -53,7 +56,7 @@ fn same(def: &OpDef, other: &OpDef) -> bool {
 }
 
 /// Converts every `stablehlo`/`chlo` op of the function `body`, in order.
-pub(super) fn convert_function(ctx: &Context, body: &mut Body) -> Result<(), Diagnostic> {
+pub(super) fn convert_function(ctx: &Context, body: &mut Body, grids: &Grids) -> Result<(), Diagnostic> {
     for op in body.walk_ops() {
         // Ops inside a converted op's region (a reduce body) are gone with it.
         if !body.contains_op(op) || !is_input_op(ctx, body, op) {
@@ -63,7 +66,7 @@ pub(super) fn convert_function(ctx: &Context, body: &mut Body) -> Result<(), Dia
         let loc = body.op_loc(op);
         let mut b = Builder::before(ctx, body, op);
         b.set_loc(loc);
-        let results = convert_op(&mut b, op)?;
+        let results = convert_op(&mut b, op, grids)?;
         body.replace_op(op, &results);
     }
     Ok(())
@@ -82,7 +85,7 @@ fn check_attrs(ctx: &Context, body: &Body, op: Op) -> Result<(), Diagnostic> {
 }
 
 /// The tensor values that replace `op`'s results.
-fn convert_op(b: &mut Builder<'_>, op: Op) -> Result<Vec<Value>, Diagnostic> {
+fn convert_op(b: &mut Builder<'_>, op: Op, grids: &Grids) -> Result<Vec<Value>, Diagnostic> {
     let ctx = b.ctx;
     let def = ctx.op_def(b.body.op_name(op)).expect("a registered op");
     let x: Vec<Value> = b.body.operand_vec(op).to_vec();
@@ -154,6 +157,9 @@ fn convert_op(b: &mut Builder<'_>, op: Op) -> Result<Vec<Value>, Diagnostic> {
         super::gather::gather(b, op, x[0], x[1])?
     } else if sh::ReduceOp::cast(ctx, body, op).is_some() {
         return reduce(b, op, &x);
+    } else if sh::sdy::ShardingConstraintOp::cast(ctx, body, op).is_some() {
+        let s = super::sharding::sharding_of(ctx, grids, attr("sharding").expect("verified"), b.loc())?;
+        xcs_dialects::shard::build::annotate(b, x[0], &s, false)?
     } else {
         return Err(unsupported(ctx, b.body, op, "this op (control flow is converted before; is it in a region?)"));
     };
