@@ -78,9 +78,10 @@ pub struct SdySharding {
     pub dims: Vec<Vec<String>>,
 }
 
+/// The parameters of a `#sdy` attribute whose text starts with `prefix` (`sdy.mesh<`).
 fn dialect_text<'c>(ctx: &'c Context, a: Attr, prefix: &str) -> Option<&'c str> {
     match ctx.attr_kind(a) {
-        AttrKind::Dialect { text, .. } => text.strip_prefix(prefix)?.strip_prefix('<')?.strip_suffix('>'),
+        AttrKind::Dialect { text, .. } => text.strip_prefix(prefix)?.strip_suffix('>'),
         _ => None,
     }
 }
@@ -106,7 +107,7 @@ impl Mesh {
         Some(Mesh { axes })
     }
     pub fn from_attr(ctx: &Context, a: Attr) -> Option<Mesh> {
-        Mesh::parse(dialect_text(ctx, a, "sdy.mesh")?)
+        Mesh::parse(dialect_text(ctx, a, "sdy.mesh<")?)
     }
 }
 
@@ -125,7 +126,7 @@ impl SdySharding {
         Some(SdySharding { mesh: mesh.trim().to_string(), dims })
     }
     pub fn from_attr(ctx: &Context, a: Attr) -> Option<SdySharding> {
-        SdySharding::parse(dialect_text(ctx, a, "sdy.sharding")?)
+        SdySharding::parse(dialect_text(ctx, a, "sdy.sharding<")?)
     }
 }
 
