@@ -1,5 +1,5 @@
 //! The `chlo` ops JAX leaves in its StableHLO exports (`jax.nn.gelu(approximate=False)` gives
-//! `chlo.erfc`, `jax.scipy.special.erf` gives `chlo.erf`): StableHLO's "client HLO" ops that
+//! `chlo.erfc`, `jax.scipy.special.erf` gives `chlo.erf`, `jnp.square` gives `chlo.square`): StableHLO's "client HLO" ops that
 //! XLA decomposes late. Upstream: openxla/stablehlo `ChloOps.td`.
 
 use xcs_ir::opdef::{DialectDef, Syntax};
@@ -22,6 +22,17 @@ op! {
     /// The complementary error function `1 - erf(x)`, elementwise.
     pub struct ErfcOp = "chlo.erfc" in CHLO_OPS {
         summary: "Complementary error function",
+        operands: { operand: TENSOR },
+        results: { result: TENSOR },
+        traits: [Pure, Elementwise, SameOperandsAndResultType],
+        syntax: Syntax::Generic,
+    }
+}
+
+op! {
+    /// `x * x`, elementwise (`jnp.square`, `x.var()`).
+    pub struct SquareOp = "chlo.square" in CHLO_OPS {
+        summary: "Square",
         operands: { operand: TENSOR },
         results: { result: TENSOR },
         traits: [Pure, Elementwise, SameOperandsAndResultType],

@@ -47,6 +47,7 @@ static UNARY: &[(&OpDef, Unary)] = &[
     (sh::SignOp::DEF, tensor::sign),
     (chlo::ErfOp::DEF, tensor::erf),
     (chlo::ErfcOp::DEF, erfc),
+    (chlo::SquareOp::DEF, square),
     (sh::Expm1Op::DEF, expm1),
     (sh::Log1pOp::DEF, log1p),
 ];
@@ -201,6 +202,9 @@ fn erfc(b: &mut Builder<'_>, x: Value) -> BuildResult {
     let one = scalar(b, elem_of(b.ctx, b.body.value_type(x)), 1.0)?;
     let e = tensor::erf(b, x)?;
     tensor::sub(b, one, e)
+}
+fn square(b: &mut Builder<'_>, x: Value) -> BuildResult {
+    tensor::mul(b, x, x)
 }
 /// `exp(x) - 1` (not the accurate `expm1` near 0).
 fn expm1(b: &mut Builder<'_>, x: Value) -> BuildResult {
