@@ -294,8 +294,20 @@ fn dot_general(b: &mut Builder<'_>, lhs: Value, rhs: Value, d: &DotDims, ty: Typ
     let leading: Vec<i64> = (0..nb).collect();
     let batch_ok = d.lhs_batch == leading && d.rhs_batch == leading;
     let plain = nb == 0 && rr == 2 && d.lhs_contract == [lr - 1] && d.rhs_contract == [0];
-    let batched = nb > 0 && batch_ok && lr == nb + 2 && rr == nb + 2 && d.lhs_contract == [lr - 1] && d.rhs_contract == [nb];
-    if plain || batched {
+    let matrices = batch_ok && lr == nb + 2 && rr == nb + 2 && d.lhs_contract.len() == 1 && nb > 0;
+    if plain || (matrices && d.lhs_contract == [lr - 1] && d.rhs_contract == [nb]) {
+        return tensor::matmul(b, lhs, rhs);
+    }
+    // Batched matrices contracted in other places (attention's `q @ k^T`): swap the last two
+    // dims of an operand so that lhs contracts its last dim and rhs its first matrix dim.
+    if matrices {
+        let swap: Vec<i64> = (0..nb).chain([nb + 1, nb]).collect();
+        if d.lhs_contract == [nb] {
+            lhs = tensor::transpose(b, lhs, &swap)?;
+        }
+        if d.rhs_contract == [nb + 1] {
+            rhs = tensor::transpose(b, rhs, &swap)?;
+        }
         return tensor::matmul(b, lhs, rhs);
     }
     let letters: Vec<char> = ('a'..='z').chain('A'..='Z').collect();

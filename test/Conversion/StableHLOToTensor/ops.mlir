@@ -44,13 +44,16 @@
     "func.return"(%4) : (tensor<4x16xf32>) -> ()
   }) : () -> ()
 
-// Attention's batched contractions: einsum (the batch dims are not leading on both sides
-// in the same places as a matmul's).
+// Attention's `q @ k^T`: k's last two dims swapped, one batched matmul; other contractions
+// (here two contracting dims) are an einsum.
 // CHECK-LABEL: func.func @scores(
-// CHECK: tensor.einsum %arg0, %arg1 {equation = "abcd,abgd->abcg"}
+// CHECK-NEXT: %[[KT:.*]] = tensor.transpose %arg1 {perm = array<i64: 0, 1, 3, 2>}
+// CHECK-NEXT: tensor.matmul %arg0, %[[KT]] : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+// CHECK: tensor.einsum %arg0, %arg1 {equation = "abcd,efcd->abef"}
   "func.func"() <{function_type = (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x8xf32>, sym_name = "scores"}> ({
   ^bb0(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>):
     %0 = "stablehlo.dot_general"(%q, %k) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0, 1], rhs_batching_dimensions = [0, 1], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3]>}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x8xf32>
+    %1 = "stablehlo.dot_general"(%q, %k) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2, 3], rhs_contracting_dimensions = [2, 3]>}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x2x4xf32>
     "func.return"(%0) : (tensor<2x4x8x8xf32>) -> ()
   }) : () -> ()
 
