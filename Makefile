@@ -131,6 +131,7 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
 	$(MAKE) bench-frontend
 	$(PYTHON) tools/bench/bench_lazy.py --json target/bench/lazy.json
+	$(PYTHON) tools/bench/bench_jax_import.py --json target/bench/jax_import.json
 
 # the Python frontend (release build of the extension) vs jax.jit and xcs-run --bench; seed 002's attention
 # workload (@xcs.kernel over parallel_for grids) vs one xcs.jit function vs numpy at 1 and 2 threads
@@ -142,9 +143,9 @@ bench-frontend: build-release bench-deps
 	$(PYTHON) tools/bench/bench_workload.py --json target/bench/workload.json
 	$(PYTHON) tools/bench/bench_compile.py --xcs-run target/release/xcs-run --skip-xcs-run --json target/bench/compile_frontend.json
 
-# jax (XLA CPU) is a peer of the native benchmark only: make test never needs it
+# jax (XLA CPU) is the benchmarks' peer; make test's from_jax tests get it from requirements.txt
 bench-deps: deps
-	@$(PYTHON) -c 'import jax' 2>/dev/null || $(PYTHON) -m pip install --quiet --disable-pip-version-check jax
+	@$(PYTHON) -c 'import jax' 2>/dev/null || $(PYTHON) -m pip install --quiet --disable-pip-version-check jax==0.10.2
 
 # the LLVM backend (xcs-run) vs numpy and jax.jit at 1 and 2 threads, STREAM and peak FMA roofs
 bench-native: build-release bench-deps

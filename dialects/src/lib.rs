@@ -11,6 +11,7 @@ pub mod interfaces;
 pub mod interp;
 pub mod shape;
 pub mod shard;
+pub mod stablehlo;
 mod symbol_syntax;
 pub mod symbolic;
 pub mod tensor;
@@ -25,7 +26,7 @@ use xcs_ir::Context;
 
 /// Every dialect XCS provides (builtin is always registered by `Context::new`). The `test`
 /// dialect is not one of them: it lives with the tests (`xcs-test-support`, `test/lib/`).
-pub fn all_dialects() -> [&'static DialectDef; 6] {
+pub fn all_dialects() -> [&'static DialectDef; 9] {
     [
         &func::FUNC_DIALECT,
         &cf::CF_DIALECT,
@@ -33,6 +34,9 @@ pub fn all_dialects() -> [&'static DialectDef; 6] {
         &xcs::XCS_DIALECT,
         &cost::COST_DIALECT,
         &shard::SHARD_DIALECT,
+        &stablehlo::STABLEHLO_DIALECT,
+        &stablehlo::chlo::CHLO_DIALECT,
+        &stablehlo::sdy::SDY_DIALECT,
     ]
 }
 

@@ -97,11 +97,14 @@ pub struct AttrSpec {
     pub constraint: AttrConstraint,
 }
 
-/// A region: `min_blocks..=max_blocks` blocks (`max_blocks == u32::MAX` for any).
+/// A region: `min_blocks..=max_blocks` blocks (`max_blocks == u32::MAX` for any). A
+/// `variadic` spec (the last one, `#[variadic] branches: 1` in `op!`) stands for any number of
+/// regions, as ODS's `VariadicRegion` (`stablehlo.case`'s branches).
 #[derive(Copy, Clone)]
 pub struct RegionSpec {
     pub name: &'static str,
     pub max_blocks: u32,
+    pub variadic: bool,
 }
 
 /// How many successors an op has.
@@ -569,7 +572,12 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
         }
     }
     let nregions = v.body.num_regions(v.op);
-    if nregions != def.regions.len() {
+    let fixed = def.regions.iter().filter(|r| !r.variadic).count();
+    if def.regions.iter().any(|r| r.variadic) {
+        if nregions < fixed {
+            return Err(v.error(format!("requires at least {fixed} regions, but found {nregions}")));
+        }
+    } else if nregions != def.regions.len() {
         return Err(v.error(format!("requires {} regions, but found {nregions}", def.regions.len())));
     }
     let nsucc = v.body.successors(v.op).len();
@@ -811,7 +819,9 @@ pub fn op_markdown(op: &OpDef) -> String {
     if !op.regions.is_empty() {
         let _ = writeln!(s, "| Region | Blocks |\n| :----: | ------ |");
         for r in op.regions {
-            let blocks = if r.max_blocks == u32::MAX {
+            let blocks = if r.variadic {
+                format!("any number of regions of at most {} block(s)", r.max_blocks)
+            } else if r.max_blocks == u32::MAX {
                 "any number".to_string()
             } else {
                 format!("at most {}", r.max_blocks)
@@ -864,7 +874,7 @@ macro_rules! op {
             $(operands: { $( $(#[$oa:ident])? $oname:ident : $ocons:expr ),* $(,)? },)?
             $(results: { $( $(#[$ra:ident])? $rname:ident : $rcons:expr ),* $(,)? },)?
             $(attributes: { $( $(#[$aa:ident])? $aname:ident : $acons:expr ),* $(,)? },)?
-            $(regions: { $( $regname:ident : $regmax:expr ),* $(,)? },)?
+            $(regions: { $( $(#[$rga:ident])? $regname:ident : $regmax:expr ),* $(,)? },)?
             $(successors: $succ:expr,)?
             $(successor_operands: $so:expr,)?
             $(traits: [ $($trait:ident),* $(,)? ],)?
@@ -898,7 +908,9 @@ macro_rules! op {
                 attributes: &[$($( $crate::opdef::AttrSpec {
                     name: stringify!($aname), optional: $crate::op!(@is_optional $($aa)?), constraint: $acons,
                 } ),*)?],
-                regions: &[$($( $crate::opdef::RegionSpec { name: stringify!($regname), max_blocks: $regmax } ),*)?],
+                regions: &[$($( $crate::opdef::RegionSpec {
+                    name: stringify!($regname), max_blocks: $regmax, variadic: $crate::op!(@is_variadic $($rga)?),
+                } ),*)?],
                 successors: $crate::op!(@or $($succ)? ; $crate::opdef::SuccessorCount::Exactly(0)),
                 successor_operands: $crate::op!(@or $($so)? ; $crate::opdef::SuccessorOperands::None),
                 traits: $crate::opdef::Traits::empty() $($(.union($crate::opdef::Traits::$trait))*)?,
@@ -945,6 +957,8 @@ macro_rules! op {
     (@arity variadic) => { $crate::opdef::Arity::Variadic };
     (@is_optional) => { false };
     (@is_optional optional) => { true };
+    (@is_variadic) => { false };
+    (@is_variadic variadic) => { true };
     (@opt) => { None };
     (@opt $e:expr) => { Some($e) };
     (@or ; $default:expr) => { $default };

@@ -7,6 +7,7 @@
 pub mod auto_shard;
 pub mod canonicalize;
 pub mod classify;
+pub mod convert_stablehlo_to_tensor;
 pub mod cost_annotate;
 pub mod cse;
 pub mod dce;
@@ -25,6 +26,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(auto_shard::INFO);
     registry.register(canonicalize::INFO);
     registry.register(classify::INFO);
+    registry.register(convert_stablehlo_to_tensor::INFO);
     registry.register(cost_annotate::INFO);
     registry.register(cse::INFO);
     registry.register(dce::INFO);

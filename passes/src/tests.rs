@@ -62,6 +62,7 @@ fn every_pass_builds_with_its_defaults() {
             "auto-shard",
             "canonicalize",
             "classify",
+            "convert-stablehlo-to-tensor",
             "cost-annotate",
             "cse",
             "dce",

@@ -35,5 +35,5 @@
 // UNKNOWN: error: unexpected argument '--no-such-flag' found
 
 // The test dialect only in xcs-test-opt.
-// DIALECTS: Available Dialects: builtin,cf,cost,func,shard,tensor,xcs{{$}}
-// TEST-DIALECTS: Available Dialects: builtin,cf,cost,func,{{.*}}test{{.*}}
+// DIALECTS: Available Dialects: builtin,cf,chlo,cost,func,sdy,shard,stablehlo,tensor,xcs{{$}}
+// TEST-DIALECTS: Available Dialects: builtin,cf,chlo,cost,func,{{.*}}test{{.*}}

@@ -28,7 +28,7 @@ func.func @generic(%a: i32) -> i32 {
 
 func.func @custom(%a: i32) -> i32 {
   // expected-error@+2 {{Dialect `test' not found for custom op 'test.addi'}}
-  // expected-note@+1 {{Available dialects: builtin, cf, cost, func, shard, tensor, xcs ;}}
+  // expected-note@+1 {{Available dialects: builtin, cf, chlo, cost, func, sdy, shard, stablehlo, tensor, xcs ;}}
   %0 = test.addi %a, %a : i32
   return %0 : i32
 }

@@ -9,8 +9,8 @@
 // DEFAULT:     --symbol-dce{{ +}}-   Eliminate dead symbols
 // DEFAULT-NOT: --test-
 // DEFAULT:     --vmap-batch{{ +}}-   Batch tensor-only xcs.vmap bodies
-// COUNT: {{^}}11{{$}}
-// TEST-COUNT: {{^}}13{{$}}
+// COUNT: {{^}}12{{$}}
+// TEST-COUNT: {{^}}14{{$}}
 
 // CHECK:      Passes:
 // CHECK-NEXT:   --auto-shard{{ +}}-   Choose the optimal sharding of every tensor over a device mesh
@@ -43,6 +43,7 @@
 // CHECK-NEXT:     --report=<string>{{ +}}- Write a JSON report
 // CHECK-NEXT:     --tensor-keywords=<string>{{ +}}- Extra tensor keywords
 // CHECK-NEXT:     --tensor-prefixes=<string>{{ +}}- Extra tensor module prefixes
+// CHECK-NEXT:   --convert-stablehlo-to-tensor{{ +}}-   Convert JAX's StableHLO (and chlo) to tensor, func and cf ops
 // CHECK-NEXT:   --cost-annotate{{ +}}-   Annotate every op and function with its symbolic FLOPs and bytes
 // CHECK-NEXT:     --bind=<string>{{ +}}- Numbers for dimension symbols
 // CHECK-NEXT:     --report=<string>{{ +}}- Write the resolved cost tree

@@ -466,9 +466,10 @@ mod tests {
     fn every_tensor_op_with_operands_to_batch_has_a_rule() {
         let ctx = crate::context();
         for def in super::super::TENSOR_OPS.iter() {
-            // constants have no operands; fused regions are batched by the map falling back
-            // to a parallel map; yield is a terminator
+            // constants and iotas have no operands; fused regions are batched by the map
+            // falling back to a parallel map; yield is a terminator
             let exempt = def.is::<super::super::ConstantOp>()
+                || def.is::<super::super::IotaOp>()
                 || def.is::<super::super::FusedOp>()
                 || def.is::<super::super::YieldOp>();
             assert_eq!(

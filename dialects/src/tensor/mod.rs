@@ -19,6 +19,7 @@ use elementwise::{BinaryFn, CompareFn, Elementwise, ElementwiseFn, GeluFn, Terna
 mod batching;
 mod build;
 mod cost;
+pub mod dynamic;
 pub mod elementwise;
 mod fold;
 mod infer;
@@ -27,6 +28,7 @@ mod partition;
 mod semantics;
 
 pub use build::*;
+pub use dynamic::{DynamicSliceOp, DynamicUpdateSliceOp, ExtractOp, IotaOp};
 pub use infer::{check_perm, parse_einsum, reduce_axes, Einsum};
 use infer::*;
 

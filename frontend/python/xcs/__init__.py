@@ -6,7 +6,7 @@ providers, seed 000's markers and `analyze_operations`, the exceptions (`xcs.Xcs
 its subclasses), `@xcs.kernel` and `xcs.workload`/`xcs.parallel_for` (seed 002's kernels launched over
 parallel grids), `xcs.shard_map` (auto-sharded SPMD runs on simulated devices), the native layer
 (`xcs.Program`: parse, pipelines, interpreter, JIT), and `xcs.lazy` (seed 003's LazyTensor: capture
-without a decorator, materialize on demand).
+without a decorator, materialize on demand); `xcs.from_jax` compiles a JAX function from its StableHLO export.
 See docs/python.md.
 """
 
@@ -26,10 +26,11 @@ from ._kernel import kernel, KernelRef, KernelSignature, Tensor, In, Out, InOut,
 from ._workload import workload, Workload, parallel_for, task
 from ._schedule import WorkloadProgram
 from . import lazy
+from ._jax import from_jax, JaxFunction
 
 __all__ = ["XcsError", "TraceError", "CompileError", "RunError", "Program", "Executable", "numpy", "nn",
            "providers", "jit", "JitFunction", "DEFAULT_PIPELINE", "vmap", "parallel_map", "VmapFunction",
            "llm", "format", "mark_tensor", "mark_orchestration", "mark_hybrid", "mark_pytree_safe",
            "analyze_operations", "OperationSummary", "shard_map", "ShardMapFunction", "Mesh", "PartitionSpec", "P",
            "BindingError", "kernel", "KernelRef", "KernelSignature", "Tensor", "In", "Out", "InOut", "Constexpr",
-           "AxisVar", "workload", "Workload", "parallel_for", "task", "WorkloadProgram", "lazy"]
+           "AxisVar", "workload", "Workload", "parallel_for", "task", "WorkloadProgram", "lazy", "from_jax", "JaxFunction"]

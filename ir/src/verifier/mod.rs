@@ -451,7 +451,7 @@ impl<'a> BodyVerifier<'a> {
                     return Err(self.op_op_error(h, "expects a non-empty block"));
                 }
             }
-            if let Some(spec) = def.regions.get(i) {
+            if let Some(spec) = def.regions.get(i).or(def.regions.last().filter(|r| r.variadic)) {
                 if spec.max_blocks == 1 && n > 1 {
                     return Err(self.op_op_error(h, format!("expects region #{i} to have 0 or 1 blocks")));
                 }

@@ -2,7 +2,8 @@
 //! (tiled, vectorized) without touching the others: [`elementwise`] (binary, unary, gelu, cmp,
 //! select, cast: one lowering for every op with an `Elementwise` interface), [`reduce`] (reduce,
 //! softmax, layer_norm), [`matmul`] (matmul, einsum; the packed f32 kernel in [`matmul_f32`]),
-//! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`fused`]
+//! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`dynamic`]
+//! (iota, dynamic_slice, dynamic_update_slice, extract), [`fused`]
 //! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert), [`shard`] (the
 //! sharding annotations, identities on one device; collectives and device queries, calls of the
 //! runtime), [`workload`] (`xcs.workload`: its grid as loop kernels on the thread pool calling
@@ -15,6 +16,7 @@
 //! that attaches `LLVMTranslationDialectInterface`): the dialects know nothing of LLVM.
 
 pub mod cf;
+pub mod dynamic;
 pub mod elementwise;
 pub mod func;
 pub mod fused;
@@ -43,6 +45,10 @@ static LOWERINGS: &[(&OpDef, &dyn LowerOp)] = &[
     (tensor::SliceOp::DEF, &layout::SLICE),
     (tensor::ConcatOp::DEF, &layout::CONCAT),
     (tensor::GatherOp::DEF, &layout::GATHER),
+    (tensor::IotaOp::DEF, &dynamic::IOTA),
+    (tensor::DynamicSliceOp::DEF, &dynamic::DYNAMIC_SLICE),
+    (tensor::DynamicUpdateSliceOp::DEF, &dynamic::DYNAMIC_UPDATE_SLICE),
+    (tensor::ExtractOp::DEF, &dynamic::EXTRACT),
     (tensor::ReduceOp::DEF, &reduce::REDUCE),
     (tensor::SoftmaxOp::DEF, &reduce::SOFTMAX),
     (tensor::LayerNormOp::DEF, &reduce::LAYER_NORM),
