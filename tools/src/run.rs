@@ -409,6 +409,13 @@ fn command() -> Command {
                 .help("Time N calls after one warm-up call; print one 'bench:' line with the min and median time per call (results are printed only with --print or --output-dir)"),
         )
         .arg(
+            Arg::new("bench-buffers")
+                .long("bench-buffers")
+                .value_parser(["retained", "fresh"])
+                .default_value("retained")
+                .help("With the LLVM backend: 'retained' (default) reuses freed buffers of 4 MiB or more across calls; 'fresh' takes every buffer new from the allocator (each call pays its page faults)"),
+        )
+        .arg(
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
@@ -499,6 +506,8 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
         return crate::run_spmd::run_mpi(m, register);
     }
     let p = prepare(m, register)?;
+    let fresh = m.get_one::<String>("bench-buffers").is_some_and(|b| b == "fresh");
+    xcs_lowering::runtime::set_buffer_reuse(!fresh);
     let (results, timing) = match (p.backend, m.get_one::<String>("devices")) {
         (_, Some(_)) => crate::run_spmd::run_devices(&p)?,
         ("interp", None) => {
@@ -518,7 +527,11 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
     };
     if let Some(t) = &timing {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{}", t.line(&p.entry, p.backend, p.threads));
+        let mut line = t.line(&p.entry, p.backend, p.threads);
+        if p.backend == "llvm" {
+            line.push_str(if fresh { " buffers=fresh" } else { " buffers=retained" });
+        }
+        let _ = writeln!(out, "{line}");
         let _ = out.flush();
     }
     emit_results(m, &p, &results)
@@ -647,7 +660,8 @@ impl Timing {
     }
     /// The one line `--bench` prints (a stable format, space-separated `key=value`; times in
     /// milliseconds): `bench: entry=main backend=llvm threads=2 calls=10 min_ms=0.012345
-    /// median_ms=0.013000 compile_ms=41.200000`.
+    /// median_ms=0.013000 compile_ms=41.200000 times_ms=0.012345,...` (`times_ms`: every call,
+    /// fastest first, for the spread).
     pub fn line(&self, entry: &str, backend: &str, threads: usize) -> String {
         let ms = |d: Duration| format!("{:.6}", d.as_secs_f64() * 1e3);
         let mut s = format!(
@@ -659,6 +673,8 @@ impl Timing {
         if let Some(c) = self.compile {
             s.push_str(&format!(" compile_ms={}", ms(c)));
         }
+        let times: Vec<String> = self.calls.iter().map(|&d| ms(d)).collect();
+        s.push_str(&format!(" times_ms={}", times.join(",")));
         s
     }
 }
