@@ -31,7 +31,12 @@ Counting (the GFLOP/s and GB/s columns; a convention, not a hardware counter):
     element), so "% of triad" compares like with like.
   - Time: the median of --runs calls (default 10) after one warm-up call, with its spread (the
     quartiles q1-q3); a speedup is peer median / xcs median, its spread peer q1 / xcs q3 to
-    peer q3 / xcs q1. A claim rests on two runs that agree.
+    peer q3 / xcs q1. A claim rests on two runs that agree. --clock wall (default) times each
+    call by the wall clock; --clock cpu by the CPU time the process used in it (all threads,
+    user + system: time.process_time for the peers, xcs-run's cpu_ms), which does not grow
+    while other processes hold the CPUs: on a shared machine the 1-thread figures stay
+    comparable; at 2 threads it is the work of both threads (spinning included), not latency.
+    The roofs (STREAM, FMA) are always wall-clock.
 
 Peers at their best (issue 22): every peer configuration runs in its own subprocess with the
 environment set before the import. Memory: numpy and jax run with LD_PRELOAD=libjemalloc.so.2
@@ -72,7 +77,7 @@ Usage (from the repository root):
     python3 tools/bench/bench_native.py --skip-xcs     # peers and roofs only
 Options: --pipeline P (the pass pipeline xcs-run runs first; default
 builtin.module(func.func(fuse)), '' for none), --runs N (default 10), --threads 1,2, --only W1,W2,ew,exp,... (workload names, groups
-or elementwise op names), --skip-numpy, --skip-jax, --skip-xcs, --skip-fresh (no "xcs fresh" rows),
+or elementwise op names), --clock wall|cpu (above), --skip-numpy, --skip-jax, --skip-xcs, --skip-fresh (no "xcs fresh" rows),
 --skip-roofs, --peer-alloc retained|default (the peers' allocator, above), --jemalloc PATH,
 --openblas auto|"CORETYPE=Haswell,L2_SIZE=1048576;none;..." (numpy's OpenBLAS variants), --stream-n N
 (doubles per STREAM array; default 80M: 3 x 640 MB), --cache DIR (default target/bench/native),
@@ -535,13 +540,16 @@ def run_worker(args: argparse.Namespace) -> int:
                 ok, err = check(out, reference(cache, w))
                 row["check"] = {"ok": ok, "rel_err": err}
             del out
-            times = []
+            times, cpu = [], []
             for _ in range(args.runs):
+                c0 = time.process_time()
                 t0 = time.perf_counter()
                 out = call()
                 times.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
                 del out
             row.update(time_stats(times))
+            row["cpu"] = time_stats(cpu)
         except Exception as e:  # a peer that cannot run a workload is reported, not fatal
             row["error"] = f"{type(e).__name__}: {e}"[:300]
         results.append(row)
@@ -619,6 +627,7 @@ BENCH_MIN = re.compile(r"\bmin(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)
 BENCH_MED = re.compile(r"\bmedian(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)?")
 BENCH_COMPILE = re.compile(r"\bcompile(?:_ms)?\s*[=:]\s*([0-9.eE+-]+)\s*(ms|s|us|µs|ns)?")
 BENCH_TIMES = re.compile(r"\btimes_ms=([0-9.eE+,-]+)")
+BENCH_CPU = re.compile(r"\bcpu_ms=([0-9.eE+,-]+)")
 UNIT = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 
 
@@ -637,12 +646,14 @@ def parse_bench(text: str) -> dict | None:
             return float(m.group(1)) * UNIT[m.group(2) or "ms"]
 
         r = {"min_s": sec(mn), "median_s": sec(md) if md else sec(mn)}
-        ts = BENCH_TIMES.search(line)
-        if ts:
-            try:
+        ts, cpu = BENCH_TIMES.search(line), BENCH_CPU.search(line)
+        try:
+            if ts:
                 r.update(time_stats([float(x) * 1e-3 for x in ts.group(1).split(",") if x]))
-            except (ValueError, IndexError):
-                pass
+            if cpu:
+                r["cpu"] = time_stats([float(x) * 1e-3 for x in cpu.group(1).split(",") if x])
+        except (ValueError, IndexError):
+            pass
         c = BENCH_COMPILE.search(line)
         if c:
             r["compile_s"] = sec(c)
@@ -757,6 +768,26 @@ def run_roofs(args: argparse.Namespace, threads: list[int], loads: dict) -> dict
 
 # ---------------------------------------------------------------------------------------------
 # the table
+
+STAT_KEYS = ("min_s", "q1_s", "median_s", "q3_s", "max_s", "calls")
+
+
+def use_clock(rows: list[dict], clock: str) -> None:
+    """With --clock cpu, every row's figures become its process CPU times (the wall-clock ones
+    kept under "wall"); a row without CPU times gets an error instead."""
+    if clock != "cpu":
+        return
+    for r in rows:
+        if "median_s" not in r:
+            continue
+        if "cpu" not in r:
+            r["error"] = "no CPU times (xcs-run without cpu_ms on its bench line?)"
+            for k in STAT_KEYS:
+                r.pop(k, None)
+            continue
+        r["wall"] = {k: r[k] for k in STAT_KEYS if k in r}
+        r.update(r["cpu"])
+
 
 MEMORY_BOUND = ("W1", "W4", "W5", "W6", "ew")  # groups compared with the STREAM triad
 TRIAD_SLACK = 1.1  # "within 10% of the triad time for the workload's bytes"
@@ -967,6 +998,7 @@ def main() -> int:
                 if not args.skip_fresh:
                     rows.append(run_xcs(args.xcs_run, w, t, args, check_it=False, buffers="fresh"))
 
+    use_clock(rows, args.clock)
     goals = evaluate(ws, rows, roofs, xcs_ok)
     if any(r.get("error") for r in rows) or any(not r["check"]["ok"] for r in rows if "check" in r):
         status = 1
@@ -974,7 +1006,7 @@ def main() -> int:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({
-            "runs": args.runs, "threads": threads, "versions": versions, "xcs_run": args.xcs_run,
+            "runs": args.runs, "clock": args.clock, "threads": threads, "versions": versions, "xcs_run": args.xcs_run,
             "xcs_note": xcs_note, "peer_alloc": alloc_env(args.peer_alloc, args.jemalloc_path)[1],
             "background_load": loads, "roofs": roofs, "rows": rows, "goals": goals,
             "workloads": {w.name: {"flops": w.flops, "bytes": w.nbytes, "mlir": w.mlir, "entry": w.entry}
@@ -999,6 +1031,7 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--skip-xcs", action="store_true")
     ap.add_argument("--skip-fresh", action="store_true")
     ap.add_argument("--skip-roofs", action="store_true")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     ap.add_argument("--peer-alloc", choices=["retained", "default"], default="retained")
     ap.add_argument("--jemalloc")
     ap.add_argument("--openblas", default="auto")
@@ -1055,7 +1088,9 @@ def run_peers(args: argparse.Namespace, ws: list[Workload], threads: list[int], 
 def print_report(args, ws, rows, roofs, goals, versions, loads, xcs_note) -> None:
     threads = args.thread_list
     print()
-    print(f"native benchmark: f32; every time is the median of {args.runs} calls after one warm-up, "
+    clock = ("process CPU time (all threads, user + system; not counting time other processes held the "
+             "CPUs)" if args.clock == "cpu" else "wall-clock time")
+    print(f"native benchmark: f32; every time is the median {clock} of {args.runs} calls after one warm-up, "
           f"spread q1-q3; speedup = peer median / xcs median (spread: peer q1 / xcs q3 - peer q3 / xcs q1); "
           f"numpy {versions.get('numpy', '-')}, jax {versions.get('jax', '-')}")
     if args.runs < 10:

@@ -42,7 +42,7 @@ if want is not None:
 if out:
     r = np.load(ins["a"]) @ np.load(ins["b"]) + float(os.environ.get("FAKE_WRONG", "0"))
     os.makedirs(out, exist_ok=True); np.save(os.path.join(out, "c.npy"), r)
-print("bench: entry=main backend=llvm threads=1 calls=3 min_ms=0.500000 median_ms=0.750000 compile_ms=12.5 times_ms=0.5,0.75,1.0")
+print("bench: entry=main backend=llvm threads=1 calls=3 min_ms=0.500000 median_ms=0.750000 compile_ms=12.5 times_ms=0.5,0.75,1.0 cpu_ms=0.25,0.4,0.5")
 '''
 
 
@@ -61,6 +61,16 @@ class ParseBench(unittest.TestCase):
         self.assertAlmostEqual(r["q3_s"], 4e-3)
         self.assertAlmostEqual(r["max_s"], 10e-3)
         self.assertEqual(r["calls"], 5)
+
+    def test_cpu_clock(self):
+        r = bn.parse_bench("bench: min_ms=1 median_ms=2 times_ms=1,2,3 cpu_ms=0.5,0.75,1\n")
+        rows = [dict(r, workload="W4", impl="xcs", threads=1), {"workload": "W4", "impl": "jax", "threads": 1,
+                "median_s": 5e-3}]
+        bn.use_clock(rows, "cpu")
+        self.assertAlmostEqual(rows[0]["median_s"], 0.75e-3)
+        self.assertAlmostEqual(rows[0]["wall"]["median_s"], 2e-3)
+        self.assertIn("no CPU times", rows[1]["error"])
+        self.assertNotIn("median_s", rows[1])
 
     def test_units_and_no_median(self):
         r = bn.parse_bench("some output\nbench: min: 250 us\n")
@@ -233,6 +243,7 @@ class Peers(unittest.TestCase):
         r = rows[0]
         self.assertTrue(r["check"]["ok"], r)
         self.assertEqual(r["calls"], 3)
+        self.assertEqual(r["cpu"]["calls"], 3)
         self.assertLessEqual(r["min_s"], r["median_s"])
         self.assertLessEqual(r["median_s"], r["max_s"])
         self.assertEqual(r["blas_variant"], "none")
