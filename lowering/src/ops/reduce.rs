@@ -10,7 +10,7 @@ use xcs_dialects::interp::ElemType;
 
 use super::math::{self, MathBuilder};
 use crate::codegen::llvm_ir::Val;
-use crate::codegen::loops::{grain_rows, offset, unflatten};
+use crate::codegen::loops::{grain_rows, offset, unflatten, STREAM_STORE_BYTES};
 use crate::codegen::types::{comp_to_f64, int_to_i64, load_elem};
 use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
@@ -316,12 +316,6 @@ fn reduce_columns(
     fl.launch(k, &nblk, &grain, n)
 }
 
-/// Outputs of at least this many bytes are written by the row ops (softmax, layer_norm) with
-/// streaming stores when their rows allow it: such an output does not stay in the last-level
-/// cache anyway, and a streaming store skips reading each output line before writing it (a
-/// third of a row op's memory traffic). Smaller outputs use ordinary stores, so the op that
-/// reads them next finds them in the cache.
-const STREAM_STORE_BYTES: i64 = 32 << 20;
 /// f32 lanes of a streaming store: 64 bytes, one cache line.
 const LANES: i64 = 16;
 
