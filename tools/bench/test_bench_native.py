@@ -71,6 +71,9 @@ class ParseBench(unittest.TestCase):
         self.assertAlmostEqual(rows[0]["wall"]["median_s"], 2e-3)
         self.assertIn("no CPU times", rows[1]["error"])
         self.assertNotIn("median_s", rows[1])
+        bn.use_clock(rows, "cpu")  # a second call changes nothing
+        self.assertAlmostEqual(rows[0]["median_s"], 0.75e-3)
+        self.assertAlmostEqual(rows[0]["wall"]["median_s"], 2e-3)
 
     def test_units_and_no_median(self):
         r = bn.parse_bench("some output\nbench: min: 250 us\n")
