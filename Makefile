@@ -29,7 +29,8 @@ MLP_PIPELINE ?= builtin.module(inline,func.func(canonicalize,cse,fuse),symbol-dc
 # dominates (slow devices, a fast network), partitioned into the per-device SPMD program
 SHARD_PIPELINE ?= builtin.module(inline,auto-shard{mesh=2 axes=dp alpha=1e-9 bandwidth=1e12 peak-flops=1e6},shard-partition,func.func(canonicalize,cse,fuse),symbol-dce)
 FUZZ_SECONDS ?= 600
-XCS_RUN     ?= target/release/xcs-run
+# the benchmarks measure the release build (make bench, make bench-native); `make run` the debug one
+BENCH_XCS_RUN ?= target/release/xcs-run
 
 .PHONY: all deps build build-release frontend bench-frontend run test test-cargo test-lit test-python bench bench-deps bench-native fuzz fuzz-passes check-math-ulp docs check-docs clean
 
@@ -124,8 +125,8 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_vmap_batch.py --xcs-opt target/release/xcs-opt --json target/bench/vmap_batch.json
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_auto_shard.py --xcs-opt target/release/xcs-opt --json target/bench/auto_shard.json
-	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
-	$(PYTHON) tools/bench/bench_workload_ir.py --xcs-run $(XCS_RUN) --json target/bench/workload_ir.json
+	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_workload_ir.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/workload_ir.json
 	$(PYTHON) tools/bench/bench_compile.py --xcs-run target/release/xcs-run --skip-python --json target/bench/compile.json
 	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
 	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
@@ -143,13 +144,20 @@ bench-frontend: build-release bench-deps
 	$(PYTHON) tools/bench/bench_workload.py --json target/bench/workload.json
 	$(PYTHON) tools/bench/bench_compile.py --xcs-run target/release/xcs-run --skip-xcs-run --json target/bench/compile_frontend.json
 
-# jax (XLA CPU) is the benchmarks' peer; make test's from_jax tests get it from requirements.txt
+# jax (XLA CPU) is the benchmarks' peer (make test's from_jax tests get it from requirements.txt); threadpoolctl
+# reports the BLAS kernel numpy runs, and jemalloc keeps the peers' freed memory mapped (their
+# best: issue 22)
 bench-deps: deps
 	@$(PYTHON) -c 'import jax' 2>/dev/null || $(PYTHON) -m pip install --quiet --disable-pip-version-check jax==0.10.2
+	@$(PYTHON) -c 'import threadpoolctl' 2>/dev/null || $(PYTHON) -m pip install --quiet --disable-pip-version-check threadpoolctl
+	@if ! ls /usr/lib/*/libjemalloc.so.2 /usr/lib*/libjemalloc.so.2 >/dev/null 2>&1; then \
+	  echo "== installing libjemalloc2 from Debian"; \
+	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y libjemalloc2; \
+	fi
 
 # the LLVM backend (xcs-run) vs numpy and jax.jit at 1 and 2 threads, STREAM and peak FMA roofs
 bench-native: build-release bench-deps
-	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/native.json
 
 fuzz: deps
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz

@@ -35,6 +35,20 @@ static atomic_llong total_allocs;
 static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct { void *p; size_t n; } cache[CACHE_N];
 static size_t cache_bytes;
+/* 0: every big buffer is fresh from the allocator (xcs-run --bench-buffers=fresh measures that). */
+static atomic_int cache_on = 1;
+
+API void xcs_set_buffer_reuse(int32_t on) {
+    atomic_store(&cache_on, on != 0);
+    if (on) return;
+    pthread_mutex_lock(&cache_mu);
+    for (int i = 0; i < CACHE_N; i++) {
+        free(cache[i].p);
+        cache[i].p = NULL;
+    }
+    cache_bytes = 0;
+    pthread_mutex_unlock(&cache_mu);
+}
 
 static void *cache_take(size_t n) {
     void *p = NULL;
@@ -79,7 +93,7 @@ RT void *xcs_rt_alloc(int64_t bytes) {
     /* Large buffers: reused from the cache, or 2 MiB aligned and backed by transparent huge
      * pages where the kernel allows (madvise mode): 512x fewer page faults (as numpy does). */
     int big = n >= BIG;
-    if (big && (p = cache_take(n)) != NULL) {
+    if (big && atomic_load(&cache_on) && (p = cache_take(n)) != NULL) {
         atomic_fetch_add(&live_allocs, 1);
         atomic_fetch_add(&total_allocs, 1);
         return p;
@@ -97,7 +111,7 @@ RT void xcs_rt_free(void *p) {
     if (!p) return;
     atomic_fetch_sub(&live_allocs, 1);
     size_t n = malloc_usable_size(p);
-    if (n >= BIG && cache_put(p, n)) return;
+    if (n >= BIG && atomic_load(&cache_on) && cache_put(p, n)) return;
     free(p);
 }
 

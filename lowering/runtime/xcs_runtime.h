@@ -43,6 +43,9 @@ int32_t xcs_get_num_threads(void);
 int64_t xcs_live_allocations(void);
 /* Buffers allocated so far. */
 int64_t xcs_total_allocations(void);
+/* 1 (the default): freed buffers of 4 MiB or more are kept and handed out again, so repeated
+ * calls reuse mapped memory; 0: every buffer comes fresh from malloc (and the kept ones are freed). */
+void xcs_set_buffer_reuse(int32_t on);
 /* Stops the worker threads (they restart on demand); call before exit under leak checkers. */
 void xcs_shutdown(void);
 

@@ -63,6 +63,7 @@ extern "C" {
     fn xcs_get_num_threads() -> i32;
     fn xcs_live_allocations() -> i64;
     fn xcs_total_allocations() -> i64;
+    fn xcs_set_buffer_reuse(on: i32);
     fn xcs_shutdown();
     fn xcs_rt_all_gather(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, a: i64, o: *mut c_void) -> i32;
     fn xcs_rt_all_slice(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, a: i64, o: *mut c_void) -> i32;
@@ -150,6 +151,13 @@ pub fn live_allocations() -> i64 {
 /// Buffers allocated by generated code so far.
 pub fn total_allocations() -> i64 {
     unsafe { xcs_total_allocations() }
+}
+
+/// Whether freed big buffers (4 MiB or more) are kept for the next allocation of about their size
+/// (the default) or every buffer comes fresh from the allocator (what `xcs-run --bench-buffers=fresh`
+/// measures: the page faults of new memory on every call).
+pub fn set_buffer_reuse(on: bool) {
+    unsafe { xcs_set_buffer_reuse(on as i32) }
 }
 
 /// Joins the pool's worker threads (they restart on demand).

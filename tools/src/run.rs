@@ -415,6 +415,13 @@ fn command() -> Command {
                 .help("Print where the LLVM JIT's compile time went to stderr, one 'phase:' line per phase (lower, target, parse, optimize, codegen) with its wall and CPU time, then a total"),
         )
         .arg(
+            Arg::new("bench-buffers")
+                .long("bench-buffers")
+                .value_parser(["retained", "fresh"])
+                .default_value("retained")
+                .help("With the LLVM backend: 'retained' (default) reuses freed buffers of 4 MiB or more across calls; 'fresh' takes every buffer new from the allocator (each call pays its page faults)"),
+        )
+        .arg(
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
@@ -505,6 +512,8 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
         return crate::run_spmd::run_mpi(m, register);
     }
     let p = prepare(m, register)?;
+    let fresh = m.get_one::<String>("bench-buffers").is_some_and(|b| b == "fresh");
+    xcs_lowering::runtime::set_buffer_reuse(!fresh);
     let (results, timing) = match (p.backend, m.get_one::<String>("devices")) {
         (_, Some(_)) => crate::run_spmd::run_devices(&p)?,
         ("interp", None) => {
@@ -524,7 +533,11 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
     };
     if let Some(t) = &timing {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{}", t.line(&p.entry, p.backend, p.threads));
+        let mut line = t.line(&p.entry, p.backend, p.threads);
+        if p.backend == "llvm" {
+            line.push_str(if fresh { " buffers=fresh" } else { " buffers=retained" });
+        }
+        let _ = writeln!(out, "{line}");
         let _ = out.flush();
     }
     emit_results(m, &p, &results)
@@ -631,12 +644,26 @@ pub fn emit_results(m: &ArgMatches, p: &Prepared, results: &[RtValue]) -> Result
     Ok(())
 }
 
-/// Times of `--bench`: per call, sorted, and the compile time (LLVM).
+/// Times of `--bench`: per call, sorted, and the compile time (LLVM); `cpu`: the process's CPU
+/// time of each call (all its threads, user and system), sorted, when measured.
 pub struct Timing {
     pub calls: Vec<Duration>,
     pub compile: Option<Duration>,
     /// The warm-up call (the first call after compiling: page faults of fresh buffers, cold caches).
     pub first: Duration,
+    pub cpu: Vec<Duration>,
+}
+
+/// The CPU time this process has used so far (all threads, user and system), or zero where
+/// the clock is not available. Unlike the wall clock, it does not run while other processes
+/// have the CPUs.
+pub fn process_cpu_time() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid timespec to write to.
+    if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 impl Timing {
@@ -655,8 +682,10 @@ impl Timing {
     }
     /// The one line `--bench` prints (a stable format, space-separated `key=value`; times in
     /// milliseconds): `bench: entry=main backend=llvm threads=2 calls=10 min_ms=0.012345
-    /// median_ms=0.013000 compile_ms=41.200000 first_call_ms=0.052000` (compile_ms only for the
-    /// LLVM JIT; first_call_ms is the warm-up call).
+    /// median_ms=0.013000 compile_ms=41.200000 first_call_ms=0.052000 times_ms=0.012345,...
+    /// cpu_ms=0.012001,...` (compile_ms only for the LLVM JIT; first_call_ms is the warm-up call;
+    /// `times_ms`: every call's wall time, fastest first, for the spread; `cpu_ms`: every call's
+    /// process CPU time, fastest first).
     pub fn line(&self, entry: &str, backend: &str, threads: usize) -> String {
         let ms = |d: Duration| format!("{:.6}", d.as_secs_f64() * 1e3);
         let mut s = format!(
@@ -669,6 +698,12 @@ impl Timing {
             s.push_str(&format!(" compile_ms={}", ms(c)));
         }
         s.push_str(&format!(" first_call_ms={}", ms(self.first)));
+        let times: Vec<String> = self.calls.iter().map(|&d| ms(d)).collect();
+        s.push_str(&format!(" times_ms={}", times.join(",")));
+        if !self.cpu.is_empty() {
+            let cpu: Vec<String> = self.cpu.iter().map(|&d| ms(d)).collect();
+            s.push_str(&format!(" cpu_ms={}", cpu.join(",")));
+        }
         s
     }
 }
@@ -679,13 +714,17 @@ pub fn time_calls(n: u64, mut f: impl FnMut() -> Result<(), String>) -> Result<T
     f()?;
     let first = t.elapsed();
     let mut calls = Vec::with_capacity(n as usize);
+    let mut cpu = Vec::with_capacity(n as usize);
     for _ in 0..n {
+        let c = process_cpu_time();
         let t = Instant::now();
         f()?;
         calls.push(t.elapsed());
+        cpu.push(process_cpu_time().saturating_sub(c));
     }
     calls.sort();
-    Ok(Timing { calls, compile: None, first })
+    cpu.sort();
+    Ok(Timing { calls, compile: None, first, cpu })
 }
 
 /// A JIT error (`d`, its diagnostic, perhaps with notes) rendered as xcs-opt renders

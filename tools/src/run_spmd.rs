@@ -273,7 +273,7 @@ fn time_mpi(mpi: &Mpi, n: u64, mut call: impl FnMut()) -> Timing {
         calls.push(std::time::Duration::from_secs_f64(mpi.max(t.elapsed().as_secs_f64())));
     }
     calls.sort();
-    Timing { calls, compile: None, first }
+    Timing { calls, compile: None, first, cpu: Vec::new() }
 }
 
 /// The results of one rank as bytes: per result a kind byte (0: tensor, N: an iN scalar), the

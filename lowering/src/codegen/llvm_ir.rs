@@ -587,6 +587,17 @@ impl ModuleBuilder {
             .push(format!("!{} = !{{!\"llvm.loop.interleave.count\", i32 {n}}}", id + 1));
         format!("!{id}")
     }
+    /// The `!nontemporal` metadata node (`!{i32 1}`, made once per module); returns its name
+    /// (`!N`), to put on a store as `, !nontemporal !N`.
+    pub fn nontemporal_md(&mut self) -> String {
+        let line = |id: usize| format!("!{id} = !{{i32 1}}");
+        if let Some(id) = (0..self.metadata.len()).find(|&id| self.metadata[id] == line(id)) {
+            return format!("!{id}");
+        }
+        let id = self.metadata.len();
+        self.metadata.push(line(id));
+        format!("!{id}")
+    }
     /// The module text.
     pub fn finish(&self, name: &str) -> String {
         let mut s = format!("; ModuleID = '{name}'\nsource_filename = \"{name}\"\n\n");

@@ -2,7 +2,10 @@
 //! elements when every operand is contiguous and has the output's sizes (checked at run time,
 //! folded for static shapes), else a strided nest (rows of the output, an inner loop over its
 //! last dim) with broadcast strides (0 for a broadcast dim); numpy broadcasting of sizes
-//! ([`broadcast_dims`]), index arithmetic, and copies between layouts ([`copy_into`]).
+//! ([`broadcast_dims`]), index arithmetic, and copies between layouts ([`copy_into`]). Large
+//! f32 outputs of the flat loop are written with streaming stores ([`STREAM_STORE_BYTES`]).
+
+use xcs_dialects::interp::ElemType;
 
 use super::buffers::RunTimeCheck;
 use super::function::FunctionLowering;
@@ -153,25 +156,91 @@ fn flat(
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
     let zero = Val::i64(0);
     let streamed: Vec<&TensorVal> = kin.iter().zip(scalar).filter(|(_, &s)| !s).map(|(t, _)| t).collect();
+    let nt = streams_output(n, outs.iter().map(|t| t.elem));
     k.m.declare("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)");
     k.for_blocks(&lo, &hi, PF_BLOCK, |k, start, end| {
         for t in &streamed {
             prefetch_ahead(&mut k.f, t, start);
         }
-        k.for_range(start, end, |k, i| {
+        let element = |k: &mut Kernel, i: &Val, body: &mut ElementBody| -> R<Vec<Val>> {
             let vals: Vec<Val> = kin
                 .iter()
                 .zip(scalar)
                 .map(|(t, &s)| load_elem(&mut k.f, t.elem, &t.ptr, if s { &zero } else { i }))
                 .collect();
-            let outv = body(k, &vals)?;
-            for (t, v) in kout.iter().zip(&outv) {
-                store_elem(&mut k.f, t.elem, &t.ptr, i, v);
+            body(k, &vals)
+        };
+        let plain = |k: &mut Kernel, body: &mut ElementBody| {
+            k.for_range(start, end, |k, i| {
+                let outv = element(k, i, body)?;
+                for (t, v) in kout.iter().zip(&outv) {
+                    store_elem(&mut k.f, t.elem, &t.ptr, i, v);
+                }
+                Ok(())
+            })
+        };
+        if !nt {
+            return plain(k, body);
+        }
+        // A whole block of 64-byte aligned outputs: computed into a block of scratch (in L1;
+        // the loop vectorizes as usual), then copied out with aligned 16-lane streaming stores.
+        // A short or unaligned block: ordinary stores.
+        let outp: Vec<Val> = kout.iter().map(|t| k.f.gep("float", &t.ptr, start)).collect();
+        let len = k.f.sub(end, start);
+        let mut ok = k.f.icmp("eq", &len, &Val::i64(PF_BLOCK));
+        for p in &outp {
+            let a = k.f.emit("i64", format!("ptrtoint ptr {p} to i64"));
+            let low = k.f.emit("i64", format!("and i64 {a}, 63"));
+            let al = k.f.icmp("eq", &low, &Val::i64(0));
+            ok = k.f.and(&ok, &al);
+        }
+        let (yes, no, join) = (k.f.label("ntblock"), k.f.label("block"), k.f.label("blockend"));
+        k.f.condbr(&ok, &yes, &no);
+        k.f.start(&yes);
+        let scratch: Vec<Val> = outp.iter().map(|_| k.f.alloca("float", PF_BLOCK as usize)).collect();
+        k.for_range(&Val::i64(0), &Val::i64(PF_BLOCK), |k, j| {
+            let i = k.f.add(start, j);
+            let outv = element(k, &i, body)?;
+            for (sc, v) in scratch.iter().zip(&outv) {
+                let q = k.f.gep("float", sc, j);
+                k.f.store(v, &q);
             }
             Ok(())
-        })
+        })?;
+        let md = k.m.nontemporal_md();
+        for (sc, p) in scratch.iter().zip(&outp) {
+            for c in 0..PF_BLOCK / 16 {
+                let from = k.f.gep("float", sc, &Val::i64(16 * c));
+                let v = k.f.emit("<16 x float>", format!("load <16 x float>, ptr {from}, align 16"));
+                let to = k.f.gep("float", p, &Val::i64(16 * c));
+                k.f.raw(format!("store <16 x float> {v}, ptr {to}, align 64, !nontemporal {md}"));
+            }
+        }
+        k.f.br(&join);
+        k.f.start(&no);
+        plain(k, body)?;
+        k.f.br(&join);
+        k.f.start(&join);
+        Ok(())
     })?;
+    if nt {
+        k.f.raw("fence seq_cst"); // the streaming stores are weakly ordered
+    }
     fl.launch(k, n, &Val::i64(GRAIN), n)
+}
+
+/// Outputs of at least this many bytes are written with streaming (non-temporal) stores by the
+/// flat elementwise loop and the row ops (softmax, layer_norm): such an output does not stay in
+/// the last-level cache anyway, and a streaming store skips reading each output line before it
+/// is written (a third of a streaming op's memory traffic). Smaller outputs use ordinary
+/// stores, so the op that reads them next finds them in the cache.
+pub const STREAM_STORE_BYTES: i64 = 32 << 20;
+
+/// Whether a flat loop over `n` elements writes its outputs (of element types `elems`) with
+/// streaming stores: all f32 and `n` static with at least [`STREAM_STORE_BYTES`] per output.
+fn streams_output(n: &Val, mut elems: impl Iterator<Item = ElemType>) -> bool {
+    let big = n.as_i64().is_some_and(|n| n.saturating_mul(4) >= STREAM_STORE_BYTES);
+    big && elems.all(|e| e == ElemType::F32)
 }
 
 /// Elements per block of the flat loop: each block first prefetches the block [`PF_AHEAD`] bytes

@@ -2,13 +2,15 @@
 //! loops over the reduced dims in row-major order), `tensor.softmax` (three passes over each
 //! row: max, sum of exponentials, normalize) and `tensor.layer_norm` (two passes: mean, then
 //! variance, then the normalized row). Floats accumulate in f64 and round once, integers in i64
-//! (wrapping; `mean` sums exactly in i128), exactly as the interpreter.
+//! (wrapping; `mean` sums exactly in i128), exactly as the interpreter. The row is read from
+//! memory once (later passes find it in L1); large f32 outputs are written once, with streaming
+//! (non-temporal) stores ([`streaming_rows`]).
 
 use xcs_dialects::interp::ElemType;
 
 use super::math::{self, MathBuilder};
 use crate::codegen::llvm_ir::Val;
-use crate::codegen::loops::{grain_rows, offset, unflatten};
+use crate::codegen::loops::{grain_rows, offset, unflatten, STREAM_STORE_BYTES};
 use crate::codegen::types::{comp_to_f64, int_to_i64, load_elem};
 use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
@@ -314,6 +316,48 @@ fn reduce_columns(
     fl.launch(k, &nblk, &grain, n)
 }
 
+/// f32 lanes of a streaming store: 64 bytes, one cache line.
+const LANES: i64 = 16;
+
+/// The static row length when a row op's output of `n` `elem` elements in rows of `len` is
+/// written with streaming stores: f32, both sizes static, rows a whole number of cache lines (the
+/// output buffer is 64-byte aligned, so every row's vectors are too) of at most 16384 elements
+/// (a row's scratch copy lives on the kernel's stack), and at least [`STREAM_STORE_BYTES`].
+fn streaming_rows(len: &Val, n: &Val, elem: ElemType) -> Option<i64> {
+    let (len, n) = (len.as_i64()?, n.as_i64()?);
+    let fits = len > 0 && len % LANES == 0 && len <= 16384 && n.saturating_mul(4) >= STREAM_STORE_BYTES;
+    (elem == ElemType::F32 && fits).then_some(len)
+}
+
+/// `<16 x double>` with every lane `v` (a `double`).
+fn splat_f64(k: &mut Kernel, v: &Val) -> Val {
+    let one = k.f.emit("<16 x double>", format!("insertelement <16 x double> poison, double {v}, i64 0"));
+    k.f.emit("<16 x double>", format!("shufflevector <16 x double> {one}, <16 x double> poison, <16 x i32> zeroinitializer"))
+}
+
+/// 16 f32 lanes at element `i` of `p` (`align`: the bytes the address is known to be aligned to),
+/// widened to f64 (exact).
+fn load_lanes_f64(k: &mut Kernel, p: &Val, i: &Val, align: u32) -> Val {
+    let q = k.f.gep("float", p, i);
+    let v = k.f.emit("<16 x float>", format!("load <16 x float>, ptr {q}, align {align}"));
+    k.f.emit("<16 x double>", format!("fpext <16 x float> {v} to <16 x double>"))
+}
+
+/// Rounds 16 f64 lanes to f32 once (as `store_acc` does) and stores them at element `i` of the
+/// 64-byte aligned `out` with a streaming store.
+fn stream_lanes(k: &mut Kernel, out: &Val, i: &Val, y: &Val) {
+    let md = k.m.nontemporal_md();
+    let v = k.f.emit("<16 x float>", format!("fptrunc <16 x double> {y} to <16 x float>"));
+    let q = k.f.gep("float", out, i);
+    k.f.raw(format!("store <16 x float> {v}, ptr {q}, align 64, !nontemporal {md}"));
+}
+
+/// After a kernel's streaming stores: orders them before the kernel returns (they are weakly
+/// ordered; the thread pool's join then publishes them like ordinary stores).
+fn end_streaming(k: &mut Kernel) {
+    k.f.raw("fence seq_cst");
+}
+
 pub fn softmax(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     softmax_from(fl, o, x, None)
@@ -407,10 +451,13 @@ fn softmax_rows(
     let len = x.dims[r - 1].clone();
     let n = x.numel(&mut fl.f);
     let grain = grain_rows(&mut fl.f, &len);
+    let stream = streaming_rows(&len, &n, relem);
     let mut k = fl.kernel("softmax");
     let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&out));
     let klen = k.cap(&len);
     let (lo, hi) = (k.lo.clone(), k.hi.clone());
+    // streaming: exp(x - max) goes to a row of scratch (in L1), the output is written once
+    let scratch = stream.map(|l| k.f.alloca("float", l as usize));
     k.m.declare("llvm.maximum.f32", "declare float @llvm.maximum.f32(float, float)");
     k.for_range(&lo, &hi, |k, row| {
         let base = k.f.mul(row, &klen);
@@ -435,7 +482,10 @@ fn softmax_rows(
         let keep = ko.elem == ElemType::F32;
         let s = k.for_acc(&Val::i64(0), &klen, &[Val::f64(0.0)], |k, j, a| {
             let e = ex(k, j)?;
-            if keep {
+            if let Some(sc) = &scratch {
+                let p = k.f.gep("float", sc, j);
+                k.f.store(&e, &p);
+            } else if keep {
                 let i = k.f.add(&base, j);
                 let p = k.f.gep("float", &ko.ptr, &i);
                 k.f.store(&e, &p);
@@ -445,6 +495,17 @@ fn softmax_rows(
         })?[0]
             .clone();
         let inv = k.f.emit("double", format!("fdiv double 1.0, {s}"));
+        if let (Some(sc), Some(l)) = (&scratch, stream) {
+            let inv = splat_f64(k, &inv);
+            return k.for_range(&Val::i64(0), &Val::i64(l / LANES), |k, c| {
+                let j = k.f.mul(c, &Val::i64(LANES));
+                let e = load_lanes_f64(k, sc, &j, 16);
+                let y = k.f.emit("<16 x double>", format!("fmul <16 x double> {e}, {inv}"));
+                let i = k.f.add(&base, &j);
+                stream_lanes(k, &ko.ptr, &i, &y);
+                Ok(())
+            });
+        }
         k.for_range(&Val::i64(0), &klen, |k, j| {
             let e = if keep {
                 let i = k.f.add(&base, j);
@@ -460,6 +521,9 @@ fn softmax_rows(
             Ok(())
         })
     })?;
+    if stream.is_some() {
+        end_streaming(&mut k);
+    }
     fl.launch(k, &rows, &grain, &n)?;
     Ok(vec![Slot::Tensor(out)])
 }
@@ -501,6 +565,8 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
     let len = fl.f.product(&norm);
     let n = x.numel(&mut fl.f);
     let grain = grain_rows(&mut fl.f, &len);
+    // streaming: an f32 row read directly (no producer), the output written once
+    let stream = streaming_rows(&len, &n, relem).filter(|_| prod.is_none() && x.elem == ElemType::F32);
     let mut k = fl.kernel("layer_norm");
     let (kx, kg, kb, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&g), k.tensor(&b), k.tensor(&out));
     let klen = k.cap(&len);
@@ -550,6 +616,23 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
         let ve = k.f.emit("double", format!("fadd double {var}, {}", Val::f64(eps)));
         let sd = k.f.emit("double", format!("call double @{sqrt}(double {ve})"));
         let inv = k.f.emit("double", format!("fdiv double 1.0, {sd}"));
+        if let Some(l) = stream {
+            // the scalar loop below, 16 lanes at a time (the same operations, so the same results)
+            let (mean, inv) = (splat_f64(k, &mean), splat_f64(k, &inv));
+            return k.for_range(&Val::i64(0), &Val::i64(l / LANES), |k, c| {
+                let j = k.f.mul(c, &Val::i64(LANES));
+                let i = k.f.add(&base, &j);
+                let v = load_lanes_f64(k, &kx.t.ptr, &i, 4);
+                let gv = load_lanes_f64(k, &kg.ptr, &j, 4);
+                let bv = load_lanes_f64(k, &kb.ptr, &j, 4);
+                let d = k.f.emit("<16 x double>", format!("fsub <16 x double> {v}, {mean}"));
+                let t = k.f.emit("<16 x double>", format!("fmul <16 x double> {d}, {inv}"));
+                let t = k.f.emit("<16 x double>", format!("fmul <16 x double> {t}, {gv}"));
+                let y = k.f.emit("<16 x double>", format!("fadd <16 x double> {t}, {bv}"));
+                stream_lanes(k, &ko.ptr, &i, &y);
+                Ok(())
+            });
+        }
         k.for_range(&Val::i64(0), &klen, |k, j| {
             let i = k.f.add(&base, j);
             let v = kx.load_f64(k, &i)?;
@@ -563,6 +646,9 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
             Ok(())
         })
     })?;
+    if stream.is_some() {
+        end_streaming(&mut k);
+    }
     fl.launch(k, &rows, &grain, &n)?;
     Ok(vec![Slot::Tensor(out)])
 }
