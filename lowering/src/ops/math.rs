@@ -20,6 +20,9 @@
 //!   GELU erf form: `x erfc(-x/sqrt 2) / 2` with `erfc` as `t e^(P(t) - a^2)`, `a^2` exact as
 //!   two floats, about 6 ulp (see [`pow`], [`gelu_erf`]). Both in f32, 16 lanes per AVX-512
 //!   vector.
+//! - `sin`, `cos`: reduced by pi (cos around the odd multiples of pi/2) so that one odd
+//!   polynomial serves every quadrant, 1.8 ulp, libm for `|x| >= 2^17` ([`sin_cos`]); `erf`: an
+//!   odd polynomial below 0.921875, one degree-14 polynomial above, 1.6 ulp ([`erf`]); `rem`.
 //!
 //! The code is written once over [`MathBuilder`], for scalar `float` values or for `<16 x float>`. On
 //! AVX-512 targets `pow` is called through a pair of functions ([`vector_pair`]): its 16-lane
