@@ -24,7 +24,7 @@ use xcs_ir::{Body, Context, DiagSink, Diagnostic, Op, OperationState, Type, Type
 
 use crate::util;
 use clones::{Env, State};
-use translate::{is_tensor_op, CallBatcher, Translator};
+use translate::{is_tensor_def, CallBatcher, Translator};
 
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -255,9 +255,10 @@ fn tensor_only(ctx: &Context, fb: &Body, op: Op, env: &mut Env<'_>) -> Result<()
         fb.walk_region_into(r, &mut ops);
     }
     for o in ops {
-        // sharding annotations are identities that batch with the batch dim unsplit
-        let annotation = ShardOp::cast(ctx, fb, o).is_some() || ShardingOp::cast(ctx, fb, o).is_some();
-        if YieldOp::cast(ctx, fb, o).is_some() || is_tensor_op(ctx, fb, o) || annotation {
+        // tensor ops (most ops: tested first, on the one definition lookup), the map's yield, and
+        // sharding annotations: identities that batch with the batch dim unsplit
+        let def = util::def(ctx, fb, o);
+        if def.is_some_and(|d| is_tensor_def(d) || d.is::<YieldOp>() || d.is::<ShardOp>() || d.is::<ShardingOp>()) {
             continue;
         }
         if CallOp::cast(ctx, fb, o).is_some() {

@@ -1,6 +1,6 @@
 /* Exhaustive accuracy check of XCS's f32 sin, cos and erf kernels (issue 16: within 2 ulp of a
- * float64 reference for |x| <= 10^4; the inline sin/cos path serves |x| < 2^22, so the check
- * covers that): every f32 in [-2^22, 2^22], through the compiled
+ * float64 reference for |x| <= 10^4; the inline sin/cos path serves |x| < 2^17 and libm the
+ * lanes beyond, the check covers both): every f32 in [-2^22, 2^22], through the compiled
  * library's C ABI (`xcs-translate math.mlir --emit=shared-lib`), against libm's double sin,
  * cos and erf. The error of a result g for the reference w is |g - w| / ulp(w), ulp(w) the
  * spacing of f32 at w's magnitude (subnormal spacing below FLT_MIN), as in the lowering tests.

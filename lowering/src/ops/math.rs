@@ -20,6 +20,9 @@
 //!   GELU erf form: `x erfc(-x/sqrt 2) / 2` with `erfc` as `t e^(P(t) - a^2)`, `a^2` exact as
 //!   two floats, about 6 ulp (see [`pow`], [`gelu_erf`]). Both in f32, 16 lanes per AVX-512
 //!   vector.
+//! - `sin`, `cos`: reduced by pi (cos around the odd multiples of pi/2) so that one odd
+//!   polynomial serves every quadrant, 1.8 ulp, libm for `|x| >= 2^17` ([`sin_cos`]); `erf`: an
+//!   odd polynomial below 0.921875, one degree-14 polynomial above, 1.6 ulp ([`erf`]); `rem`.
 //!
 //! The code is written once over [`MathBuilder`], for scalar `float` values or for `<16 x float>`. On
 //! AVX-512 targets `pow` is called through a pair of functions ([`vector_pair`]): its 16-lane
@@ -817,95 +820,77 @@ pub fn gelu_erf(mb: &mut MathBuilder, x: &Val) -> Val {
 
 // ---------------------------------------------------------------------------- sin, cos
 
-/// `sin(r) = r + r^3 S(r^2)` on `|r| <= pi/4` (a little beyond: the quadrant may round either
-/// way), `S` highest first; fitted for this project (reweighted least squares on Chebyshev
-/// nodes, relative error 5e-12 in double).
-const SIN_S: [f32; 4] = [2.718_124_5e-6, -1.983_931_3e-4, 8.333_329e-3, -0.166_666_67];
-/// `cos(r) = 1 - r^2/2 + r^4 C(r^2)` on `|r| <= pi/4`, `C` highest first (error 1.2e-13).
-const COS_C: [f32; 4] = [-2.720_575e-7, 2.479_946e-5, -1.388_888_3e-3, 4.166_666_8e-2];
-/// `pi/2` as three floats whose sum is exact to 2^-76: `C1` (24 bits, `k C1` is exact inside an
-/// FMA), `C2 = f32(pi/2 - C1)` and `C3 = f32(pi/2 - C1 - C2)`; with quotients up to 2^22 an error
-/// in `C3` shows as hundreds of ulp near multiples of pi/2.
-const PIO2_C1: f32 = 1.570_796_4;
-const PIO2_C2: f32 = -4.371_139e-8;
-const PIO2_C3: f32 = -1.715_124_5e-15;
-/// The fast path of `sin`/`cos` is exact in its reduction while `|x| 2/pi < 2^22`.
-const TRIG_FAST_LIMIT: f32 = 4_194_304.0;
+/// `sin(r) = r + r^3 S(r^2)` on `|r| <= pi/2` (a little beyond: `x / pi` may round either way),
+/// `S` highest first: a degree-3 minimax fit of the relative error (Lawson's algorithm on
+/// Chebyshev nodes, 6.1e-9 in double), rounded to f32, then the third coefficient moved by one
+/// ulp where that lowered the worst error of the whole kernel (1.78 -> 1.70 ulp on `[1.1, 2)`).
+const SIN_S: [f32; 4] = [2.605_399e-6, -1.980_943_9e-4, 8.333_066e-3, -0.166_666_6];
+/// `pi` and `pi/2` as three floats each, every part rounded down (so positive) but the last:
+/// `C1` has 24 bits, so `x - n C1` is exact inside an FMA for the quotients of the fast range;
+/// `C1 + C2 + C3` is within 2^-70 of the constant. Positive parts keep `sin(-0) = -0` through the
+/// reduction (`-0 - 0 C = -0`).
+/// (By their bits: `0x1.921fb4p+1`, `0x1.4442d0p-23`, `0x1.84698ap-47`, and the same halved.)
+const PI_C: [f32; 3] = [f32::from_bits(0x4049_0fda), f32::from_bits(0x3422_2168), f32::from_bits(0x2842_34c5)];
+const PIO2_C: [f32; 3] = [f32::from_bits(0x3fc9_0fda), f32::from_bits(0x33a2_2168), f32::from_bits(0x27c2_34c5)];
+/// The fast path of `sin`/`cos` reduces `|x| < 2^17` (quotients below 2^16): the worst error there
+/// is the kernel's (about 1.7 ulp); from about 2^18 on the reduction's single-float `r` loses bits.
+const TRIG_FAST_LIMIT: f32 = 131_072.0;
 
-/// `sin x` (or `cos x` when `cosine`) of `float`s: Cody-Waite reduction `x = k pi/2 + r`, `r`
-/// kept as two floats (`x - k C1` is exact, `k C2` is split by an FMA and `r` summed with
-/// TwoSum, `k C3` added to the low part), then the quadrant's polynomial with the low part
-/// folded in (`cos` recovers the rounding of `1 - r^2/2` too). Within about 1 ulp of the exact
-/// result for `|x| < 2^22` (1.03 ulp worst over every float there, `make check-math-ulp`); beyond, where the
-/// reduction would lose bits, lanes take LLVM's `sin`/`cos` (libm) in [`fix_lanes`], so every
-/// finite `x` is accurate. `sin(±0) = ±0` (tiny `|x|` return `x`), `cos(±0) = 1`, `±inf` and NaN
-/// give NaN.
+/// `sin x` (or `cos x` when `cosine`) of `float`s with one polynomial (SLEEF's `sinf_u35` and Arm's
+/// vector `sinf` reduce this way; written for this project): `x = n pi + r` with
+/// `n = roundeven(x / pi)`, `r` in `[-pi/2, pi/2]` by three FMAs with the parts of [`PI_C`]
+/// (Cody-Waite), and `sin x = (-1)^n sin r`, the parity read from the low bit of the rounding's
+/// sum. `cos x` is the same kernel around the odd multiples of pi/2: `x = (k + 1/2) pi + r`,
+/// `k = roundeven(x / pi - 1/2)`, `cos x = (-1)^(k+1) sin r` ([`PIO2_C`] times `2k + 1`).
+/// `sin r = r + r^3 S(r^2)` ([`SIN_S`]). Within 1.7 ulp of the exact result for `|x| < 2^17`
+/// (`make check-math-ulp` checks every float up to 2^22); beyond, lanes take LLVM's `sin`/`cos`
+/// (libm) in [`fix_lanes`], a branch taken only when some lane needs it. `sin(±0) = ±0` (the
+/// sign of `r` is or-ed into the result: `r + r^3 S` of `-0` would be `+0`), `cos(±0) = 1`,
+/// `±inf` and NaN give NaN.
 fn sin_cos(mb: &mut MathBuilder, x: &Val, cosine: bool) -> Val {
-    let ax = mb.intr("fabs", &[x]);
-    // k = roundeven(x 2/pi), quadrant in the low bits of the rounding sum
     let magic = mb.c(ROUND_MAGIC);
-    let t = mb.mul_add(x, &mb.c(std::f32::consts::FRAC_2_PI), &magic);
+    let inv_pi = mb.c(std::f32::consts::FRAC_1_PI);
+    // t = x/pi (- 1/2) + 1.5 * 2^23: its low bit is the parity of the quotient
+    let t = if cosine {
+        let h = mb.fma(x, &inv_pi, &mb.c(-0.5));
+        mb.exact("fadd", &h, &magic)
+    } else {
+        mb.mul_add(x, &inv_pi, &magic)
+    };
     let k = mb.exact("fsub", &t, &magic);
+    let (n, parts) = if cosine {
+        (mb.fma(&k, &mb.c(2.0), &mb.c(1.0)), PIO2_C)
+    } else {
+        (k, PI_C)
+    };
+    let nn = mb.fneg(&n);
+    let mut r = x.clone();
+    for c in parts {
+        r = mb.fma(&nn, &mb.c(c), &r);
+    }
+    let s = mb.exact("fmul", &r, &r);
+    let p = horner(mb, &s, &SIN_S);
+    let r3 = mb.exact("fmul", &r, &s);
+    let y = mb.fma(&r3, &p, &r);
+    // the sign: the parity of the quotient (and, for cos, one more flip); sin keeps -0
     let tb = mb.bits(&t);
-    let q = mb.int("add", &tb, &mb.ci(cosine as i32));
-    let nk = mb.fneg(&k);
-    let r1 = mb.fma(&nk, &mb.c(PIO2_C1), x);
-    let c2 = mb.c(PIO2_C2);
-    let (p, pe) = two_prod(mb, &k, &c2);
-    let np = mb.fneg(&p);
-    let (rhi, e) = two_sum(mb, &r1, &np);
-    let e = mb.exact("fsub", &e, &pe);
-    let rlo = mb.fma(&nk, &mb.c(PIO2_C3), &e);
-    let r2 = mb.exact("fmul", &rhi, &rhi);
-    // sin r = rhi + (rhi r2 S(r2) + rlo)
-    let s = horner(mb, &r2, &SIN_S);
-    let r3 = mb.exact("fmul", &r2, &rhi);
-    let st = mb.fma(&r3, &s, &rlo);
-    let sn = mb.exact("fadd", &rhi, &st);
-    // cos r = w + ((r2^2 C(r2) + (1 - w - h)) - (r2lo / 2 + rhi rlo)), w = 1 - h, h = r2 / 2
-    let c = horner(mb, &r2, &COS_C);
-    let h = mb.exact("fmul", &r2, &mb.c(0.5));
-    let one = mb.c(1.0);
-    let w = mb.exact("fsub", &one, &h);
-    let ew = mb.exact("fsub", &one, &w);
-    let ew = mb.exact("fsub", &ew, &h);
-    let nr2 = mb.fneg(&r2);
-    let r2lo = mb.fma(&rhi, &rhi, &nr2);
-    let rr = mb.exact("fmul", &rhi, &rlo);
-    let corr = mb.fma(&mb.c(0.5), &r2lo, &rr);
-    let r4 = mb.exact("fmul", &r2, &r2);
-    let ct = mb.fma(&r4, &c, &ew);
-    let ct = mb.exact("fsub", &ct, &corr);
-    let cs = mb.exact("fadd", &w, &ct);
-    // quadrant: odd -> the other polynomial, bit 1 -> negate
-    let odd = mb.int("and", &q, &mb.ci(1));
-    let odd = mb.icmp("ne", &odd, &mb.ci(0));
-    let v = mb.select(&odd, &cs, &sn);
-    let neg = mb.int("and", &q, &mb.ci(2));
-    let sign = mb.int("shl", &neg, &mb.ci(30));
-    let vb = mb.bits(&v);
-    let flipped = mb.int("xor", &vb, &sign);
-    let v = mb.float_of_bits(&flipped);
-    // tiny arguments: sin x = x (keeps -0.0), cos x = 1
-    let tiny = mb.fcmp("olt", &ax, &mb.c(1.0 / 4096.0));
-    let small_val = if cosine { mb.c(1.0) } else { x.clone() };
-    let v = mb.select(&tiny, &small_val, &v);
-    let big = mb.fcmp("oge", &ax, &mb.c(TRIG_FAST_LIMIT));
-    let finite = mb.fcmp("olt", &ax, &mb.c(f32::INFINITY));
-    let rare = mb.logic("and", &big, &finite);
+    let mut sign = mb.int("shl", &tb, &mb.ci(31));
+    let mut yb = mb.bits(&y);
+    if cosine {
+        sign = mb.int("xor", &sign, &mb.ci(i32::MIN));
+    } else {
+        let rb = mb.bits(&r);
+        let rsign = mb.int("and", &rb, &mb.ci(i32::MIN));
+        yb = mb.int("or", &yb, &rsign);
+    }
+    let vb = mb.int("xor", &yb, &sign);
+    let v = mb.float_of_bits(&vb);
+    // |x| >= 2^17, inf included (libm gives NaN there too); NaN compares false and stays
+    let ax = mb.intr("fabs", &[x]);
+    let rare = mb.fcmp("oge", &ax, &mb.c(TRIG_FAST_LIMIT));
     let libm: fn(&mut MathBuilder, &[Val]) -> Val =
         if cosine { |mb, a| mb.intr("cos", &[&a[0]]) } else { |mb, a| mb.intr("sin", &[&a[0]]) };
     fix_lanes(mb, if cosine { "cos" } else { "sin" }, &v, &rare, &[x.clone()], libm)
-}
-
-/// `a + b = s + e` exactly (Knuth's TwoSum: any magnitudes).
-fn two_sum(mb: &mut MathBuilder, a: &Val, b: &Val) -> (Val, Val) {
-    let s = mb.exact("fadd", a, b);
-    let bb = mb.exact("fsub", &s, a);
-    let ab = mb.exact("fsub", &s, &bb);
-    let da = mb.exact("fsub", a, &ab);
-    let db = mb.exact("fsub", b, &bb);
-    (s, mb.exact("fadd", &da, &db))
 }
 
 /// `v` with the lanes where `rare` holds replaced by `slow` of those lanes' `args`: for the few
@@ -929,6 +914,9 @@ fn fix_lanes(
     } else {
         rare.clone()
     };
+    // expected not taken: the branch weights keep the hot path's registers out of the call's way
+    mb.m.declare("llvm.expect.i1", "declare i1 @llvm.expect.i1(i1, i1)");
+    let any = mb.f.emit("i1", format!("call i1 @llvm.expect.i1(i1 {any}, i1 false)"));
     let (fix, done) = (mb.f.label("fix"), mb.f.label("fixed"));
     mb.f.condbr(&any, &fix, &done);
     mb.f.start(&fix);
@@ -1015,43 +1003,36 @@ fn trig_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val, cosine: bo
 const ERF_SMALL: [f32; 7] = [
     8.370_546e-5, -8.142_828e-4, 5.201_045_4e-3, -2.685_940_5e-2, 0.112_836_96, -0.376_126_35, 0.128_379_17,
 ];
-/// `erf x` on `[0.921875, 2.2)` as a polynomial in `x - ERF_MID_C`, highest first (absolute
-/// error 3.7e-9).
-const ERF_MID: [f32; 10] = [
-    1.378_834e-3, -1.640_501e-3, -5.570_960_2e-3, 1.715_042_1e-2, -8.216_219e-3, -4.809_987_5e-2, 0.127_415_6,
-    -0.154_052_84, 9.869_273e-2, 0.972_720_8,
+/// `erf x` on `[0.921875, 3.9375]` as one degree-14 polynomial in `x - ERF_BIG_C`, highest
+/// first: fitted for this project (Lawson's minimax of the absolute error on Chebyshev nodes
+/// against scipy's `erf`), rounded to f32 from the constant term up, each rounding followed by a
+/// refit of the higher coefficients (absolute error 1.4e-8 with the f32 coefficients). One
+/// chain of 14 FMAs instead of two polynomials of degree 9 whose coefficients were chosen per
+/// lane (11 blends more).
+const ERF_BIG: [f32; 15] = [
+    1.187_233_7e-6, -4.193_663e-7, -1.784_278e-5, 3.116_164e-5, 6.776_980_4e-5, -3.210_908_3e-4, 4.396_130_7e-4,
+    3.618_191e-4, -3.024_742e-3, 7.343_317_4e-3, -1.098_523_9e-2, 1.109_810_7e-2, -7.485_413_5e-3, 3.080_698e-3,
+    0.999_409_85,
 ];
-const ERF_MID_C: f32 = 1.560_937_5;
-/// `erf x` on `[2.2, 3.9375)` as a polynomial in `x - ERF_HIGH_C`, highest first (absolute
-/// error 7.2e-9); from 3.9375 on `erf x` rounds to 1.
-const ERF_HIGH: [f32; 10] = [
-    3.056_240_8e-6, -1.014_136_6e-4, 3.351_550_3e-4, -5.831_898e-4, 7.426_254_5e-4, -7.386_776e-4, 5.463_344e-4,
-    -2.819_752_8e-4, 9.171_013e-5, 0.999_985_75,
-];
-const ERF_HIGH_C: f32 = 3.068_75;
+/// The middle of `[0.921875, 3.9375]`, where [`ERF_BIG`] is expanded.
+const ERF_BIG_C: f32 = 2.429_687_5;
+/// From here on `erf x` rounds to 1 in f32.
+const ERF_ONE: f32 = 3.9375;
 
-/// `erf x` of a `float`, branch-free: `x + x P(x^2)` below 0.921875, above it one of two
-/// polynomials in `|x| - c` (their coefficients chosen per lane, one Horner chain) with the
-/// sign of `x`, and `±1` from 3.9375 (where the exact result rounds to 1). Within 1 ulp of the
-/// exact result (1.0 ulp worst over every third float); `erf(-0.0) = -0.0`, `erf(±inf) = ±1`,
-/// NaN stays NaN.
+/// `erf x` of a `float`, branch-free: `x + x P(x^2)` below 0.921875, above it [`ERF_BIG`] in
+/// `min(|x|, 3.9375) - 2.4296875` (at most 1, which `erf x` rounds to from 3.9375 on) with the
+/// sign of `x`. Within 1.6 ulp of the exact result (`make check-math-ulp`: every float up to
+/// 2^22); `erf(-0.0) = -0.0`, `erf(±inf) = ±1`, NaN stays NaN.
 pub fn erf(mb: &mut MathBuilder, x: &Val) -> Val {
     let ax = mb.intr("fabs", &[x]);
     let x2 = mb.exact("fmul", x, x);
     let p = horner(mb, &x2, &ERF_SMALL);
     let small = mb.fma(x, &p, x);
-    let high = mb.fcmp("oge", &ax, &mb.c(2.2));
-    let c = mb.select(&high, &mb.c(ERF_HIGH_C), &mb.c(ERF_MID_C));
-    let axc = clamp(mb, "ogt", &ax, 3.9375);
-    let u = mb.exact("fsub", &axc, &c);
-    let mut acc = mb.select(&high, &mb.c(ERF_HIGH[0]), &mb.c(ERF_MID[0]));
-    for (&h, &m) in ERF_HIGH.iter().zip(&ERF_MID).skip(1) {
-        let k = mb.select(&high, &mb.c(h), &mb.c(m));
-        acc = mb.fma(&acc, &u, &k);
-    }
-    let one = mb.fcmp("oge", &ax, &mb.c(3.9375));
-    let big = mb.select(&one, &mb.c(1.0), &acc);
-    let big = mb.copysign(&big, x);
+    let axc = clamp(mb, "ogt", &ax, ERF_ONE);
+    let u = mb.exact("fsub", &axc, &mb.c(ERF_BIG_C));
+    let q = horner(mb, &u, &ERF_BIG);
+    let q = clamp(mb, "ogt", &q, 1.0);
+    let big = mb.copysign(&q, x);
     // |x| < 0.921875, and NaN (which the small branch keeps)
     let use_small = mb.fcmp("ult", &ax, &mb.c(0.921_875));
     mb.select(&use_small, &small, &big)

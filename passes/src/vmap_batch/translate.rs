@@ -44,9 +44,14 @@ pub trait CallBatcher {
 /// True if `op` is a registered op of the `tensor` dialect (its name is `tensor.<mnemonic>`;
 /// compared without splitting the name: this runs for every op of every map).
 pub fn is_tensor_op(ctx: &Context, body: &Body, op: Op) -> bool {
+    util::def(ctx, body, op).is_some_and(is_tensor_def)
+}
+
+/// True if `def` declares an op of the `tensor` dialect (for a caller that has looked the
+/// definition up already).
+pub fn is_tensor_def(def: &OpDef) -> bool {
     let dialect = TENSOR_DIALECT.name;
-    util::def(ctx, body, op)
-        .is_some_and(|d| d.name.as_bytes().get(dialect.len()) == Some(&b'.') && d.name.starts_with(dialect))
+    def.name.as_bytes().get(dialect.len()) == Some(&b'.') && def.name.starts_with(dialect)
 }
 
 /// Rewrites the ops of one block into batched ops. See the module docs.
