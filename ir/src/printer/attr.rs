@@ -17,6 +17,10 @@ use crate::types::{Signedness, Type, TypeKind, DYNAMIC};
 /// Cached texts longer than this are not kept (big `dense<"0x...">` blobs print once).
 const MAX_CACHED: usize = 4096;
 const NONE: (u32, u32) = (u32::MAX, 0);
+/// An attribute cache slot: printed once (cached on the next print).
+const SEEN_ONCE: (u32, u32) = (u32::MAX, 1);
+/// An attribute cache slot: its text is longer than `MAX_CACHED`.
+const TOO_LONG: (u32, u32) = (u32::MAX, 2);
 
 /// Whether an attribute may omit its type (MLIR's `AttrTypeElision`): `May` inside arrays
 /// and memref layouts (i64 integers and f64 floats drop `: type`), `Never` elsewhere.
@@ -294,23 +298,32 @@ impl PrintState {
         out.push_str(text);
     }
 
+    /// The cached text of `a`, or `NONE` (print it uncached). An attribute's text is cached
+    /// the second time it is printed: most attributes of a large module (its ops' attribute
+    /// dictionaries, distinct constants) are printed once, and caching them would only grow
+    /// the printer by the module's attribute text.
     fn attr_span(&mut self, ctx: &Context, a: Attr) -> (u32, u32) {
         let i = a.index();
-        if let Some(&span) = self.attr_cache.get(i) {
-            if span != NONE {
-                return span;
+        if self.attr_cache.len() <= i {
+            self.attr_cache.resize(i + 1, NONE);
+        }
+        match self.attr_cache[i] {
+            NONE => {
+                self.attr_cache[i] = SEEN_ONCE;
+                return NONE;
             }
+            TOO_LONG => return NONE,
+            SEEN_ONCE => {}
+            span => return span,
         }
         let mut tmp = String::new();
         self.write_attr_uncached(ctx, a, Elision::Never, &mut tmp);
         if tmp.len() > MAX_CACHED {
+            self.attr_cache[i] = TOO_LONG;
             return NONE;
         }
         let span = (self.cache.len() as u32, tmp.len() as u32);
         self.cache.push_str(&tmp);
-        if self.attr_cache.len() <= i {
-            self.attr_cache.resize(i + 1, NONE);
-        }
         self.attr_cache[i] = span;
         span
     }
