@@ -12,7 +12,7 @@
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
 # OpenMPI: the MPI transport of SPMD programs (xcs-run --mpi, xcs-translate --mpi) and its tests
-APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev openmpi-bin libopenmpi-dev
+APT_PKGS    := llvm-22-dev libmlir-22-dev libclang1-22 libclang-common-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev openmpi-bin libopenmpi-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO       ?= cargo
 PYTHON      ?= python3
