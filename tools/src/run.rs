@@ -398,8 +398,8 @@ fn command() -> Command {
         .arg(
             Arg::new("backend")
                 .long("backend")
-                .value_parser(["llvm", "interp"])
-                .help("Execution backend: the LLVM JIT (default) or the reference interpreter"),
+                .value_parser(["llvm", "interp", "mlir"])
+                .help("Execution backend: the LLVM JIT (default), the reference interpreter, or MLIR's own pipeline and ExecutionEngine on the module exported to upstream MLIR (docs/interop.md)"),
         )
         .arg(
             Arg::new("bench")
@@ -514,6 +514,7 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
             };
             (call(p.args.clone())?, timing)
         }
+        ("mlir", None) => run_mlir(&p)?,
         _ => run_llvm(&p.xcs, &p.module, &p.entry, &p.args, p.threads, p.bench)?,
     };
     if let Some(t) = &timing {
@@ -546,7 +547,9 @@ pub struct Prepared {
 pub fn prepare(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<Prepared, String> {
     let backend = match (m.get_flag("interp"), m.get_one::<String>("backend").map(String::as_str)) {
         (true, Some("llvm")) => return Err("error: --interp and --backend=llvm contradict each other".into()),
+        (true, Some("mlir")) => return Err("error: --interp and --backend=mlir contradict each other".into()),
         (true, _) | (false, Some("interp")) => "interp",
+        (false, Some("mlir")) => "mlir",
         _ => "llvm",
     };
     let bench = m.get_one::<u64>("bench").copied();
@@ -730,6 +733,30 @@ fn run_llvm(
     };
     let results = compiled.run(&inputs).map_err(render)?;
     Ok((results, timing))
+}
+
+/// Runs `entry` with `--backend=mlir`: exported to upstream MLIR, compiled by MLIR's pipeline and
+/// run on MLIR's ExecutionEngine (`xcs_mlir::engine`), timed as the LLVM JIT is with `bench`.
+#[cfg(feature = "mlir")]
+fn run_mlir(p: &Prepared) -> Result<(Vec<RtValue>, Option<Timing>), String> {
+    let t0 = Instant::now();
+    let compiled = xcs_mlir::engine::compile(&p.xcs.ctx, &p.module, &p.entry).map_err(|e| format!("error: {e}"))?;
+    let compile = t0.elapsed();
+    let call = || compiled.run(&p.xcs.ctx, &p.args).map_err(|e| format!("error: {e}"));
+    let timing = match p.bench {
+        Some(n) => {
+            let mut t = time_calls(n, || call().map(|_| ()))?;
+            t.compile = Some(compile);
+            Some(t)
+        }
+        None => None,
+    };
+    Ok((call()?, timing))
+}
+
+#[cfg(not(feature = "mlir"))]
+fn run_mlir(_: &Prepared) -> Result<(Vec<RtValue>, Option<Timing>), String> {
+    Err("error: --backend=mlir needs the tools built with the `mlir` feature (melior)".into())
 }
 
 /// Orders the inputs by argument and makes their values; every argument needs exactly one.
