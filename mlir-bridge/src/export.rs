@@ -51,6 +51,15 @@ impl<'a> Emitter<'a> {
         self.names.insert(v, name);
     }
 
+    /// Starts the names of a nested, isolated body (`tensor.fused`'s): returns the outer ones,
+    /// which [`Emitter::end_scope`] puts back.
+    pub fn begin_scope(&mut self) -> FxHashMap<Value, String> {
+        std::mem::take(&mut self.names)
+    }
+    pub fn end_scope(&mut self, outer: FxHashMap<Value, String>) {
+        self.names = outer;
+    }
+
     /// Appends one line of the function body.
     pub fn line(&mut self, text: &str) {
         self.out.push_str("    ");

@@ -21,6 +21,7 @@ static EXPORTS: &[(&OpDef, &dyn ExportOp)] = &[
     (tensor::ReduceOp::DEF, &Reduce),
     (tensor::SoftmaxOp::DEF, &Softmax),
     (tensor::TransposeOp::DEF, &Transpose),
+    (tensor::FusedOp::DEF, &Fused),
     (func_dialect::CallOp::DEF, &Call),
     (func_dialect::ReturnOp::DEF, &Return),
 ];
@@ -39,7 +40,7 @@ pub fn exporter_of(op: &OpView) -> Result<&'static dyn ExportOp, String> {
     if elementwise_fn(op).is_some() {
         return Ok(&Elementwise);
     }
-    Err(format!("'{}' is not covered by the MLIR export (see docs/interop.md)", op.name()))
+    Err("is not covered by the MLIR export (see docs/interop.md)".into())
 }
 
 fn loops_of(op: &OpView) -> Result<LoopInfo, String> {
@@ -126,6 +127,44 @@ impl ExportOp for Return {
         } else {
             let types: Vec<String> = op.operand_types().iter().map(|&t| e.ty(t)).collect();
             e.line(&format!("func.return {} : {}", args.join(", "), types.join(", ")));
+        }
+        Ok(())
+    }
+}
+
+/// `tensor.fused` -> its body's ops in place (upstream has no such grouping op; linalg's own
+/// fusion regroups them), the region's arguments named as the op's operands.
+struct Fused;
+impl ExportOp for Fused {
+    fn export(&self, e: &mut Emitter, op: &OpView) -> Result<(), String> {
+        let inner = op.body.nested(op.op).ok_or("has no body")?;
+        let block = inner.root_regions().first().and_then(|&r| inner.entry_block(r)).ok_or("has no block")?;
+        let operands = operand_names(e, op)?;
+        let outer = e.begin_scope();
+        for (&a, n) in inner.block_args(block).iter().zip(operands) {
+            e.bind(a, n);
+        }
+        let mut results = Vec::new();
+        let mut exported = Ok(());
+        for iop in inner.block_ops(block) {
+            let view = OpView::new(op.ctx, inner, iop);
+            if tensor::YieldOp::matches(op.ctx, inner.op_name(iop)) {
+                match operand_names(e, &view) {
+                    Ok(r) => results = r,
+                    Err(m) => {
+                        exported = Err(m);
+                        break;
+                    }
+                }
+            } else if let Err(m) = exporter_of(&view).and_then(|x| x.export(e, &view)) {
+                exported = Err(format!("in its body, '{}': {m}", view.name()));
+                break;
+            }
+        }
+        e.end_scope(outer);
+        exported?;
+        for (j, n) in results.into_iter().enumerate() {
+            e.bind(op.body.result(op.op, j), n);
         }
         Ok(())
     }
