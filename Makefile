@@ -5,7 +5,8 @@
 #               and the Python frontend's examples
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy, the
 #               Python frontend's pytest suite)
-# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench-frontend:
+# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench_mlir_backend.py: the
+# upstream-MLIR backend (xcs-run --backend=mlir) next to ours; bench-frontend:
 # the Python frontend vs jax.jit), make frontend (build and install the Python package), make fuzz (fuzz the
 # parser+verifier), make fuzz-passes (the differential pass fuzzer: every pass against the interpreter and the
 # JIT, FUZZ_SECONDS), make check-math-ulp (every f32 in [-2^22, 2^22] through sin/cos/erf against libm), make docs.
@@ -125,6 +126,7 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_auto_shard.py --xcs-opt target/release/xcs-opt --json target/bench/auto_shard.json
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_mlir_backend.py --xcs-run $(XCS_RUN) --json target/bench/mlir_backend.json
 	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
 	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
 	$(MAKE) bench-frontend

@@ -122,11 +122,13 @@ struct Return;
 impl ExportOp for Return {
     fn export(&self, e: &mut Emitter, op: &OpView) -> Result<(), String> {
         let args = operand_names(e, op)?;
+        // Upstream's `func.return` has XCS's name and form.
+        let name = func_dialect::ReturnOp::DEF.name;
         if args.is_empty() {
-            e.line("func.return");
+            e.line(name);
         } else {
             let types: Vec<String> = op.operand_types().iter().map(|&t| e.ty(t)).collect();
-            e.line(&format!("func.return {} : {}", args.join(", "), types.join(", ")));
+            e.line(&format!("{name} {} : {}", args.join(", "), types.join(", ")));
         }
         Ok(())
     }
