@@ -115,7 +115,8 @@ pub fn compile(ctx: &Context, module: &Module, entry: &str) -> Result<Compiled, 
     crate::with_diagnostics(&context, || pm.run(&mut m)).map_err(|(e, why)| format!("MLIR's pipeline failed: {e}: {why}"))?;
     // The ExecutionEngine cannot translate a module left with casts between type systems (and
     // melior does not report its failure): check first.
-    if m.as_operation().to_string().contains("builtin.unrealized_conversion_cast") {
+    // (Upstream's cast op has XCS's name.)
+    if m.as_operation().to_string().contains(xcs_ir::builtin::UnrealizedConversionCastOp::DEF.name) {
         return Err("MLIR's pipeline left unrealized conversion casts (an op it could not lower to LLVM)".into());
     }
     let engine = ExecutionEngine::new(&m, 3, &[], false, false);
