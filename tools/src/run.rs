@@ -473,11 +473,21 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
     main_with(args, |_| {})
 }
 
+/// The MLIR backend (`--backend=mlir`): runs the prepared entry and times it as `--bench` asks.
+/// The xcs-run binary supplies it (from the xcs-mlir crate), so that only that binary links
+/// MLIR: the other tools, which link this library, do not load libMLIR.so.
+pub type MlirBackend = fn(&Prepared) -> Result<(Vec<RtValue>, Option<Timing>), String>;
+
+/// As [`main`], with the MLIR backend.
+pub fn main_with_mlir(args: impl IntoIterator<Item = OsString>, mlir: MlirBackend) -> i32 {
+    crate::tool_main(command(), args, |m| run(m, |_| {}, Some(mlir)), crate::print_error)
+}
+
 /// Runs the xcs-run driver with more dialects and passes than XCS's own: `register` adds them
 /// to the compiler (its context has every XCS dialect and their lowering, its registry every
 /// XCS pass) before the input is parsed (`xcs-test-run` registers the test dialect this way).
 pub fn main_with(args: impl IntoIterator<Item = OsString>, register: impl FnOnce(&mut Compiler)) -> i32 {
-    crate::tool_main(command(), args, |m| run(m, register), crate::print_error)
+    crate::tool_main(command(), args, |m| run(m, register, None), crate::print_error)
 }
 
 /// `NAME=SPEC` of one `--input`.
@@ -494,7 +504,7 @@ fn split_input(arg: &str) -> Result<(&str, InputSource), String> {
     ))
 }
 
-fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), String> {
+fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler), mlir: Option<MlirBackend>) -> Result<(), String> {
     if m.get_flag("mpi") {
         return crate::run_spmd::run_mpi(m, register);
     }
@@ -514,7 +524,7 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
             };
             (call(p.args.clone())?, timing)
         }
-        ("mlir", None) => run_mlir(&p)?,
+        ("mlir", None) => mlir.ok_or("error: this xcs-run has no MLIR backend (built without the `mlir` feature)")?(&p)?,
         _ => run_llvm(&p.xcs, &p.module, &p.entry, &p.args, p.threads, p.bench)?,
     };
     if let Some(t) = &timing {
@@ -733,30 +743,6 @@ fn run_llvm(
     };
     let results = compiled.run(&inputs).map_err(render)?;
     Ok((results, timing))
-}
-
-/// Runs `entry` with `--backend=mlir`: exported to upstream MLIR, compiled by MLIR's pipeline and
-/// run on MLIR's ExecutionEngine (`xcs_mlir::engine`), timed as the LLVM JIT is with `bench`.
-#[cfg(feature = "mlir")]
-fn run_mlir(p: &Prepared) -> Result<(Vec<RtValue>, Option<Timing>), String> {
-    let t0 = Instant::now();
-    let compiled = xcs_mlir::engine::compile(&p.xcs.ctx, &p.module, &p.entry).map_err(|e| format!("error: {e}"))?;
-    let compile = t0.elapsed();
-    let call = || compiled.run(&p.xcs.ctx, &p.args).map_err(|e| format!("error: {e}"));
-    let timing = match p.bench {
-        Some(n) => {
-            let mut t = time_calls(n, || call().map(|_| ()))?;
-            t.compile = Some(compile);
-            Some(t)
-        }
-        None => None,
-    };
-    Ok((call()?, timing))
-}
-
-#[cfg(not(feature = "mlir"))]
-fn run_mlir(_: &Prepared) -> Result<(Vec<RtValue>, Option<Timing>), String> {
-    Err("error: --backend=mlir needs the tools built with the `mlir` feature (melior)".into())
 }
 
 /// Orders the inputs by argument and makes their values; every argument needs exactly one.
