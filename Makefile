@@ -5,14 +5,15 @@
 #               and the Python frontend's examples
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy, the
 #               Python frontend's pytest suite)
-# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench-frontend:
+# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench_mlir_backend.py: the
+# upstream-MLIR backend (xcs-run --backend=mlir) next to ours; bench-frontend:
 # the Python frontend vs jax.jit), make frontend (build and install the Python package), make fuzz (fuzz the
 # parser+verifier), make fuzz-passes (the differential pass fuzzer: every pass against the interpreter and the
 # JIT, FUZZ_SECONDS), make check-math-ulp (every f32 in [-2^22, 2^22] through sin/cos/erf against libm), make docs.
 
 LLVM_BIN    ?= /usr/lib/llvm-22/bin
 # OpenMPI: the MPI transport of SPMD programs (xcs-run --mpi, xcs-translate --mpi) and its tests
-APT_PKGS    := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev openmpi-bin libopenmpi-dev
+APT_PKGS    := llvm-22-dev libmlir-22-dev libclang1-22 libclang-common-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev zlib1g-dev libzstd-dev openmpi-bin libopenmpi-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO       ?= cargo
 PYTHON      ?= python3
@@ -128,6 +129,7 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/native.json
 	$(PYTHON) tools/bench/bench_workload_ir.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/workload_ir.json
 	$(PYTHON) tools/bench/bench_compile.py --xcs-run target/release/xcs-run --skip-python --json target/bench/compile.json
+	$(PYTHON) tools/bench/bench_mlir_backend.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/mlir_backend.json
 	$(PYTHON) tools/bench/bench_shard_upstream.py --xcs-opt target/release/xcs-opt --json target/bench/shard_upstream.json
 	$(PYTHON) tools/bench/bench_shard.py --xcs-run target/release/xcs-run --xcs-opt target/release/xcs-opt --json target/bench/shard.json
 	$(MAKE) bench-frontend

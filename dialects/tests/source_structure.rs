@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The library crates and their source roots, relative to the workspace.
-const CRATES: &[&str] = &["ir", "dialects", "passes", "lowering", "tools", "frontend", "test/lib"];
+const CRATES: &[&str] = &["ir", "dialects", "passes", "lowering", "tools", "frontend", "test/lib", "mlir-bridge"];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()

@@ -398,8 +398,8 @@ fn command() -> Command {
         .arg(
             Arg::new("backend")
                 .long("backend")
-                .value_parser(["llvm", "interp"])
-                .help("Execution backend: the LLVM JIT (default) or the reference interpreter"),
+                .value_parser(["llvm", "interp", "mlir"])
+                .help("Execution backend: the LLVM JIT (default), the reference interpreter, or MLIR's own pipeline and ExecutionEngine on the module exported to upstream MLIR (docs/interop.md)"),
         )
         .arg(
             Arg::new("bench")
@@ -486,11 +486,21 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
     main_with(args, |_| {})
 }
 
+/// The MLIR backend (`--backend=mlir`): runs the prepared entry and times it as `--bench` asks.
+/// The xcs-run binary supplies it (from the xcs-mlir crate), so that only that binary links
+/// MLIR: the other tools, which link this library, do not load libMLIR.so.
+pub type MlirBackend = fn(&Prepared) -> Result<(Vec<RtValue>, Option<Timing>), String>;
+
+/// As [`main`], with the MLIR backend.
+pub fn main_with_mlir(args: impl IntoIterator<Item = OsString>, mlir: MlirBackend) -> i32 {
+    crate::tool_main(command(), args, |m| run(m, |_| {}, Some(mlir)), crate::print_error)
+}
+
 /// Runs the xcs-run driver with more dialects and passes than XCS's own: `register` adds them
 /// to the compiler (its context has every XCS dialect and their lowering, its registry every
 /// XCS pass) before the input is parsed (`xcs-test-run` registers the test dialect this way).
 pub fn main_with(args: impl IntoIterator<Item = OsString>, register: impl FnOnce(&mut Compiler)) -> i32 {
-    crate::tool_main(command(), args, |m| run(m, register), crate::print_error)
+    crate::tool_main(command(), args, |m| run(m, register, None), crate::print_error)
 }
 
 /// `NAME=SPEC` of one `--input`.
@@ -507,7 +517,7 @@ fn split_input(arg: &str) -> Result<(&str, InputSource), String> {
     ))
 }
 
-fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), String> {
+fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler), mlir: Option<MlirBackend>) -> Result<(), String> {
     if m.get_flag("mpi") {
         return crate::run_spmd::run_mpi(m, register);
     }
@@ -529,6 +539,7 @@ fn run(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(), Strin
             };
             (call(p.args.clone())?, timing)
         }
+        ("mlir", None) => mlir.ok_or("error: this xcs-run has no MLIR backend (built without the `mlir` feature)")?(&p)?,
         _ => run_llvm(&p, m.get_flag("time-phases"))?,
     };
     if let Some(t) = &timing {
@@ -565,7 +576,9 @@ pub struct Prepared {
 pub fn prepare(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<Prepared, String> {
     let backend = match (m.get_flag("interp"), m.get_one::<String>("backend").map(String::as_str)) {
         (true, Some("llvm")) => return Err("error: --interp and --backend=llvm contradict each other".into()),
+        (true, Some("mlir")) => return Err("error: --interp and --backend=mlir contradict each other".into()),
         (true, _) | (false, Some("interp")) => "interp",
+        (false, Some("mlir")) => "mlir",
         _ => "llvm",
     };
     let bench = m.get_one::<u64>("bench").copied();

@@ -22,7 +22,9 @@ fn command() -> Command {
              asm         assembly for the target CPU\n  \
              obj         a relocatable object file (link it with the runtime, see docs/c-abi.md)\n  \
              shared-lib  a shared library with the runtime linked in, plus a C header\n              \
-             (libNAME.so -> NAME.h beside it, or --header PATH)\n\n\
+             (libNAME.so -> NAME.h beside it, or --header PATH)\n  \
+             mlir        the tensor program as upstream MLIR (func, linalg, tensor, arith, math),\n              \
+             verified by MLIR; mlir-opt takes it (docs/interop.md)\n\n\
              Every public function with a body is exported as `xcs_<name>` with the C ABI of\n\
              docs/c-abi.md.",
         )
@@ -30,7 +32,7 @@ fn command() -> Command {
         .arg(
             Arg::new("emit")
                 .long("emit")
-                .value_parser(["llvm-ir", "asm", "obj", "shared-lib"])
+                .value_parser(["llvm-ir", "asm", "obj", "shared-lib", "mlir"])
                 .default_value("llvm-ir")
                 .help("What to write"),
         )
@@ -99,10 +101,22 @@ fn parse_features(s: &str) -> Result<String, String> {
 
 /// Runs xcs-translate with `args` (including the program name); returns the exit code.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
-    crate::tool_main(command(), args, run, crate::print_error)
+    crate::tool_main(command(), args, |m| run(m, None), crate::print_error)
 }
 
-fn run(m: &ArgMatches) -> Result<(), String> {
+/// The export to upstream MLIR (`--emit=mlir`): the module as upstream MLIR text. The
+/// xcs-translate binary supplies it (from the xcs-mlir crate), so that only that binary links MLIR.
+pub type MlirExport = fn(&xcs_ir::Context, &xcs_ir::Module) -> Result<String, xcs_ir::Diagnostic>;
+
+/// As [`main`], with the export to upstream MLIR.
+pub fn main_with_mlir(args: impl IntoIterator<Item = OsString>, export: MlirExport) -> i32 {
+    crate::tool_main(command(), args, |m| run(m, Some(export)), crate::print_error)
+}
+
+fn run(m: &ArgMatches, export: Option<MlirExport>) -> Result<(), String> {
+    if m.get_one::<String>("emit").map(String::as_str) == Some("mlir") {
+        return emit_mlir(m, export.ok_or("error: this xcs-translate has no MLIR export (built without the `mlir` feature)")?);
+    }
     let emit = m
         .get_one::<String>("emit")
         .and_then(|s| Emit::parse(s))
@@ -140,4 +154,15 @@ fn run(m: &ArgMatches) -> Result<(), String> {
         TranslateError::Other(s) => format!("error: {s}"),
     })?;
     Ok(())
+}
+
+/// `--emit=mlir`: the (transformed) module as upstream MLIR, built and verified through melior.
+fn emit_mlir(m: &ArgMatches, export: MlirExport) -> Result<(), String> {
+    let out = m.get_one::<String>("output").ok_or("error: -o FILE is required")?;
+    let mut xcs = Compiler::new();
+    let (_, module) = crate::load_input(&mut xcs, m)?;
+    let text = export(&xcs.ctx, &module).map_err(|d| xcs.error(vec![d]).to_string())?;
+    let write = |w: &mut dyn std::io::Write| w.write_all(text.as_bytes());
+    let result = if out == "-" { write(&mut std::io::stdout().lock()) } else { std::fs::write(out, &text) };
+    result.map_err(|e| format!("error: cannot write '{out}': {e}"))
 }
