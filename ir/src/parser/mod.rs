@@ -140,9 +140,13 @@ pub(crate) struct Parser<'s> {
     /// Location aliases (`#loc3 = loc(...)`), kept as locations: interned as attributes only
     /// if one is used as an attribute value (JAX's exports define one per op).
     pub(crate) loc_aliases: locations::LocAliases,
-    type_cache: FxHashMap<&'s [u8], Type>,
-    attr_cache: FxHashMap<&'s [u8], Attr>,
-    op_names: FxHashMap<&'s [u8], crate::context::OpName>,
+    /// Types, attributes and op names by their text. The keys are copies, not slices of the
+    /// source: a hit compares the key's bytes, and a slice would read the page of the text's
+    /// first occurrence back in after a mapped input gave it back (with the kernel's
+    /// fault-around, 64 KiB per distinct text: most of a 1M-op file).
+    type_cache: FxHashMap<Box<[u8]>, Type>,
+    attr_cache: FxHashMap<Box<[u8]>, Attr>,
+    op_names: FxHashMap<Box<[u8]>, crate::context::OpName>,
     /// Custom op names as written, with the default dialect they were resolved under.
     custom_ops: FxHashMap<(&'s [u8], &'static str), (crate::context::OpName, &'static crate::opdef::OpDef)>,
     depth: u32,
@@ -382,7 +386,7 @@ impl<'s> Parser<'s> {
     }
     pub(crate) fn cache_type(&mut self, start: u32, end: usize, consumed_end: u32, t: Type) {
         if consumed_end as usize == end {
-            self.type_cache.insert(&self.src[start as usize..end], t);
+            self.type_cache.insert(self.src[start as usize..end].into(), t);
         }
     }
     /// Like [`Parser::cached_type`], for an attribute.
@@ -415,7 +419,7 @@ impl<'s> Parser<'s> {
     }
     pub(crate) fn cache_attr(&mut self, start: u32, end: usize, consumed_end: u32, a: Attr) {
         if consumed_end as usize == end {
-            self.attr_cache.insert(&self.src[start as usize..end], a);
+            self.attr_cache.insert(self.src[start as usize..end].into(), a);
         }
     }
 

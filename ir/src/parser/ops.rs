@@ -650,7 +650,7 @@ impl<'s> Parser<'s> {
             return Err(self.error_at(t.start, "operation names that are not valid UTF-8 are not supported"));
         };
         let n = self.ctx.op_name(s);
-        self.op_names.insert(raw, n);
+        self.op_names.insert(raw.into(), n);
         Ok(n)
     }
 
