@@ -503,9 +503,6 @@ impl Driver<'_> {
     ) -> Option<xcs_ir::Module> {
         let t = Instant::now();
         let parsed = parse_module(self.ctx, text, file, parse);
-        if let Some(t) = &parse.source {
-            t.release_all(); // the IR holds no references into the text
-        }
         phases.parse += t.elapsed();
         let mut module = match parsed {
             Ok(m) => m,

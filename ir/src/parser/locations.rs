@@ -202,20 +202,27 @@ impl<'s> Parser<'s> {
 #[derive(Default)]
 pub(crate) struct LocAliases {
     named: FxHashMap<SmallVec<[u8; 16]>, u32>,
-    /// By alias id (`#locN`: id N; named aliases: ids above [`NUMBERED_LIMIT`]): its location
-    /// once defined, else [`UNDEFINED`].
-    locs: Vec<Location>,
-    /// By alias id: the offset of its first use before its definition (`u32::MAX`: none).
-    first_use: Vec<u32>,
-    /// Named aliases by id - NUMBERED_LIMIT.
-    named_locs: Vec<Location>,
-    named_first_use: Vec<u32>,
+    /// `#locN` by N.
+    numbered_slots: Vec<AliasSlot>,
+    /// Other names by their id - [`NUMBERED_LIMIT`].
+    named_slots: Vec<AliasSlot>,
     deferred: bool,
 }
 
-/// `#locN` with N below this is numbered; a larger N is kept as a name.
+/// What the parser knows of one alias.
+#[derive(Copy, Clone)]
+struct AliasSlot {
+    /// Its location once defined, else [`UNDEFINED`].
+    loc: Location,
+    /// The offset of its first use before its definition (`u32::MAX`: none).
+    first_use: u32,
+}
+
+const EMPTY_SLOT: AliasSlot = AliasSlot { loc: UNDEFINED, first_use: u32::MAX };
+
+/// Alias ids: `#locN` with N below this has id N; other names get ids from here up.
 const NUMBERED_LIMIT: u32 = 1 << 26;
-/// A slot of an alias not defined (yet).
+/// The location of an alias not defined (yet).
 const UNDEFINED: Location = Location::deferred_sentinel();
 
 /// N of a `locN` alias name as MLIR's printer writes it (no leading zeros).
@@ -235,50 +242,49 @@ fn numbered(name: &[u8]) -> Option<u32> {
 }
 
 impl LocAliases {
+    /// The alias's id, giving it a slot if it has none.
     fn id(&mut self, name: &[u8]) -> u32 {
         if let Some(n) = numbered(name) {
-            if self.locs.len() <= n as usize {
-                self.locs.resize(n as usize + 1, UNDEFINED);
-                self.first_use.resize(n as usize + 1, u32::MAX);
+            if self.numbered_slots.len() <= n as usize {
+                self.numbered_slots.resize(n as usize + 1, EMPTY_SLOT);
             }
             return n;
         }
         if let Some(&id) = self.named.get(name) {
             return id;
         }
-        let id = NUMBERED_LIMIT + self.named_locs.len() as u32;
+        let id = NUMBERED_LIMIT + self.named_slots.len() as u32;
         self.named.insert(SmallVec::from_slice(name), id);
-        self.named_locs.push(UNDEFINED);
-        self.named_first_use.push(u32::MAX);
+        self.named_slots.push(EMPTY_SLOT);
         id
     }
 
-    fn slot(&mut self, id: u32) -> (&mut Location, &mut u32) {
+    fn slot(&mut self, id: u32) -> &mut AliasSlot {
         match id.checked_sub(NUMBERED_LIMIT) {
-            None => (&mut self.locs[id as usize], &mut self.first_use[id as usize]),
-            Some(i) => (&mut self.named_locs[i as usize], &mut self.named_first_use[i as usize]),
+            None => &mut self.numbered_slots[id as usize],
+            Some(i) => &mut self.named_slots[i as usize],
         }
     }
 
     /// The location of a defined alias.
     pub(crate) fn get(&self, name: &[u8]) -> Option<Location> {
-        let l = match numbered(name) {
-            Some(n) => *self.locs.get(n as usize)?,
-            None => self.named_locs[(*self.named.get(name)? - NUMBERED_LIMIT) as usize],
+        let slot = match numbered(name) {
+            Some(n) => self.numbered_slots.get(n as usize)?,
+            None => &self.named_slots[(*self.named.get(name)? - NUMBERED_LIMIT) as usize],
         };
-        (l != UNDEFINED).then_some(l)
+        (slot.loc != UNDEFINED).then_some(slot.loc)
     }
 
     pub(crate) fn define(&mut self, name: &[u8], l: Location) {
         let id = self.id(name);
-        *self.slot(id).0 = l;
+        self.slot(id).loc = l;
     }
 
     /// A placeholder for an alias not defined yet ([`Location::deferred`] with the alias id).
     pub(crate) fn defer(&mut self, name: &[u8], offset: u32) -> Location {
         let id = self.id(name);
-        let first = self.slot(id).1;
-        *first = (*first).min(offset);
+        let slot = self.slot(id);
+        slot.first_use = slot.first_use.min(offset);
         self.deferred = true;
         Location::deferred(id)
     }
@@ -290,21 +296,23 @@ impl LocAliases {
     /// What each placeholder stands for ([`Resolved::get`]), or the first use (in file order)
     /// of an alias that was never defined as a location: its offset and name.
     pub(crate) fn resolve(self) -> Result<Resolved, (u32, Vec<u8>)> {
-        let missing = |locs: &[Location], uses: &[u32]| {
-            (0..locs.len()).filter(|&i| locs[i] == UNDEFINED && uses[i] != u32::MAX).min_by_key(|&i| uses[i])
+        let first_missing = |slots: &[AliasSlot]| {
+            (0..slots.len())
+                .filter(|&i| slots[i].loc == UNDEFINED && slots[i].first_use != u32::MAX)
+                .min_by_key(|&i| slots[i].first_use)
         };
-        let a = missing(&self.locs, &self.first_use).map(|i| (self.first_use[i], format!("loc{i}").into_bytes()));
-        let b = missing(&self.named_locs, &self.named_first_use).map(|i| {
+        let numbered = first_missing(&self.numbered_slots)
+            .map(|i| (self.numbered_slots[i].first_use, format!("loc{i}").into_bytes()));
+        let named = first_missing(&self.named_slots).map(|i| {
             let id = NUMBERED_LIMIT + i as u32;
             let name = self.named.iter().find(|(_, &v)| v == id).map(|(n, _)| n.to_vec()).unwrap_or_default();
-            (self.named_first_use[i], name)
+            (self.named_slots[i].first_use, name)
         });
-        match (a, b) {
-            (Some(x), Some(y)) => return Err(if x.0 <= y.0 { x } else { y }),
-            (Some(x), None) | (None, Some(x)) => return Err(x),
-            (None, None) => {}
+        if let Some(first) = numbered.into_iter().chain(named).min_by_key(|(offset, _)| *offset) {
+            return Err(first);
         }
-        Ok(Resolved { numbered: self.locs, named: self.named_locs })
+        let locs = |slots: Vec<AliasSlot>| slots.into_iter().map(|s| s.loc).collect();
+        Ok(Resolved { numbered: locs(self.numbered_slots), named: locs(self.named_slots) })
     }
 }
 

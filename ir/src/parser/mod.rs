@@ -119,9 +119,6 @@ pub(crate) fn with_stack<R>(f: impl FnOnce() -> R) -> R {
 /// Cached spans longer than this are not worth hashing.
 const MAX_CACHED_SPAN: usize = 4096;
 
-/// A use of a location alias before its definition (`loc(#loc3)` with `#loc3` defined at the
-/// end of the file, as mlir-opt prints): a unique placeholder location fixed up at the end.
-
 /// The parser state for one source buffer.
 pub(crate) struct Parser<'s> {
     pub(crate) ctx: &'s Context,
@@ -451,6 +448,9 @@ impl<'s> Parser<'s> {
         }
         if self.loc_aliases.has_deferred() {
             self.resolve_deferred_locs(&mut module.body)?;
+        }
+        if let Some((text, _)) = &self.release {
+            text.release_all(); // the IR holds no references into the text
         }
         // The implicit module: a file that is exactly one `builtin.module` is that module.
         module.external_resources = std::mem::take(&mut self.external);
