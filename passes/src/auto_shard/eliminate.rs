@@ -134,13 +134,7 @@ struct Eliminator<'p, 'm> {
 /// per variable) and its cost.
 pub fn solve(problem: &Problem, order: Order, elim: &Elimination) -> (Vec<u32>, Cost) {
     let n = problem.vars.len();
-    let mut var_edges = vec![Vec::new(); n];
-    for (i, e) in problem.edges.iter().enumerate() {
-        var_edges[e.from].push(i);
-        if e.to != e.from {
-            var_edges[e.to].push(i);
-        }
-    }
+    let var_edges = problem.edges_by_var();
     let mut s = Eliminator {
         problem,
         order,

@@ -82,13 +82,7 @@ struct Solver<'p, 'm> {
 pub fn solve(problem: &Problem, elim: &Elimination, limit: u64, max_points: u128, deadline: Option<Instant>) -> Outcome {
     let n = problem.vars.len();
     let Some(cap) = limit.checked_sub(problem.constant.mem) else { return Outcome::Infeasible };
-    let mut var_edges = vec![Vec::new(); n];
-    for (i, e) in problem.edges.iter().enumerate() {
-        var_edges[e.from].push(i);
-        if e.to != e.from {
-            var_edges[e.to].push(i);
-        }
-    }
+    let var_edges = problem.edges_by_var();
     let mut s = Solver {
         problem,
         cap,

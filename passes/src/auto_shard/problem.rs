@@ -397,6 +397,19 @@ impl<'m> Problem<'m> {
         }
     }
 
+    /// The edges touching each variable (by edge index; a self-edge listed once): the
+    /// adjacency both eliminations walk.
+    pub fn edges_by_var(&self) -> Vec<Vec<usize>> {
+        let mut by_var = vec![Vec::new(); self.vars.len()];
+        for (i, e) in self.edges.iter().enumerate() {
+            by_var[e.from].push(i);
+            if e.to != e.from {
+                by_var[e.to].push(i);
+            }
+        }
+        by_var
+    }
+
     /// Folds the still-alive edges `edge_ids` of variable `x` into the elimination of `x` and
     /// marks them dead: a self-edge adds to `unary` (per domain entry of `x`); an edge to the
     /// variable at position `pos` of `scope` (whose domain size is `dims[pos]`) adds to that
