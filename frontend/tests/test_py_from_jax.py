@@ -180,6 +180,8 @@ SHARDED_EXPORT = r'''
 import sys, numpy as np, jax, jax.numpy as jnp
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 out = sys.argv[1]
+if sys.argv[2] == "gspmd":
+    jax.config.update("jax_use_shardy_partitioner", False)
 mesh = Mesh(np.array(jax.devices()).reshape(2, 2), ("dp", "tp"))
 rng = np.random.default_rng(0)
 x = jax.device_put(rng.standard_normal((8, 16)).astype(np.float32), NamedSharding(mesh, P("dp", None)))
@@ -194,19 +196,24 @@ np.save(out + "/want.npy", np.asarray(jax.jit(f)(x, w)))
 '''
 
 
-def test_sharded_export_runs_on_its_mesh(tmp_path):
-    """A program JAX shards on a 2x2 mesh (Shardy's sdy.mesh and sdy.sharding): the conversion
-    makes shard.grid and shard.shard annotations, shard-partition splits it, and xcs-run runs
-    it on 4 simulated devices (and on one) with JAX's results."""
+@pytest.mark.parametrize("partitioner", ["shardy", "gspmd"])
+def test_sharded_export_runs_on_its_mesh(tmp_path, partitioner):
+    """A program JAX shards on a 2x2 mesh (Shardy's sdy.mesh and sdy.sharding, or GSPMD's
+    mhlo.sharding strings and custom_call @Sharding): the conversion makes shard.grid and
+    shard.shard annotations, shard-partition splits it, and xcs-run runs it on 4 simulated
+    devices (and on one) with JAX's results."""
     import sys
     if not os.path.exists(os.path.join(XCS_BIN, "xcs-run")):
         pytest.skip(f"xcs-run not built in {XCS_BIN}")
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4", JAX_PLATFORMS="cpu")
-    subprocess.run([sys.executable, "-c", SHARDED_EXPORT, str(tmp_path)], check=True, env=env)
+    subprocess.run([sys.executable, "-c", SHARDED_EXPORT, str(tmp_path), partitioner], check=True, env=env)
     opt, run = os.path.join(XCS_BIN, "xcs-opt"), os.path.join(XCS_BIN, "xcs-run")
     one = tmp_path / "one.mlir"
     subprocess.run([opt, str(tmp_path / "m.mlir"), "-p", "builtin.module(convert-stablehlo-to-tensor,inline,symbol-dce)", "-o", str(one)], check=True)
-    assert "shard.grid @mesh(shape = 2x2)" in one.read_text()
+    text = one.read_text()
+    assert "shard.grid @mesh(shape = 2x2)" in text
+    assert "mhlo.sharding" not in text and "custom_call" not in text
+    assert text.count("shard.shard ") >= 3, text  # the two arguments and the constraint
     part = tmp_path / "part.mlir"
     subprocess.run([opt, str(one), "-p", "builtin.module(shard-partition)", "-o", str(part)], check=True)
     inputs = ["--input", f"0={tmp_path / 'x.npy'}", "--input", f"1={tmp_path / 'w.npy'}"]

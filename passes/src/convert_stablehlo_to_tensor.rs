@@ -3,13 +3,14 @@
 //! semantics (gather and dynamic slices clamp their starts, `remainder` has the dividend's
 //! sign). Per function: `while`/`case`/`if` become `cf` blocks ([`control`]), then each op
 //! becomes tensor ops at its location ([`ops`], [`gather`]). JAX's own attributes (`jax.*`,
-//! `mhlo.*`) are dropped; Shardy meshes and shardings become `shard` annotations
-//! ([`sharding`]); any other op or attribute outside the covered set is a located error.
+//! `mhlo.*`) are dropped; Shardy meshes and shardings, and GSPMD's `mhlo.sharding` strings,
+//! become `shard` annotations ([`sharding`], [`gspmd`]); any other op or attribute outside the covered set is a located error.
 //! Upstream has no such pass (StableHLO's `stablehlo-legalize-to-linalg` is the closest).
 
 mod control;
 mod gather;
 mod ops;
+mod gspmd;
 mod sharding;
 
 use xcs_dialects::func::FuncOp;
@@ -17,6 +18,8 @@ use xcs_dialects::stablehlo::{chlo, sdy, STABLEHLO_OPS};
 use xcs_ir::opdef::OpDef;
 use xcs_ir::pass::{Pass, PassInfo, PassResult};
 use xcs_ir::{Attr, Body, Context, DiagSink, Diagnostic, Op};
+
+use sharding::{GSPMD_SHARDING, SDY_SHARDING};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "convert-stablehlo-to-tensor",
@@ -30,8 +33,10 @@ form) and converts every `stablehlo`/`chlo` op into `tensor` ops with StableHLO'
 `tensor.rem` corrected to the dividend's sign, dynamic slices the clamped `tensor.dynamic_slice` \
 and `tensor.dynamic_update_slice`; `while`, `case` and `if` become `cf` blocks. Locations are \
 kept. Shardy's `sdy.mesh` becomes a `shard.grid`, `sdy.sharding` of arguments and results and \
-`sdy.sharding_constraint` become `shard.shard` annotations. `jax.*` and `mhlo.*` attributes (GSPMD's \
-`mhlo.sharding` strings too) are dropped; an op or attribute outside the covered set \
+`sdy.sharding_constraint` become `shard.shard` annotations; without Shardy, GSPMD's `mhlo.sharding` \
+strings (arguments, results, `custom_call @Sharding`) are factored into one grid `@mesh` (axes \
+`axis_0`, ...) and become `shard.shard` annotations the same way. Other `jax.*` and `mhlo.*` \
+attributes are dropped; an op or attribute outside the covered set \
 (docs/interop.md) is an error at its location. A function whose control flow has a shape the \
 pass does not handle is left alone with a warning.",
     options: &[],
@@ -47,15 +52,15 @@ impl Pass for ConvertStablehloToTensor {
     }
     fn run(&self, ctx: &Context, module: &mut Body, diags: &mut dyn DiagSink) -> Result<PassResult, ()> {
         crate::util::require_symbol_table(ctx, module, "convert-stablehlo-to-tensor", diags)?;
-        let mut changed = strip_frontend_attrs(ctx, module, None);
-        let grids = match sharding::convert_meshes(ctx, module) {
+        let grids = match sharding::Grids::convert(ctx, module) {
             Ok(g) => g,
             Err(d) => {
                 diags.emit(d);
                 return Err(());
             }
         };
-        changed |= !grids.is_empty();
+        let mut changed = !grids.is_empty();
+        changed |= strip_frontend_attrs(ctx, module, None);
         let funcs: Vec<Op> = module.top_ops().into_iter().filter(|&op| FuncOp::cast(ctx, module, op).is_some()).collect();
         for f in funcs {
             let fattrs = module.attrs(f);
@@ -136,8 +141,8 @@ fn strip_frontend_attrs(ctx: &Context, module: &mut Body, func: Option<Op>) -> b
     changed
 }
 
-/// An argument's or result's attributes without JAX's own and without `sdy.sharding` (which
-/// becomes a `shard.shard` annotation).
+/// An argument's or result's attributes without JAX's own and without `sdy.sharding` (both
+/// shardings become `shard.shard` annotations).
 fn strip_dict(ctx: &Context, d: Attr) -> Attr {
     let kept: Vec<(xcs_ir::Ident, Attr)> = ctx
         .dict_entries(d)
@@ -148,15 +153,12 @@ fn strip_dict(ctx: &Context, d: Attr) -> Attr {
     ctx.dict(&kept)
 }
 
-/// The argument and result attribute that carries a Shardy sharding.
-const SDY_SHARDING: &str = "sdy.sharding";
-
-/// True if a function's argument or result attributes hold an `sdy.sharding`.
+/// True if a function's argument or result attributes hold an `sdy.sharding` or `mhlo.sharding`.
 fn has_shardings(ctx: &Context, fattrs: Attr) -> bool {
     ["arg_attrs", "res_attrs"].iter().any(|key| {
-        ctx.dict_get(fattrs, key)
-            .and_then(|a| ctx.as_array(a))
-            .is_some_and(|v| v.iter().any(|&d| ctx.dict_get(d, SDY_SHARDING).is_some()))
+        ctx.dict_get(fattrs, key).and_then(|a| ctx.as_array(a)).is_some_and(|v| {
+            v.iter().any(|&d| [SDY_SHARDING, GSPMD_SHARDING].iter().any(|k| ctx.dict_get(d, k).is_some()))
+        })
     })
 }
 

@@ -12,6 +12,7 @@ use crate::shape::{ranked, shape_str};
 
 mod attrs;
 pub mod chlo;
+pub mod gspmd;
 pub mod sdy;
 
 pub use attrs::{compare_type, DotDims, Direction, GatherDims, STABLEHLO_ATTRS};
@@ -327,6 +328,28 @@ op! {
         results: { #[variadic] results: TENSOR },
         regions: { true_branch: 1, false_branch: 1 },
         traits: [RecursiveMemoryEffects],
+        syntax: Syntax::Generic,
+    }
+}
+
+op! {
+    /// A call of a backend function by name. Only `@Sharding` is covered (GSPMD's
+    /// `with_sharding_constraint`: its operand read in the op's `mhlo.sharding`);
+    /// `convert-stablehlo-to-tensor` rejects every other target at its location.
+    pub struct CustomCallOp = "stablehlo.custom_call" in STABLEHLO_OPS {
+        summary: "Custom call",
+        operands: { #[variadic] inputs: ANY_TYPE },
+        results: { #[variadic] results: ANY_TYPE },
+        attributes: {
+            call_target_name: STR_ATTR,
+            #[optional] api_version: INT_ATTR,
+            #[optional] backend_config: ANY_ATTR,
+            #[optional] called_computations: ARRAY_ATTR,
+            #[optional] has_side_effect: BOOL_ATTR,
+            #[optional] operand_layouts: ARRAY_ATTR,
+            #[optional] result_layouts: ARRAY_ATTR,
+            #[optional] output_operand_aliases: ARRAY_ATTR,
+        },
         syntax: Syntax::Generic,
     }
 }

@@ -12,8 +12,7 @@ use xcs_ir::{Body, Builder, Context, Diagnostic, Op, Type, Value};
 
 use super::{is_frontend_attr, is_input_op, unsupported};
 
-/// The module's grids, by the name of the `sdy.mesh` they come from.
-pub(super) type Grids = rustc_hash::FxHashMap<String, xcs_dialects::shard::Grid>;
+use super::sharding::{Grids, GSPMD_SHARDING};
 
 type Binary = fn(&mut Builder<'_>, Value, Value) -> BuildResult;
 type Unary = fn(&mut Builder<'_>, Value) -> BuildResult;
@@ -159,8 +158,14 @@ fn convert_op(b: &mut Builder<'_>, op: Op, grids: &Grids) -> Result<Vec<Value>, 
     } else if sh::ReduceOp::cast(ctx, body, op).is_some() {
         return reduce(b, op, &x);
     } else if sh::sdy::ShardingConstraintOp::cast(ctx, body, op).is_some() {
-        let s = super::sharding::sharding_of(ctx, grids, attr("sharding").expect("verified"), b.loc())?;
-        xcs_dialects::shard::build::annotate(b, x[0], &s, false)?
+        constrain(b, grids, x[0], attr("sharding").expect("verified"))?
+    } else if sh::CustomCallOp::cast(ctx, body, op).is_some() {
+        let target = attr("call_target_name").and_then(|a| ctx.as_str(a)).unwrap_or_default();
+        let sharding = attr(GSPMD_SHARDING);
+        match (target, sharding) {
+            ("Sharding", Some(s)) if x.len() == 1 && body.num_results(op) == 1 => constrain(b, grids, x[0], s)?,
+            _ => return Err(unsupported(ctx, body, op, &format!("custom_call @{target}"))),
+        }
     } else {
         return Err(unsupported(ctx, b.body, op, "this op (control flow is converted before; is it in a region?)"));
     };
@@ -168,6 +173,14 @@ fn convert_op(b: &mut Builder<'_>, op: Op, grids: &Grids) -> Result<Vec<Value>, 
 }
 
 // ---------------------------------------------------------------------------- helpers
+
+/// `x` read in the sharding `s` (Shardy's attribute or GSPMD's string; as is on one device).
+fn constrain(b: &mut Builder<'_>, grids: &Grids, x: Value, s: xcs_ir::Attr) -> Result<Value, Diagnostic> {
+    match grids.sharding_of(b.ctx, s, b.loc())? {
+        Some(s) => Ok(xcs_dialects::shard::build::annotate(b, x, &s, false)?),
+        None => Ok(x),
+    }
+}
 
 pub(super) fn elem_of(ctx: &Context, t: Type) -> Type {
     ranked(ctx, t).map_or(t, |(_, e)| e)

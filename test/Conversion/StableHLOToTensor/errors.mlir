@@ -1,5 +1,6 @@
 // convert-stablehlo-to-tensor: what it does not cover is an error at the op, naming it; so is
-// a malformed #stablehlo attribute (when parsed) or an op StableHLO has but XCS does not declare.
+// a malformed #stablehlo attribute (when parsed), an op StableHLO has but XCS does not declare,
+// a custom_call other than GSPMD's @Sharding and a GSPMD sharding no grid expresses.
 // RUN: xcs-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(convert-stablehlo-to-tensor)'
 
 func.func @argmax(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<i32> {
@@ -75,4 +76,30 @@ func.func @bad_broadcast(%x: tensor<3xf32>) -> tensor<4x2xf32> {
   // expected-error@+1 {{'stablehlo.broadcast_in_dim' op operand dim 0 of size 3 cannot be broadcast to result dim 1 of size 2}}
   %r = "stablehlo.broadcast_in_dim"(%x) <{broadcast_dimensions = array<i64: 1>}> : (tensor<3xf32>) -> tensor<4x2xf32>
   return %r : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @custom_call(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'stablehlo.custom_call' op is not supported by convert-stablehlo-to-tensor: custom_call @my_kernel}}
+  %r = "stablehlo.custom_call"(%x) <{call_target_name = "my_kernel", api_version = 1 : i32}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+module attributes {mhlo.num_partitions = 2 : i32} {
+  func.func @maximal(%x: tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error@+1 {{mhlo.sharding: "{maximal device=1}" puts the value on device 1 alone (not covered)}}
+    %r = "stablehlo.custom_call"(%x) <{call_target_name = "Sharding"}> {mhlo.sharding = "{maximal device=1}"} : (tensor<4xf32>) -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+}
+
+// -----
+
+func.func @device_order(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error@+1 {{mhlo.sharding: an explicit device order (not covered) in "{devices=[2,2]0,2,1,3}"}}
+  %r = "stablehlo.custom_call"(%x) <{call_target_name = "Sharding"}> {mhlo.sharding = "{devices=[2,2]0,2,1,3}"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
 }

@@ -1,6 +1,7 @@
 // convert-stablehlo-to-tensor on a sharded JAX export (Shardy, what JAX 0.10 writes): the mesh
 // becomes a shard.grid, the arguments' and results' shardings and sharding_constraint become
-// shard.shard annotations; GSPMD's mhlo.sharding strings are dropped (single-device meaning).
+// shard.shard annotations; GSPMD's mhlo.sharding strings next to Shardy's are leftovers, dropped
+// (sharding-gspmd.mlir converts a GSPMD-only export).
 // RUN: xcs-opt %s -p 'builtin.module(convert-stablehlo-to-tensor)' | FileCheck %s
 // RUN: xcs-opt %s -p 'builtin.module(convert-stablehlo-to-tensor)' -o %t.mlir
 // RUN: xcs-run %t.mlir --entry main --input 0='[[1, 2], [3, 4], [5, 6], [7, 8]]' --input 1='[[1, 0], [0, 1]]' | FileCheck %s --check-prefix=OUT
