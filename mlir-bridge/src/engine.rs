@@ -11,7 +11,7 @@ use melior::ExecutionEngine;
 use xcs_dialects::func::signature;
 use xcs_dialects::interp::{RtValue, Tensor, TensorData};
 use xcs_ir::printer::type_to_string;
-use xcs_ir::{Context, Module, Type, TypeKind};
+use xcs_ir::{Context, Diagnostic, Module, Type, TypeKind};
 
 use crate::{export, mlir_context, parse_verified};
 
@@ -91,25 +91,35 @@ fn entry_signature(ctx: &Context, module: &Module, entry: &str) -> Result<(Vec<T
 }
 
 /// The exported module with the memref wrapper of `entry` (what [`compile`] hands to MLIR's
-/// pipeline; `mlir-opt --pass-pipeline=<PIPELINE>` takes it too).
-pub fn module_text(ctx: &Context, module: &Module, entry: &str) -> Result<String, String> {
-    let (inputs, results) = entry_signature(ctx, module, entry)?;
+/// pipeline; `mlir-opt --pass-pipeline=<PIPELINE>` takes it too). An op the export does not
+/// cover (or a `shard` op: the backend runs unsharded programs) is an error located at it.
+pub fn module_text(ctx: &Context, module: &Module, entry: &str) -> Result<String, Diagnostic> {
+    let (inputs, results) = entry_signature(ctx, module, entry).map_err(unlocated)?;
     let reachable = export::reachable_functions(ctx, module, entry);
-    let mut text = export::export_functions(ctx, module, |f| reachable.iter().any(|r| r == f)).map_err(|d| d.message)?;
-    let wrapper = wrapper_text(ctx, entry, &inputs, &results)?;
+    let mut text = export::export_functions(ctx, module, true, |f| reachable.iter().any(|r| r == f))?;
+    let wrapper = wrapper_text(ctx, entry, &inputs, &results).map_err(unlocated)?;
     text.truncate(text.rfind('}').unwrap_or(text.len()));
     text.push_str(&wrapper);
     text.push_str("}\n");
     Ok(text)
 }
 
+fn unlocated(message: String) -> Diagnostic {
+    Diagnostic::error(xcs_ir::Location::UNKNOWN, message)
+}
+
 /// Exports `module`, adds the wrapper of `entry`, compiles it with MLIR's pipeline and makes
-/// the ExecutionEngine (optimization level 3).
-pub fn compile(ctx: &Context, module: &Module, entry: &str) -> Result<Compiled, String> {
-    let (inputs, results) = entry_signature(ctx, module, entry)?;
+/// the ExecutionEngine (optimization level 3). Errors of the export are located at the op.
+pub fn compile(ctx: &Context, module: &Module, entry: &str) -> Result<Compiled, Diagnostic> {
     let text = module_text(ctx, module, entry)?;
+    compile_text(ctx, module, entry, &text).map_err(unlocated)
+}
+
+/// [`compile`] past the export: `text` is [`module_text`]'s.
+fn compile_text(ctx: &Context, module: &Module, entry: &str, text: &str) -> Result<Compiled, String> {
+    let (inputs, results) = entry_signature(ctx, module, entry)?;
     let context = mlir_context();
-    let mut m: MlirModule = parse_verified(&context, &text)?;
+    let mut m: MlirModule = parse_verified(&context, text)?;
     let pm = PassManager::new(&context);
     parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE).map_err(|e| e.to_string())?;
     crate::with_diagnostics(&context, || pm.run(&mut m)).map_err(|(e, why)| format!("MLIR's pipeline failed: {e}: {why}"))?;
@@ -119,7 +129,11 @@ pub fn compile(ctx: &Context, module: &Module, entry: &str) -> Result<Compiled, 
     if m.as_operation().to_string().contains(xcs_ir::builtin::UnrealizedConversionCastOp::DEF.name) {
         return Err("MLIR's pipeline left unrealized conversion casts (an op it could not lower to LLVM)".into());
     }
-    let engine = ExecutionEngine::new(&m, 3, &[], false, false);
+    // Copies between strided memrefs (slices, inserted slices) call MLIR's `memrefCopy`, which
+    // its C runner-utils library defines. (MLIR's C API reads each path's `data` as a C string,
+    // not its length: the trailing NUL is needed.)
+    let runtime = concat!(env!("XCS_MLIR_LIBDIR"), "/libmlir_c_runner_utils.so\0");
+    let engine = ExecutionEngine::new(&m, 3, &[runtime], false, false);
     let shapes = |ts: &[Type]| ts.iter().map(|&t| Ok((memref_shape(ctx, t)?, elem_of(ctx, t)))).collect::<Result<Vec<_>, String>>();
     Ok(Compiled { engine, args: shapes(&inputs)?, results: shapes(&results)? })
 }

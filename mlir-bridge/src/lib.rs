@@ -6,7 +6,9 @@
 
 pub mod engine;
 pub mod export;
+mod generic_ops;
 mod ops;
+mod shape_ops;
 
 use melior::dialect::DialectRegistry;
 use melior::ir::operation::OperationLike;
