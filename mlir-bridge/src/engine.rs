@@ -25,6 +25,27 @@ pub const PIPELINE: &str = "builtin.module(\
     finalize-memref-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,convert-index-to-llvm,\
     reconcile-unrealized-casts)";
 
+/// [`PIPELINE`] without `buffer-deallocation-pipeline`, for modules whose functions loop
+/// through `cf` blocks (`lax.scan`, `while`): upstream's ownership-based deallocation takes
+/// structured loops only, so there the buffers a call allocates are not freed.
+pub fn pipeline_without_deallocation() -> String {
+    PIPELINE.replacen("buffer-deallocation-pipeline,", "", 1)
+}
+
+/// Whether a function among `functions` of `module` has a cycle of blocks: some branch goes to
+/// its own block or an earlier one (every cycle has such an edge in any order of the blocks).
+fn has_block_cycles(ctx: &Context, module: &Module, functions: &[String]) -> bool {
+    functions.iter().filter_map(|f| module.lookup_symbol(ctx, f).and_then(|op| module.body.nested(op))).any(|body| {
+        body.root_regions().iter().any(|&r| {
+            let blocks: Vec<_> = body.region_blocks(r).collect();
+            blocks.iter().enumerate().any(|(i, &b)| {
+                let succ = body.last_op(b).map(|t| body.successors(t)).unwrap_or(&[]);
+                succ.iter().any(|s| blocks.iter().position(|x| x == s).is_some_and(|j| j <= i))
+            })
+        })
+    })
+}
+
 /// The name of the wrapper function the backend adds around the entry.
 const WRAPPER: &str = "xcs_mlir_entry";
 
@@ -121,7 +142,12 @@ fn compile_text(ctx: &Context, module: &Module, entry: &str, text: &str) -> Resu
     let context = mlir_context();
     let mut m: MlirModule = parse_verified(&context, text)?;
     let pm = PassManager::new(&context);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE).map_err(|e| e.to_string())?;
+    let pipeline = if has_block_cycles(ctx, module, &export::reachable_functions(ctx, module, entry)) {
+        pipeline_without_deallocation()
+    } else {
+        PIPELINE.to_string()
+    };
+    parse_pass_pipeline(pm.as_operation_pass_manager(), &pipeline).map_err(|e| e.to_string())?;
     crate::with_diagnostics(&context, || pm.run(&mut m)).map_err(|(e, why)| format!("MLIR's pipeline failed: {e}: {why}"))?;
     // The ExecutionEngine cannot translate a module left with casts between type systems (and
     // melior does not report its failure): check first.

@@ -18,8 +18,13 @@ pub fn is_grid(op: &OpView) -> bool {
 /// (types)`, with the operands, results and successors named by `e`; attributes whose name
 /// starts with `xcs.` are left out.
 pub fn write_generic(e: &mut Emitter, op: &OpView) -> Result<(), String> {
-    let ctx = op.ctx;
     let operands: Vec<String> = (0..op.num_operands()).map(|i| e.name(op.operand(i))).collect::<Result<_, _>>()?;
+    write_generic_with(e, op, operands)
+}
+
+/// As [`write_generic`], with the operands' names given.
+fn write_generic_with(e: &mut Emitter, op: &OpView, operands: Vec<String>) -> Result<(), String> {
+    let ctx = op.ctx;
     let successors: Vec<String> =
         op.body.successors(op.op).iter().map(|&b| e.block_label(b)).collect::<Result<_, _>>()?;
     let mut text = String::new();
@@ -58,11 +63,29 @@ pub fn write_generic(e: &mut Emitter, op: &OpView) -> Result<(), String> {
     Ok(())
 }
 
-/// `cf.br`, `cf.cond_br`, `cf.switch`, `cf.assert` -> upstream's ops of the same name and form.
+/// The name of operand `i` of `op`; for the MLIR backend, a tensor a branch passes to a block
+/// is passed as a copy (`bufferization.alloc_tensor() copy(...)`): upstream's bufferization
+/// cannot infer the buffer type of a loop-carried block argument whose value comes back through
+/// an in-place update of another block argument (a `lax.scan` carry), and a fresh buffer has
+/// a known one.
+fn forwarded(e: &mut Emitter, op: &OpView, i: usize) -> Result<String, String> {
+    let name = e.name(op.operand(i))?;
+    let t = op.operand_type(i);
+    if !e.for_backend || e.static_tensor(t).is_err() {
+        return Ok(name);
+    }
+    let n = e.fresh();
+    // (With its memory space given, the copy's buffer type does not depend on its source's.)
+    e.line(&format!("{n} = bufferization.alloc_tensor() copy({name}) {{memory_space = 0 : i64}} : {}", e.ty(t)));
+    Ok(n)
+}
+
+/// `cf.br`, `cf.cond_br`, `cf.assert` -> upstream's ops of the same name and form.
 pub struct ControlFlow;
 impl ExportOp for ControlFlow {
     fn export(&self, e: &mut Emitter, op: &OpView) -> Result<(), String> {
-        write_generic(e, op)
+        let operands = (0..op.num_operands()).map(|i| forwarded(e, op, i)).collect::<Result<_, _>>()?;
+        write_generic_with(e, op, operands)
     }
 }
 
@@ -80,12 +103,12 @@ impl ExportOp for Switch {
             .ok_or("has malformed cases")?;
         let flag = e.name(op.operand(0))?;
         let flag_ty = e.ty(op.operand_type(0));
-        let dest = |e: &Emitter, (block, range): (xcs_ir::Block, std::ops::Range<usize>)| -> Result<String, String> {
+        let dest = |e: &mut Emitter, (block, range): (xcs_ir::Block, std::ops::Range<usize>)| -> Result<String, String> {
             let label = e.block_label(block)?;
             if range.is_empty() {
                 return Ok(label);
             }
-            let args: Vec<String> = range.clone().map(|i| e.name(op.operand(i))).collect::<Result<_, _>>()?;
+            let args: Vec<String> = range.clone().map(|i| forwarded(e, op, i)).collect::<Result<_, _>>()?;
             let types: Vec<String> = range.map(|i| e.ty(op.operand_type(i))).collect();
             Ok(format!("{label}({} : {})", args.join(", "), types.join(", ")))
         };

@@ -578,22 +578,30 @@ fn gelu_tail(b: &mut ScalarBody, x: &str, t: &str, elem: Type) -> String {
 }
 
 /// `tensor.cast` between float types and between floats and signed integers (the float to
-/// integer direction as `arith.fptosi`: out-of-range values are not saturated, unlike XCS).
+/// integer direction as `arith.fptosi`: out-of-range values are not saturated, unlike XCS); i1
+/// to a number is 0 or 1 (`arith.extui`, `arith.uitofp`), a number to i1 is `!= 0`.
 fn cast(b: &mut ScalarBody, x: &str, from: Type, to: Type) -> Result<String, String> {
     let ctx = b.e.ctx;
     let (ff, tf) = (ctx.is_float(from), ctx.is_float(to));
     let (fw, tw) = (bit_width(b.e, from), bit_width(b.e, to));
+    let (fs, ts) = (b.e.ty(from), b.e.ty(to));
+    if from != to && tw == 1 && !tf {
+        let zero = b.constant(if ff { "0.0" } else { "0" }, from);
+        let cmp = if ff { "arith.cmpf une" } else { "arith.cmpi ne" };
+        return Ok(b.raw(|n| format!("{n} = {cmp}, {x}, {zero} : {fs}")));
+    }
     let op = match (ff, tf) {
         _ if from == to => return Ok(x.to_string()),
+        (false, true) if fw == 1 => "arith.uitofp",
+        (false, false) if fw == 1 => "arith.extui",
         (true, true) if fw < tw => "arith.extf",
         (true, true) => "arith.truncf",
         (false, true) if fw > 1 => "arith.sitofp",
         (true, false) if tw > 1 => "arith.fptosi",
         (false, false) if fw > 1 && tw > fw => "arith.extsi",
         (false, false) if tw > 1 && tw < fw => "arith.trunci",
-        _ => return Err(format!("the cast from {} to {} is not covered by the MLIR export", b.e.ty(from), b.e.ty(to))),
+        _ => return Err(format!("the cast from {fs} to {ts} is not covered by the MLIR export")),
     };
-    let (fs, ts) = (b.e.ty(from), b.e.ty(to));
     Ok(b.raw(|n| format!("{n} = {op} {x} : {fs} to {ts}")))
 }
 

@@ -33,6 +33,10 @@ const COVERED: &[(&str, &str)] = &[
     ("test/Transforms/auto-shard/mesh-2d.mlir", "mlp_2d"),
     ("test/Transforms/auto-shard/mlp.mlir", "mlp_batch"),
     ("test/Transforms/vmap-batch/calls.mlir", "norm"),
+    ("test/Interop/export-mlir-ops.mlir", "shapes"),
+    ("test/Interop/export-mlir-ops.mlir", "indexing"),
+    ("test/Interop/export-mlir-ops.mlir", "norm"),
+    ("test/Interop/export-mlir-ops.mlir", "branches"),
 ];
 
 fn context() -> Context {
