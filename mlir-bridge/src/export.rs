@@ -1,7 +1,9 @@
 //! The export of an XCS tensor program to upstream MLIR (`xcs-translate --emit=mlir`): every
 //! function becomes a `func.func` of upstream `linalg` (named and generic ops), `tensor`,
-//! `arith` and `math` ops, written as MLIR text op by op and then parsed and verified by MLIR
-//! itself through melior (`to_upstream`). Which op becomes what lives in `ops.rs`.
+//! `arith`, `math`, `cf` and `shard` ops (blocks as `^bbN`), and every `shard.grid` a grid,
+//! written as MLIR text op by op and then parsed and verified by MLIR itself through melior
+//! (`export_module`). Which op becomes what lives in `ops.rs` (with `shape_ops.rs` and
+//! `generic_ops.rs`).
 
 use std::fmt::Write as _;
 
