@@ -26,6 +26,9 @@ fn main() {
     // libMLIR.so is not on the loader's path (Debian keeps it in /usr/lib/llvm-22/lib): the
     // binaries that link it carry an rpath (this crate's tests here; the tools' in tools/build.rs).
     println!("cargo:rustc-link-arg-tests=-Wl,-rpath,{}", libdir.display());
+    // MLIR's runtime support library (`memrefCopy` for copies between strided memrefs, which
+    // slices make): the ExecutionEngine loads it (engine.rs).
+    println!("cargo:rustc-env=XCS_MLIR_LIBDIR={}", libdir.display());
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
 }

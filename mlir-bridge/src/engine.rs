@@ -11,7 +11,7 @@ use melior::ExecutionEngine;
 use xcs_dialects::func::signature;
 use xcs_dialects::interp::{RtValue, Tensor, TensorData};
 use xcs_ir::printer::type_to_string;
-use xcs_ir::{Context, Module, Type, TypeKind};
+use xcs_ir::{Context, Diagnostic, Module, Type, TypeKind};
 
 use crate::{export, mlir_context, parse_verified};
 
@@ -24,6 +24,27 @@ pub const PIPELINE: &str = "builtin.module(\
     convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,\
     finalize-memref-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,convert-index-to-llvm,\
     reconcile-unrealized-casts)";
+
+/// [`PIPELINE`] without `buffer-deallocation-pipeline`, for modules whose functions loop
+/// through `cf` blocks (`lax.scan`, `while`): upstream's ownership-based deallocation takes
+/// structured loops only, so there the buffers a call allocates are not freed.
+pub fn pipeline_without_deallocation() -> String {
+    PIPELINE.replacen("buffer-deallocation-pipeline,", "", 1)
+}
+
+/// Whether a function among `functions` of `module` has a cycle of blocks: some branch goes to
+/// its own block or an earlier one (every cycle has such an edge in any order of the blocks).
+fn has_block_cycles(ctx: &Context, module: &Module, functions: &[String]) -> bool {
+    functions.iter().filter_map(|f| module.lookup_symbol(ctx, f).and_then(|op| module.body.nested(op))).any(|body| {
+        body.root_regions().iter().any(|&r| {
+            let blocks: Vec<_> = body.region_blocks(r).collect();
+            blocks.iter().enumerate().any(|(i, &b)| {
+                let succ = body.last_op(b).map(|t| body.successors(t)).unwrap_or(&[]);
+                succ.iter().any(|s| blocks.iter().position(|x| x == s).is_some_and(|j| j <= i))
+            })
+        })
+    })
+}
 
 /// The name of the wrapper function the backend adds around the entry.
 const WRAPPER: &str = "xcs_mlir_entry";
@@ -91,27 +112,42 @@ fn entry_signature(ctx: &Context, module: &Module, entry: &str) -> Result<(Vec<T
 }
 
 /// The exported module with the memref wrapper of `entry` (what [`compile`] hands to MLIR's
-/// pipeline; `mlir-opt --pass-pipeline=<PIPELINE>` takes it too).
-pub fn module_text(ctx: &Context, module: &Module, entry: &str) -> Result<String, String> {
-    let (inputs, results) = entry_signature(ctx, module, entry)?;
+/// pipeline; `mlir-opt --pass-pipeline=<PIPELINE>` takes it too). An op the export does not
+/// cover (or a `shard` op: the backend runs unsharded programs) is an error located at it.
+pub fn module_text(ctx: &Context, module: &Module, entry: &str) -> Result<String, Diagnostic> {
+    let (inputs, results) = entry_signature(ctx, module, entry).map_err(unlocated)?;
     let reachable = export::reachable_functions(ctx, module, entry);
-    let mut text = export::export_functions(ctx, module, |f| reachable.iter().any(|r| r == f)).map_err(|d| d.message)?;
-    let wrapper = wrapper_text(ctx, entry, &inputs, &results)?;
+    let mut text = export::export_functions(ctx, module, true, |f| reachable.iter().any(|r| r == f))?;
+    let wrapper = wrapper_text(ctx, entry, &inputs, &results).map_err(unlocated)?;
     text.truncate(text.rfind('}').unwrap_or(text.len()));
     text.push_str(&wrapper);
     text.push_str("}\n");
     Ok(text)
 }
 
+fn unlocated(message: String) -> Diagnostic {
+    Diagnostic::error(xcs_ir::Location::UNKNOWN, message)
+}
+
 /// Exports `module`, adds the wrapper of `entry`, compiles it with MLIR's pipeline and makes
-/// the ExecutionEngine (optimization level 3).
-pub fn compile(ctx: &Context, module: &Module, entry: &str) -> Result<Compiled, String> {
-    let (inputs, results) = entry_signature(ctx, module, entry)?;
+/// the ExecutionEngine (optimization level 3). Errors of the export are located at the op.
+pub fn compile(ctx: &Context, module: &Module, entry: &str) -> Result<Compiled, Diagnostic> {
     let text = module_text(ctx, module, entry)?;
+    compile_text(ctx, module, entry, &text).map_err(unlocated)
+}
+
+/// [`compile`] past the export: `text` is [`module_text`]'s.
+fn compile_text(ctx: &Context, module: &Module, entry: &str, text: &str) -> Result<Compiled, String> {
+    let (inputs, results) = entry_signature(ctx, module, entry)?;
     let context = mlir_context();
-    let mut m: MlirModule = parse_verified(&context, &text)?;
+    let mut m: MlirModule = parse_verified(&context, text)?;
     let pm = PassManager::new(&context);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE).map_err(|e| e.to_string())?;
+    let pipeline = if has_block_cycles(ctx, module, &export::reachable_functions(ctx, module, entry)) {
+        pipeline_without_deallocation()
+    } else {
+        PIPELINE.to_string()
+    };
+    parse_pass_pipeline(pm.as_operation_pass_manager(), &pipeline).map_err(|e| e.to_string())?;
     crate::with_diagnostics(&context, || pm.run(&mut m)).map_err(|(e, why)| format!("MLIR's pipeline failed: {e}: {why}"))?;
     // The ExecutionEngine cannot translate a module left with casts between type systems (and
     // melior does not report its failure): check first.
@@ -119,7 +155,11 @@ pub fn compile(ctx: &Context, module: &Module, entry: &str) -> Result<Compiled, 
     if m.as_operation().to_string().contains(xcs_ir::builtin::UnrealizedConversionCastOp::DEF.name) {
         return Err("MLIR's pipeline left unrealized conversion casts (an op it could not lower to LLVM)".into());
     }
-    let engine = ExecutionEngine::new(&m, 3, &[], false, false);
+    // Copies between strided memrefs (slices, inserted slices) call MLIR's `memrefCopy`, which
+    // its C runner-utils library defines. (MLIR's C API reads each path's `data` as a C string,
+    // not its length: the trailing NUL is needed.)
+    let runtime = concat!(env!("XCS_MLIR_LIBDIR"), "/libmlir_c_runner_utils.so\0");
+    let engine = ExecutionEngine::new(&m, 3, &[runtime], false, false);
     let shapes = |ts: &[Type]| ts.iter().map(|&t| Ok((memref_shape(ctx, t)?, elem_of(ctx, t)))).collect::<Result<Vec<_>, String>>();
     Ok(Compiled { engine, args: shapes(&inputs)?, results: shapes(&results)? })
 }

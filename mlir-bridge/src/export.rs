@@ -1,7 +1,9 @@
 //! The export of an XCS tensor program to upstream MLIR (`xcs-translate --emit=mlir`): every
 //! function becomes a `func.func` of upstream `linalg` (named and generic ops), `tensor`,
-//! `arith` and `math` ops, written as MLIR text op by op and then parsed and verified by MLIR
-//! itself through melior (`to_upstream`). Which op becomes what lives in `ops.rs`.
+//! `arith`, `math`, `cf` and `shard` ops (blocks as `^bbN`), and every `shard.grid` a grid,
+//! written as MLIR text op by op and then parsed and verified by MLIR itself through melior
+//! (`export_module`). Which op becomes what lives in `ops.rs` (with `shape_ops.rs` and
+//! `generic_ops.rs`).
 
 use std::fmt::Write as _;
 
@@ -9,7 +11,7 @@ use rustc_hash::FxHashMap;
 use xcs_dialects::func::{signature, FuncOp};
 use xcs_ir::opdef::OpView;
 use xcs_ir::printer::type_to_string;
-use xcs_ir::{Context, Diagnostic, Module, Type, TypeKind, Value};
+use xcs_ir::{Block, Context, Diagnostic, Module, Type, TypeKind, Value};
 
 use crate::ops::exporter_of;
 
@@ -17,7 +19,11 @@ use crate::ops::exporter_of;
 /// for the helper values an op needs, and the linalg/arith building blocks `ops.rs` uses.
 pub struct Emitter<'a> {
     pub ctx: &'a Context,
+    /// Set when the module is exported for the MLIR backend (`xcs-run --backend=mlir`), which
+    /// runs unsharded programs only: `shard` ops are then errors.
+    pub for_backend: bool,
     names: FxHashMap<Value, String>,
+    blocks: FxHashMap<Block, String>,
     next: usize,
     out: String,
 }
@@ -31,8 +37,20 @@ pub struct GenericInput<'s> {
 }
 
 impl<'a> Emitter<'a> {
-    fn new(ctx: &'a Context) -> Self {
-        Emitter { ctx, names: FxHashMap::default(), next: 0, out: String::new() }
+    fn new(ctx: &'a Context, for_backend: bool) -> Self {
+        Emitter { ctx, for_backend, names: FxHashMap::default(), blocks: FxHashMap::default(), next: 0, out: String::new() }
+    }
+
+    /// The label of a block of the function being written (`^bbN`, in the region's order).
+    pub fn block_label(&self, b: Block) -> Result<String, String> {
+        self.blocks.get(&b).cloned().ok_or_else(|| "a successor outside the function".to_string())
+    }
+
+    /// Appends a block label line (`^bb1(%v3: tensor<4xf32>):`).
+    pub fn block_header(&mut self, text: &str) {
+        self.out.push_str("  ");
+        self.out.push_str(text);
+        self.out.push('\n');
     }
 
     /// A new SSA name.
@@ -197,25 +215,39 @@ impl ScalarBody<'_, '_> {
     }
 }
 
-/// Writes `module` as upstream MLIR text: its functions with their signatures (argument and
-/// result attributes dropped) and bodies. Functions with more than one block (`cf` control flow)
-/// and ops outside the covered set are errors located at the op.
+/// Writes `module` as upstream MLIR text: its `shard.grid`s and its functions with their
+/// signatures (argument and result attributes dropped) and bodies (their blocks and branches as
+/// upstream's `cf`). Ops outside the covered set are errors located at the op.
 pub fn export_text(ctx: &Context, module: &Module) -> Result<String, Diagnostic> {
-    export_functions(ctx, module, |_| true)
+    export_functions(ctx, module, false, |_| true)
 }
 
-/// As [`export_text`], for the functions whose names `keep` accepts.
-pub fn export_functions(ctx: &Context, module: &Module, keep: impl Fn(&str) -> bool) -> Result<String, Diagnostic> {
+/// As [`export_text`], for the functions whose names `keep` accepts; `for_backend` (the MLIR
+/// backend's export) leaves out the grids and makes `shard` ops errors.
+pub fn export_functions(
+    ctx: &Context,
+    module: &Module,
+    for_backend: bool,
+    keep: impl Fn(&str) -> bool,
+) -> Result<String, Diagnostic> {
     let mut out = String::from("module {\n");
     for op in module.ops() {
         let view = OpView::new(ctx, &module.body, op);
+        if crate::generic_ops::is_grid(&view) {
+            if !for_backend {
+                let mut e = Emitter::new(ctx, false);
+                crate::generic_ops::write_generic(&mut e, &view).map_err(|m| view.error(m))?;
+                out.push_str(&e.out);
+            }
+            continue;
+        }
         let body = module.body.nested(op);
         let Some(body) = body.filter(|_| FuncOp::matches(ctx, module.body.op_name(op))) else {
-            return Err(view.error("is not covered by the MLIR export (functions only at the top level)"));
+            return Err(view.error("is not covered by the MLIR export (functions and shard.grid only at the top level)"));
         };
         let name = body.self_attr(ctx, "sym_name").and_then(|a| ctx.as_str(a)).unwrap_or("");
         if keep(name) {
-            out.push_str(&export_function(ctx, &view, body)?);
+            out.push_str(&export_function(ctx, &view, body, for_backend)?);
         }
     }
     out.push_str("}\n");
@@ -243,41 +275,50 @@ pub fn reachable_functions(ctx: &Context, module: &Module, entry: &str) -> Vec<S
     seen
 }
 
-/// One `func.func` (`func` is its op, `body` its body).
-fn export_function(ctx: &Context, func: &OpView, body: &xcs_ir::Body) -> Result<String, Diagnostic> {
+/// One `func.func` (`func` is its op, `body` its body): its blocks in order, labelled `^bbN`
+/// after the entry, with their arguments.
+fn export_function(ctx: &Context, func: &OpView, body: &xcs_ir::Body, for_backend: bool) -> Result<String, Diagnostic> {
     let attr = |n: &str| body.self_attr(ctx, n);
     let name = attr("sym_name").and_then(|a| ctx.as_str(a)).ok_or_else(|| func.error("a function without a name"))?;
     let (inputs, results) =
         attr("function_type").and_then(|a| signature(ctx, a)).ok_or_else(|| func.error("a function without a type"))?;
     let private = attr("sym_visibility").and_then(|a| ctx.as_str(a)) == Some("private");
-    let mut e = Emitter::new(ctx);
+    let mut e = Emitter::new(ctx, for_backend);
     let region = body.root_regions()[0];
     let blocks: Vec<_> = body.region_blocks(region).collect();
     let res_types: Vec<String> = results.iter().map(|&t| e.ty(t)).collect();
     let vis = if private { "private " } else { "" };
-    let Some(&entry) = blocks.first() else {
+    if blocks.is_empty() {
         let args: Vec<String> = inputs.iter().map(|&t| e.ty(t)).collect();
         return Ok(format!("  func.func {vis}@{name}({}) -> ({})\n", args.join(", "), res_types.join(", ")));
-    };
-    if blocks.len() > 1 {
-        return Err(func.error(format!(
-            "has {} blocks: control flow is not covered by the MLIR export",
-            blocks.len()
-        )));
     }
-    let mut args = Vec::new();
-    for &a in body.block_args(entry) {
-        let n = e.fresh();
-        args.push(format!("{n}: {}", e.ty(body.value_type(a))));
-        e.bind(a, n);
+    for (i, &b) in blocks.iter().enumerate().skip(1) {
+        e.blocks.insert(b, format!("^bb{i}"));
     }
-    for op in body.block_ops(entry) {
-        let view = OpView::new(ctx, body, op);
-        exporter_of(&view).and_then(|x| x.export(&mut e, &view)).map_err(|m| view.error(m))?;
+    let mut block_args = Vec::new();
+    for &b in &blocks {
+        let mut args = Vec::new();
+        for &a in body.block_args(b) {
+            let n = e.fresh();
+            args.push(format!("{n}: {}", e.ty(body.value_type(a))));
+            e.bind(a, n);
+        }
+        block_args.push(args);
+    }
+    for (i, &b) in blocks.iter().enumerate() {
+        if i > 0 {
+            let args = &block_args[i];
+            let header = if args.is_empty() { format!("^bb{i}:") } else { format!("^bb{i}({}):", args.join(", ")) };
+            e.block_header(&header);
+        }
+        for op in body.block_ops(b) {
+            let view = OpView::new(ctx, body, op);
+            exporter_of(&view).and_then(|x| x.export(&mut e, &view)).map_err(|m| view.error(m))?;
+        }
     }
     Ok(format!(
         "  func.func {vis}@{name}({}) -> ({}) {{\n{}  }}\n",
-        args.join(", "),
+        block_args[0].join(", "),
         res_types.join(", "),
         e.out
     ))

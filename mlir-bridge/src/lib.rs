@@ -1,12 +1,14 @@
 //! XCS and upstream MLIR through melior (MLIR's C API): the export of an XCS tensor program as
-//! upstream `func`/`linalg`/`tensor`/`arith`/`math` ([`export`], `xcs-translate --emit=mlir`),
+//! upstream `func`/`cf`/`linalg`/`tensor`/`arith`/`math`/`shard` ([`export`], `xcs-translate --emit=mlir`),
 //! verified by MLIR's own verifier, and a second backend that compiles that module with MLIR's
 //! own pipeline and runs it on MLIR's ExecutionEngine ([`engine`], `xcs-run --backend=mlir`).
 //! Only the tools that need it (xcs-translate, xcs-run) and this crate's tests link it.
 
 pub mod engine;
 pub mod export;
+mod generic_ops;
 mod ops;
+mod shape_ops;
 
 use melior::dialect::DialectRegistry;
 use melior::ir::operation::OperationLike;

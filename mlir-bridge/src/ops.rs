@@ -4,6 +4,7 @@
 //! the op's `LoopStructure` and whose scalar body is its `ElementwiseFn` in `arith`/`math`.
 
 use xcs_dialects::func as func_dialect;
+use xcs_dialects::{cf, shard};
 use xcs_dialects::tensor::elementwise::{elementwise_fn, BinaryFn, ElementwiseFn, Predicate, TernaryFn, UnaryFn};
 use xcs_dialects::tensor;
 use xcs_ir::interfaces::{LoopInfo, LoopStructure};
@@ -12,6 +13,8 @@ use xcs_ir::printer::attr_to_string;
 use xcs_ir::Type;
 
 use crate::export::{Emitter, ExportOp, GenericInput, ScalarBody};
+use crate::generic_ops::{ControlFlow, Shard, Switch};
+use crate::shape_ops;
 
 /// The covered ops other than the elementwise ones, by declaration.
 static EXPORTS: &[(&OpDef, &dyn ExportOp)] = &[
@@ -22,8 +25,34 @@ static EXPORTS: &[(&OpDef, &dyn ExportOp)] = &[
     (tensor::SoftmaxOp::DEF, &Softmax),
     (tensor::TransposeOp::DEF, &Transpose),
     (tensor::FusedOp::DEF, &Fused),
+    (tensor::ReshapeOp::DEF, &shape_ops::Reshape),
+    (tensor::BroadcastToOp::DEF, &shape_ops::BroadcastTo),
+    (tensor::SliceOp::DEF, &shape_ops::Slice),
+    (tensor::ConcatOp::DEF, &shape_ops::Concat),
+    (tensor::GatherOp::DEF, &shape_ops::Gather),
+    (tensor::IotaOp::DEF, &shape_ops::Iota),
+    (tensor::DynamicSliceOp::DEF, &shape_ops::DynamicSlice),
+    (tensor::DynamicUpdateSliceOp::DEF, &shape_ops::DynamicUpdateSlice),
+    (tensor::ExtractOp::DEF, &shape_ops::Extract),
+    (tensor::LayerNormOp::DEF, &shape_ops::LayerNorm),
     (func_dialect::CallOp::DEF, &Call),
     (func_dialect::ReturnOp::DEF, &Return),
+    (cf::BranchOp::DEF, &ControlFlow),
+    (cf::CondBranchOp::DEF, &ControlFlow),
+    (cf::SwitchOp::DEF, &Switch),
+    (cf::AssertOp::DEF, &ControlFlow),
+    (shard::GridOp::DEF, &Shard),
+    (shard::ShardingOp::DEF, &Shard),
+    (shard::ShardOp::DEF, &Shard),
+    (shard::AllGatherOp::DEF, &Shard),
+    (shard::AllReduceOp::DEF, &Shard),
+    (shard::ReduceScatterOp::DEF, &Shard),
+    (shard::AllToAllOp::DEF, &Shard),
+    (shard::AllSliceOp::DEF, &Shard),
+    (shard::BroadcastOp::DEF, &Shard),
+    (shard::ProcessMultiIndexOp::DEF, &Shard),
+    (shard::ProcessLinearIndexOp::DEF, &Shard),
+    (shard::GridShapeOp::DEF, &Shard),
 ];
 
 /// The declarations of the ops the export covers besides the elementwise ones (for docs and tests).
@@ -64,11 +93,11 @@ fn inputs_of<'s>(e: &Emitter, op: &OpView, names: &'s [String], info: &LoopInfo)
         .collect()
 }
 
-fn operand_names(e: &Emitter, op: &OpView) -> Result<Vec<String>, String> {
+pub(crate) fn operand_names(e: &Emitter, op: &OpView) -> Result<Vec<String>, String> {
     (0..op.num_operands()).map(|i| e.name(op.operand(i))).collect()
 }
 
-fn bind_result(e: &mut Emitter, op: &OpView, name: String) {
+pub(crate) fn bind_result(e: &mut Emitter, op: &OpView, name: String) {
     e.bind(op.body.result(op.op, 0), name);
 }
 
@@ -549,22 +578,30 @@ fn gelu_tail(b: &mut ScalarBody, x: &str, t: &str, elem: Type) -> String {
 }
 
 /// `tensor.cast` between float types and between floats and signed integers (the float to
-/// integer direction as `arith.fptosi`: out-of-range values are not saturated, unlike XCS).
+/// integer direction as `arith.fptosi`: out-of-range values are not saturated, unlike XCS); i1
+/// to a number is 0 or 1 (`arith.extui`, `arith.uitofp`), a number to i1 is `!= 0`.
 fn cast(b: &mut ScalarBody, x: &str, from: Type, to: Type) -> Result<String, String> {
     let ctx = b.e.ctx;
     let (ff, tf) = (ctx.is_float(from), ctx.is_float(to));
     let (fw, tw) = (bit_width(b.e, from), bit_width(b.e, to));
+    let (fs, ts) = (b.e.ty(from), b.e.ty(to));
+    if from != to && tw == 1 && !tf {
+        let zero = b.constant(if ff { "0.0" } else { "0" }, from);
+        let cmp = if ff { "arith.cmpf une" } else { "arith.cmpi ne" };
+        return Ok(b.raw(|n| format!("{n} = {cmp}, {x}, {zero} : {fs}")));
+    }
     let op = match (ff, tf) {
         _ if from == to => return Ok(x.to_string()),
+        (false, true) if fw == 1 => "arith.uitofp",
+        (false, false) if fw == 1 => "arith.extui",
         (true, true) if fw < tw => "arith.extf",
         (true, true) => "arith.truncf",
         (false, true) if fw > 1 => "arith.sitofp",
         (true, false) if tw > 1 => "arith.fptosi",
         (false, false) if fw > 1 && tw > fw => "arith.extsi",
         (false, false) if tw > 1 && tw < fw => "arith.trunci",
-        _ => return Err(format!("the cast from {} to {} is not covered by the MLIR export", b.e.ty(from), b.e.ty(to))),
+        _ => return Err(format!("the cast from {fs} to {ts} is not covered by the MLIR export")),
     };
-    let (fs, ts) = (b.e.ty(from), b.e.ty(to));
     Ok(b.raw(|n| format!("{n} = {op} {x} : {fs} to {ts}")))
 }
 

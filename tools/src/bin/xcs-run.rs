@@ -8,7 +8,7 @@ xcs::tool_allocator!();
 #[cfg(feature = "mlir")]
 fn run_mlir(p: &xcs::run::Prepared) -> Result<(Vec<xcs_dialects::interp::RtValue>, Option<xcs::run::Timing>), String> {
     let t0 = Instant::now();
-    let compiled = xcs_mlir::engine::compile(&p.xcs.ctx, &p.module, &p.entry).map_err(|e| format!("error: {e}"))?;
+    let compiled = xcs_mlir::engine::compile(&p.xcs.ctx, &p.module, &p.entry).map_err(|d| p.xcs.error(vec![d]).to_string())?;
     let compile = t0.elapsed();
     let call = || compiled.run(&p.xcs.ctx, &p.args).map_err(|e| format!("error: {e}"));
     let timing = match p.bench {
