@@ -40,7 +40,7 @@ def _tracer(*xs):
 def _dtype_of(x):
     """The dtype of an operand for promotion (Python scalars stay weak: themselves)."""
     if isinstance(x, Array):
-        return x.dtype
+        return 0 if getattr(x, "weak", False) else x.dtype  # a kernel's axis computes as a Python int
     if isinstance(x, (bool, int, float)) and not isinstance(x, np.generic):
         return x
     return np.asarray(x).dtype
@@ -124,11 +124,18 @@ def _traceable(np_name):
 
 # ---------------------------------------------------------------- elementwise
 
+def _weak(x):
+    return getattr(x, "weak", False) or (isinstance(x, (int, float)) and not isinstance(x, (bool, np.generic)))
+
+
 def _binary(op, a, b, dt=None, attrs=None, result_dt=None):
     dt = dt or _result_dtype(a, b)
     t = _tracer(a, b)
     x, y = _as(a, dt, t), _as(b, dt, t)
-    return _emit1(op, [x, y], _broadcast(x.shape, y.shape), result_dt or dt, attrs)
+    out = _emit1(op, [x, y], _broadcast(x.shape, y.shape), result_dt or dt, attrs)
+    if result_dt is None and out.dtype.kind in "iu" and _weak(a) and _weak(b):
+        out.weak = True  # arithmetic of a kernel's axis variables and ints stays a weak int (`h * 10`)
+    return out
 
 
 def _float_dtype(*xs):
