@@ -375,8 +375,13 @@ def _method(name):
 
 
 for _name in ("sum", "mean", "max", "min", "prod", "var", "std", "any", "all", "round", "clip", "take",
-              "swapaxes", "squeeze", "ravel", "flatten"):
+              "swapaxes", "squeeze", "ravel", "flatten", "dot", "diagonal", "trace", "repeat", "argmax", "argmin",
+              "ptp", "cumsum"):
     setattr(LazyTensor, _name, _method(_name))
+# immutable: a copy is the tensor itself; real dtypes are their own conjugates
+LazyTensor.copy = lambda self, order="K": self
+LazyTensor.conj = LazyTensor.conjugate = lambda self: self if self.dtype.kind != "c" else _fallback(
+    _Op("ndarray.conj", None, np.conj), (self,), None, "complex dtype")
 
 _IN_PLACE = {"sort", "fill", "put", "resize", "itemset", "setfield", "setflags", "partition"}
 _OPS = {
