@@ -207,6 +207,31 @@ def test_pending_limit_materializes_long_chains(rng):
     np.testing.assert_allclose(t.numpy(), ref)
 
 
+def test_long_captures_keep_their_nodes_from_the_cyclic_collector(rng, monkeypatch):
+    """Every `_FREEZE_EVERY` recorded nodes are moved out of the collector's reach (gc.freeze),
+    and given back at the next materialization; a program's own freeze is left alone."""
+    import gc
+    lazy.configure(max_pending=10**6)
+    monkeypatch.setattr(lazy, "_FREEZE_EVERY", 50)
+    gc.unfreeze()
+    x = rng.standard_normal(3)
+    t, ref = lazy.asarray(x), x
+    for _ in range(120):
+        t, ref = t + 1.0, ref + 1.0
+    assert gc.isenabled() and gc.get_freeze_count() > 0 and not t.is_materialized
+    np.testing.assert_allclose(t.numpy(), ref)
+    assert gc.get_freeze_count() == 0  # given back
+    gc.freeze()  # the program's own
+    try:
+        frozen = gc.get_freeze_count()
+        for _ in range(120):
+            t = t + 1.0
+        t.numpy()
+        assert 0 < gc.get_freeze_count() <= frozen  # neither frozen further (freed nodes leave it) nor unfrozen
+    finally:
+        gc.unfreeze()
+
+
 def test_structurally_equal_graphs_hit_the_cache(rng):
     lazy.cache_clear()
 

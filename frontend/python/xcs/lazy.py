@@ -576,6 +576,9 @@ def _apply(op, args, kwargs=None):
                 pending += sum(x._pending for x in _arrays_in(a, []) if type(x) is LazyTensor)
         t = object.__new__(LazyTensor)
         t._aval, t._op, t._args, t._kwargs, t._value, t._site, t._pending = result, op, args, kwargs, None, _site(), pending
+        _collector[0] += 1
+        if _collector[0] >= _FREEZE_EVERY:
+            _freeze_nodes()
         if _config.log_intercepts:
             _log.info("captured %s -> %s %s%s at %s", op.name, result.op, result.spec.dtype, result.spec.shape, t._site.where)
         if pending >= _config.max_pending:
@@ -756,6 +759,30 @@ def _children(node):
     if node._kwargs:
         _arrays_in(tuple(node._kwargs.values()), out)
     return out
+
+
+# Graph construction stays linear in ops: CPython's cyclic collector traverses every tracked
+# object at each full collection, and a long capture keeps its nodes alive, so the recorded nodes
+# are moved out of its reach (`gc.freeze()`, O(1)) every `_FREEZE_EVERY` nodes. Nodes make no
+# cycles and are still freed by reference counting; what the freeze defers is the collection of
+# other objects' cycles made before it, until the next materialization gives them back to the
+# collector (`gc.unfreeze()`, O(1)). A program that froze objects itself (a pre-fork server) is
+# left alone. MLIR and PyTorch's lazy tensors keep their nodes outside any tracing collector.
+_FREEZE_EVERY = 4096
+_collector = [0, False]  # nodes recorded since the last freeze; whether a freeze of ours is pending
+
+
+def _freeze_nodes():
+    _collector[0] = 0
+    if gc.isenabled() and (_collector[1] or gc.get_freeze_count() == 0):
+        gc.freeze()
+        _collector[1] = True
+
+
+def _unfreeze_nodes():
+    if _collector[1]:
+        _collector[1] = False
+        gc.unfreeze()
 
 
 class _gc_paused:
@@ -939,6 +966,7 @@ def _materialize(tensors):
         raise _materialization_error("running the captured graph failed", e) from e
     for t, v in zip(targets, outs):
         t._value, t._args, t._kwargs, t._pending = v, (), None, 0
+    _unfreeze_nodes()
 
 
 def materialize(*tensors):
