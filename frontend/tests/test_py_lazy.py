@@ -348,6 +348,28 @@ def test_errors():
         t.no_such_attribute
 
 
+@pytest.mark.parametrize("call,match", [
+    (lambda: lazy.zeros(-1), "xcs.lazy.zeros: -1 is not a shape"),
+    (lambda: lazy.ones((2, "a")), "xcs.lazy.ones: .* is not a shape"),
+    (lambda: lazy.randn("ab"), "xcs.lazy.randn: 'ab' is not a shape"),
+    (lambda: lazy.randn(2, dtype=np.int32), "samples are floats"),
+    (lambda: lazy.full((2,), 1, dtype="nope"), "xcs.lazy.full: 'nope' is not a dtype"),
+    (lambda: lazy.asarray([1], dtype="nope"), "xcs.lazy.asarray: 'nope' is not a dtype"),
+    (lambda: lazy.seed("x"), "xcs.lazy.seed takes an int >= 0"),
+    (lambda: lazy.configure(max_pending=0), "max_pending takes an int >= 1"),
+    (lambda: lazy.configure(cache_size="big"), "cache_size takes an int >= 1"),
+    (lambda: lazy.configure(pipeline=3), "pipeline takes a pass pipeline str"),
+    (lambda: lazy.scope(""), "xcs.lazy.scope takes a non-empty str name"),
+    (lambda: lazy.graph(np.ones(3)), "xcs.lazy.graph takes LazyTensors, not ndarray"),
+])
+def test_api_argument_errors_are_lazy_tensor_errors(call, match):
+    """Wrong arguments of the `xcs.lazy` API are `LazyTensorError`s (`xcs.XcsError`s) at the
+    caller's line."""
+    with pytest.raises(lazy.LazyTensorError, match=match) as e:
+        call()
+    assert e.value.file == __file__
+
+
 # ---------------------------------------------------------------- the captured IR
 
 def test_graph_text_is_xcs_ir(tmp_path):
