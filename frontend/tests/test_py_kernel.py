@@ -155,11 +155,19 @@ def test_kernel_body_errors():
         returns.lower(x=((2,), np.float32), y=((2,), np.float32))
 
     @xcs.kernel
-    def uses_axis(i: AxisVar, x: In[Tensor], y: Out[Tensor]):
-        y[...] = x * i
+    def loops_over_axis(i: AxisVar, x: In[Tensor], y: Out[Tensor]):
+        for _ in range(i):  # Python control flow on a run-time index
+            y[...] = x
 
-    with pytest.raises(xcs.TraceError, match="axis parameter 'i' has no value while the kernel is traced"):
-        uses_axis.lower(x=((2,), np.float32), y=((2,), np.float32))
+    with pytest.raises(xcs.TraceError, match="axis parameter 'i' has no Python value while the kernel is traced"):
+        loops_over_axis.lower(x=((2,), np.float32), y=((2,), np.float32))
+
+    @xcs.kernel
+    def assigns_at_axis(i: AxisVar, x: In[Tensor], y: Out[Tensor]):
+        y[i] = x[0]
+
+    with pytest.raises(xcs.TraceError, match="takes ints, unit-step slices and '...', not KernelAxis"):
+        assigns_at_axis.lower(x=((2,), np.float32), y=((2,), np.float32))
 
     @xcs.kernel
     def strided(x: In[Tensor], y: Out[Tensor]):
@@ -428,6 +436,108 @@ def test_overlapping_parallel_writes_are_compile_errors():
             halves[i](x=X[0:2], y=Y[2 * i + 2:2 * i + 4])
     with pytest.raises(xcs.CompileError, match="overlapping parts of 'Y'"):
         w.compile()
+
+
+@xcs.kernel
+def read_neighbour(i: AxisVar, x: In[Tensor], y: Out[Tensor]):
+    y[...] = x
+
+
+@xcs.kernel
+def column_sums(j: AxisVar, x: In[Tensor], s: Out[Tensor]):
+    s[...] = x.sum(axis=0)
+
+
+@xcs.kernel
+def bump(i: AxisVar, y: InOut[Tensor]):
+    y[...] = y + 1
+
+
+def test_reads_racing_with_parallel_writes_are_compile_errors():
+    """An iteration reading what another iteration of a common parallel_for writes is a race;
+    reading what the same iteration wrote (before or after, or its own InOut region) is not."""
+    with xcs.workload() as w:  # iteration i reads row i+1 of Y while iteration i+1 writes it
+        X = w.input("X", np.zeros((4, 3), np.float32))
+        Y, Z = w.output("Y", (4, 3)), w.output("Z", (3, 3))
+        with xcs.parallel_for(3) as i:
+            scale_rows[i](x=X[i], y=Y[i])
+            read_neighbour[i](x=Y[i + 1], y=Z[i])
+    with pytest.raises(xcs.CompileError, match="parallel iterations read and write overlapping parts of 'Y'") as e:
+        w.compile()
+    msg = e.value.message
+    assert "scale_rows (out parameter 'y'" in msg and "read_neighbour (in parameter 'x'" in msg
+    assert "writes Y[1, 0:3]" in msg and "reads Y[1, 0:3]" in msg and e.value.file == __file__
+
+    with xcs.workload() as w:  # an InOut reading a neighbour's InOut region (write/write too)
+        Y = w.output("Y", (7,))
+        with xcs.parallel_for(3) as i:
+            bump[i](y=Y[2 * i:2 * i + 3])
+    with pytest.raises(xcs.CompileError, match="overlapping parts of 'Y'"):
+        w.compile()
+
+    with xcs.workload() as w:  # a whole-tensor read in a parallel loop that writes rows of it
+        X = w.input("X", np.zeros((3, 3), np.float32))
+        Y, Z = w.output("Y", (3, 3)), w.output("Z", (3, 3, 3))
+        with xcs.parallel_for(3) as i:
+            scale_rows[i](x=X[i], y=Y[i])
+            read_neighbour[i](x=Y, y=Z[i])
+    with pytest.raises(xcs.CompileError, match="read and write overlapping parts of 'Y'"):
+        w.compile()
+
+
+@pytest.mark.parametrize("engine", ALL_ENGINES)
+def test_reads_of_the_iterations_own_writes_are_allowed(rng, engine):
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    with xcs.workload() as w:
+        X = w.input("X", x)
+        Y, Z, A = w.output("Y", (3, 4)), w.output("Z", (3, 4)), w.output("A", (3, 4))
+        with xcs.parallel_for(3) as i:
+            scale_rows[i](x=X[i], y=Y[i])
+            read_neighbour[i](x=Y[i], y=Z[i])  # its own row, written just before: ordered
+            bump[i](y=A[i])  # its own InOut region
+            bump[i](y=A[i])
+    out = w.compile(engine=engine).execute()
+    np.testing.assert_allclose(out["Z"], 2 * x, rtol=1e-6)
+    np.testing.assert_allclose(out["A"], np.full((3, 4), 2.0, np.float32))
+    with xcs.workload() as w:  # reads after the loop (not in it) of everything the loop wrote
+        X = w.input("X", x)
+        Y, Z = w.output("Y", (3, 4)), w.output("Z", (4,))
+        with xcs.parallel_for(3) as i:
+            scale_rows[i](x=X[i], y=Y[i])
+        with xcs.parallel_for(1) as j:
+            column_sums[j](x=Y, s=Z)
+    out = w.compile(engine=engine).execute()
+    np.testing.assert_allclose(out["Z"], (2 * x).sum(0), rtol=1e-5)
+
+
+@xcs.kernel
+def offset_by_axes(b: AxisVar, h: AxisVar, q: In[Tensor], table: In[Tensor], o: Out[Tensor], *,
+                   step: Constexpr[int] = 10):
+    o[...] = q[:, None] * b + h * step + table[b] + table[h + 1][0]
+
+
+@pytest.mark.parametrize("engine", ALL_ENGINES)
+def test_kernel_body_reads_its_axis_variables(rng, engine):
+    """Axis parameters are index scalars in the body (tensor.from_index of the kernel's
+    `index` arguments): arithmetic (as Python ints: q's dtype is kept) and indexing."""
+    B, H = 3, 2
+    q = rng.standard_normal((B, H, 4)).astype(np.float32)
+    table = rng.standard_normal((B, 5)).astype(np.float32)
+    with xcs.workload() as w:
+        Q, T = w.input("Q", q), w.input("T", table)
+        O = w.output("O", (B, H, 4, 5))
+        with xcs.parallel_for(B) as b:
+            with xcs.parallel_for(H) as h:
+                offset_by_axes[b, h](q=Q[b, h], table=T, o=O[b, h], step=100)
+    text = w.lower()
+    assert "tensor.from_index %b_axis : (index) -> tensor<i64>" in text
+    assert "tensor<4x1xf64>" not in text  # the axes computed as Python ints: no float64 promotion
+    ref = np.zeros((B, H, 4, 5), np.float32)
+    for i in range(B):
+        for j in range(H):
+            ref[i, j] = q[i, j][:, None] * i + j * 100 + table[i] + table[j + 1][0]
+    out = w.compile(threads=2, engine=engine).execute()
+    np.testing.assert_allclose(out["O"], ref, rtol=1e-6)
 
 
 @xcs.kernel

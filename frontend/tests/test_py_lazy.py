@@ -85,6 +85,80 @@ def test_xnp_and_nn_functions_record_nodes(rng):
         np.testing.assert_allclose(np.asarray(y), expected, rtol=1e-6, atol=1e-12)
 
 
+def _pending(rng, shape, dtype=np.float64):
+    """A random array and a pending LazyTensor of the same value (`x + 0`: a node, not a leaf)."""
+    x = rng.standard_normal(shape).astype(dtype)
+    t = lazy.asarray(x) + 0
+    assert not t.is_materialized
+    return x, t
+
+
+# (name, lazy function, eager numpy function): every one records a node on a pending tensor
+_RECORDED = [
+    ("xnp.astype", lambda v: xnp.astype(v, np.float32), lambda v: v.astype(np.float32)),
+    ("xnp.astype int", lambda v: xnp.astype(v * 3, np.int32), lambda v: (v * 3).astype(np.int32)),
+    ("xnp.asarray dtype", lambda v: xnp.asarray(v, np.float32) * 2, lambda v: np.asarray(v, np.float32) * 2),
+    ("xnp.asarray", lambda v: xnp.asarray(v) * 2, lambda v: v * 2),
+    ("xnp.array", lambda v: xnp.array(v) + 1, lambda v: v + 1),
+    ("nn.layer_norm", lambda v: xcs.nn.layer_norm(v), None),
+    ("nn.layer_norm gamma beta", lambda v: xcs.nn.layer_norm(v, v[0] * 0 + 2.0, v[1]), None),
+    ("ndarray.copy", lambda v: v.copy() + 1, lambda v: v.copy() + 1),
+    ("ndarray.conj", lambda v: v.conj() * 2, lambda v: v.conj() * 2),
+    ("ndarray.dot", lambda v: v.dot(v.T), lambda v: v.dot(v.T)),
+    ("ndarray.diagonal", lambda v: v.diagonal(), lambda v: v.diagonal()),
+    ("numpy.diagonal offset", lambda v: np.diagonal(v, 1), lambda v: np.diagonal(v, 1)),
+    ("numpy.diagonal offset -1", lambda v: np.diagonal(v, -1), lambda v: np.diagonal(v, -1)),
+    ("ndarray.trace", lambda v: v.trace(), lambda v: v.trace()),
+    ("numpy.trace", lambda v: np.trace(v, 1), lambda v: np.trace(v, 1)),
+    ("ndarray.repeat", lambda v: v.repeat(2), lambda v: v.repeat(2)),
+    ("numpy.repeat axis", lambda v: np.repeat(v, 3, axis=1), lambda v: np.repeat(v, 3, axis=1)),
+    ("ndarray.argmax", lambda v: v.argmax(), lambda v: v.argmax()),
+    ("numpy.argmax axis", lambda v: np.argmax(v, axis=0), lambda v: np.argmax(v, axis=0)),
+    ("ndarray.argmin keepdims", lambda v: v.argmin(axis=1, keepdims=True), lambda v: v.argmin(axis=1, keepdims=True)),
+    ("numpy.argmin bool", lambda v: np.argmin(v > 0, axis=1), lambda v: np.argmin(v > 0, axis=1)),
+    ("ndarray.ptp", lambda v: v.ptp(axis=0) if hasattr(np.ndarray, "ptp") else np.ptp(v, axis=0),
+     lambda v: np.ptp(v, axis=0)),
+    ("numpy.cumsum", lambda v: np.cumsum(v), lambda v: np.cumsum(v)),
+    ("ndarray.cumsum axis", lambda v: v.cumsum(axis=1), lambda v: v.cumsum(axis=1)),
+    ("numpy.cumsum int", lambda v: np.cumsum((v > 0), axis=0), lambda v: np.cumsum((v > 0), axis=0)),
+]
+
+
+def _layer_norm(v, gamma=None, beta=None):
+    m = v.mean(-1, keepdims=True)
+    out = (v - m) / np.sqrt(((v - m) ** 2).mean(-1, keepdims=True) + 1e-5)
+    return out * (1.0 if gamma is None else gamma) + (0.0 if beta is None else beta)
+
+
+@pytest.mark.parametrize("name,fn,eager", _RECORDED, ids=[r[0] for r in _RECORDED])
+def test_more_xnp_nn_and_array_methods_record_nodes(rng, name, fn, eager):
+    """`xcs.numpy`/`xcs.nn` functions and array methods on a pending tensor record nodes (the
+    input stays pending, the result is pending) and equal eager numpy."""
+    x, t = _pending(rng, (4, 4))
+    y = fn(t)
+    assert isinstance(y, lazy.LazyTensor) and not y.is_materialized and not t.is_materialized, name
+    if name == "nn.layer_norm":
+        expected = _layer_norm(x)
+    elif name == "nn.layer_norm gamma beta":
+        expected = _layer_norm(x, 2.0, x[1])
+    else:
+        expected = eager(x)
+    value = y.numpy()
+    assert value.dtype == np.asarray(expected).dtype and value.shape == np.shape(expected), name
+    np.testing.assert_allclose(value, expected, rtol=1e-6, atol=1e-9)
+
+
+def test_layer_norm_node_and_graph(rng):
+    x, t = _pending(rng, (3, 8), np.float32)
+    y = xcs.nn.layer_norm(t, axis=-1, epsilon=1e-3)
+    assert y.operation == "tensor.layer_norm" and y.dtype == np.float32 and "tensor.layer_norm" in lazy.graph(y)
+    z = xcs.nn.layer_norm(t, axis=-1, epsilon=1e-1)  # epsilon is part of the structure: its own graph
+    m = x.mean(-1, keepdims=True)
+    for v, eps in ((y, 1e-3), (z, 1e-1)):
+        np.testing.assert_allclose(v.numpy(), (x - m) / np.sqrt(((x - m) ** 2).mean(-1, keepdims=True) + eps),
+                                   rtol=1e-4, atol=1e-5)
+
+
 def test_creation_and_seed_repeatable():
     lazy.seed(7)
     a = lazy.randn(3, 4).numpy()
@@ -131,6 +205,31 @@ def test_pending_limit_materializes_long_chains(rng):
     assert any(c.is_materialized for c in chain[:-1])
     assert all(c._pending < 8 for c in chain)
     np.testing.assert_allclose(t.numpy(), ref)
+
+
+def test_long_captures_keep_their_nodes_from_the_cyclic_collector(rng, monkeypatch):
+    """Every `_FREEZE_EVERY` recorded nodes are moved out of the collector's reach (gc.freeze),
+    and given back at the next materialization; a program's own freeze is left alone."""
+    import gc
+    lazy.configure(max_pending=10**6)
+    monkeypatch.setattr(lazy, "_FREEZE_EVERY", 50)
+    gc.unfreeze()
+    x = rng.standard_normal(3)
+    t, ref = lazy.asarray(x), x
+    for _ in range(120):
+        t, ref = t + 1.0, ref + 1.0
+    assert gc.isenabled() and gc.get_freeze_count() > 0 and not t.is_materialized
+    np.testing.assert_allclose(t.numpy(), ref)
+    assert gc.get_freeze_count() == 0  # given back
+    gc.freeze()  # the program's own
+    try:
+        frozen = gc.get_freeze_count()
+        for _ in range(120):
+            t = t + 1.0
+        t.numpy()
+        assert 0 < gc.get_freeze_count() <= frozen  # neither frozen further (freed nodes leave it) nor unfrozen
+    finally:
+        gc.unfreeze()
 
 
 def test_structurally_equal_graphs_hit_the_cache(rng):
@@ -195,15 +294,15 @@ def test_numpy_functions_without_tensor_op_fall_back_and_are_logged(rng, caplog,
     t = lazy.asarray(x) * 2
     monkeypatch.setenv("XCS_LOG_INTERCEPTS", "1")
     with caplog.at_level(logging.WARNING, logger="xcs.lazy"):
-        c = np.cumsum(t, axis=1)
+        c = np.cumprod(t, axis=1)
         s = np.arctan(t)  # a ufunc without a tensor op
         srt = t.argsort(axis=0)  # an ndarray method without one
         u8 = lazy.asarray(np.array([250, 3], np.uint8)) + 10  # a dtype without an XCS type
     assert [r.getMessage().split(": ", 1)[1].split(" ")[0] for r in caplog.records] == \
-        ["numpy.cumsum", "numpy.arctan", "ndarray.argsort", "numpy.add"]
+        ["numpy.cumprod", "numpy.arctan", "ndarray.argsort", "numpy.add"]
     assert all("fallback" in r.getMessage() for r in caplog.records)
-    assert isinstance(c, lazy.LazyTensor) and c.operation == "numpy.cumsum" and c.is_materialized
-    np.testing.assert_allclose((c + s).numpy(), np.cumsum(2 * x, axis=1) + np.arctan(2 * x))
+    assert isinstance(c, lazy.LazyTensor) and c.operation == "numpy.cumprod" and c.is_materialized
+    np.testing.assert_allclose((c + s).numpy(), np.cumprod(2 * x, axis=1) + np.arctan(2 * x))
     np.testing.assert_array_equal(np.asarray(srt), np.argsort(2 * x, axis=0))
     np.testing.assert_array_equal(u8.numpy(), np.array([250, 3], np.uint8) + 10)
     assert float(np.linalg.norm(t)) == pytest.approx(np.linalg.norm(2 * x))
@@ -214,7 +313,7 @@ def test_numpy_functions_without_tensor_op_fall_back_and_are_logged(rng, caplog,
     lazy.configure(log_intercepts=False)
     with caplog.at_level(logging.INFO, logger="xcs.lazy"):
         caplog.clear()
-        np.cumsum(t)
+        np.cumprod(t)
     assert not caplog.records
 
 
@@ -247,6 +346,28 @@ def test_errors():
     assert isinstance(e.value.__cause__, xcs.CompileError)
     with pytest.raises(AttributeError):
         t.no_such_attribute
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: lazy.zeros(-1), "xcs.lazy.zeros: -1 is not a shape"),
+    (lambda: lazy.ones((2, "a")), "xcs.lazy.ones: .* is not a shape"),
+    (lambda: lazy.randn("ab"), "xcs.lazy.randn: 'ab' is not a shape"),
+    (lambda: lazy.randn(2, dtype=np.int32), "samples are floats"),
+    (lambda: lazy.full((2,), 1, dtype="nope"), "xcs.lazy.full: 'nope' is not a dtype"),
+    (lambda: lazy.asarray([1], dtype="nope"), "xcs.lazy.asarray: 'nope' is not a dtype"),
+    (lambda: lazy.seed("x"), "xcs.lazy.seed takes an int >= 0"),
+    (lambda: lazy.configure(max_pending=0), "max_pending takes an int >= 1"),
+    (lambda: lazy.configure(cache_size="big"), "cache_size takes an int >= 1"),
+    (lambda: lazy.configure(pipeline=3), "pipeline takes a pass pipeline str"),
+    (lambda: lazy.scope(""), "xcs.lazy.scope takes a non-empty str name"),
+    (lambda: lazy.graph(np.ones(3)), "xcs.lazy.graph takes LazyTensors, not ndarray"),
+])
+def test_api_argument_errors_are_lazy_tensor_errors(call, match):
+    """Wrong arguments of the `xcs.lazy` API are `LazyTensorError`s (`xcs.XcsError`s) at the
+    caller's line."""
+    with pytest.raises(lazy.LazyTensorError, match=match) as e:
+        call()
+    assert e.value.file == __file__
 
 
 # ---------------------------------------------------------------- the captured IR
@@ -296,7 +417,7 @@ def _unary_ops():
 
 def _fallback_ops():
     """numpy functions, ufuncs and methods without a tensor op: eager on materialized inputs."""
-    return [lambda a: np.cumsum(a, axis=-1), lambda a: np.sort(a, axis=-1), lambda a: np.arctan(a),
+    return [lambda a: np.diff(a, axis=-1, prepend=0.0), lambda a: np.sort(a, axis=-1), lambda a: np.arctan(a),
             lambda a: np.flip(a, axis=0), lambda a: a.cumprod(axis=0)]
 
 

@@ -114,6 +114,22 @@ def test_reductions(rng, kind, axis, keepdims, dtype):
     check(xcs.jit(lambda a: getattr(a, kind)(axis=axis, keepdims=keepdims))(a), want)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_argmax_cumsum_diagonal_trace_repeat_ptp(rng, dtype):
+    a = rand(rng, (3, 4, 5), dtype)
+    m = a[0]
+    check(xcs.jit(lambda a: a.argmax())(a), a.argmax())
+    check(xcs.jit(lambda a: xnp.argmin(a, axis=1, keepdims=True))(a), np.argmin(a, axis=1, keepdims=True))
+    check(xcs.jit(lambda a: xnp.cumsum(a, axis=2))(a), np.cumsum(a, axis=2))
+    check(xcs.jit(lambda a: a.cumsum())(a), a.cumsum())
+    check(xcs.jit(lambda a: xnp.diagonal(a, 1, 2, 1))(a), np.diagonal(a, 1, 2, 1))
+    check(xcs.jit(lambda m: m.trace(-1))(m), m.trace(-1))
+    check(xcs.jit(lambda a: xnp.repeat(a, 2, axis=-1))(a), np.repeat(a, 2, axis=-1))
+    check(xcs.jit(lambda a: xnp.ptp(a, axis=(0, 2)))(a), np.ptp(a, axis=(0, 2)))
+    with pytest.raises(xcs.TraceError, match="repeat: only one non-negative int count"):
+        xcs.jit(lambda a: xnp.repeat(a, [1, 2, 1, 1, 1], axis=-1))(a)
+
+
 def test_var_std_any_all(rng):
     a = rand(rng, (5, 6), np.float64)
     check(xcs.jit(lambda a: a.var(axis=0))(a), a.var(axis=0))

@@ -12,7 +12,9 @@
   build      graph construction (capture) time at 1k, 10k and 100k ops, per op and the
              100k/10k ratio (linear: ~10, goal <= 12), also with the garbage collector paused,
              next to a chain of plain slotted Python objects built the same way (CPython's own
-             growth: its collector traverses the live graph); the walk + structural key that
+             growth: its collector traverses the live graph) and to the capture with the nodes
+             left to the collector (xcs.lazy moves them out of its reach, `gc.freeze`, every
+             4096 nodes); the walk + structural key that
              each materialization does, at the same sizes (best of 3).
   cached     materializing a 20-op subgraph on 8x8 f32 inputs whose structure is compiled
              already (walk, key, cache hit, native call), next to `xcs.jit`'s cached call of
@@ -158,6 +160,9 @@ def bench_build(results, sizes):
     times = {}
     for n in sizes:
         build, build_paused = best_of_3(lambda n: capture_chain(n, x, y), n)
+        every, lazy._FREEZE_EVERY = lazy._FREEZE_EVERY, float("inf")
+        unfrozen, _ = best_of_3(lambda n: capture_chain(n, x, y), n)  # the nodes left to the collector
+        lazy._FREEZE_EVERY = every
         peer, peer_paused = best_of_3(python_chain, n)
         t = capture_chain(n, x, y)
         plan = float("inf")
@@ -167,19 +172,21 @@ def bench_build(results, sizes):
             plan = min(plan, time.process_time() - t0)
             del planned
         del t
-        times[n] = (build, build_paused, peer, peer_paused)
+        times[n] = (build, build_paused, peer, peer_paused, unfrozen)
         results.update({f"build_{n}_s": build, f"build_{n}_gc_paused_s": build_paused, f"plan_{n}_s": plan,
-                        f"python_chain_{n}_s": peer})
+                        f"python_chain_{n}_s": peer, f"build_{n}_unfrozen_s": unfrozen})
         print(f"build     {n:7d} ops: capture {build / n * 1e6:5.2f} us/op ({build_paused / n * 1e6:5.2f} with the "
-              f"garbage collector paused)   walk + structural key {plan / n * 1e6:5.2f} us/op   peer: a chain of "
-              f"plain Python objects {peer / n * 1e6:5.2f} us/node ({peer_paused / n * 1e6:5.2f})", flush=True)
+              f"garbage collector paused, {unfrozen / n * 1e6:5.2f} with the nodes left to it)   walk + structural "
+              f"key {plan / n * 1e6:5.2f} us/op   peer: a chain of plain Python objects {peer / n * 1e6:5.2f} us/node "
+              f"({peer_paused / n * 1e6:5.2f})", flush=True)
     if len(sizes) >= 2:
         small, big = sizes[-2], sizes[-1]
-        ratios = [times[big][k] / times[small][k] for k in range(4)]
-        results.update(build_ratio=ratios[0], build_ratio_gc_paused=ratios[1], build_ratio_python_chain=ratios[2])
-        print(f"build     {big}/{small} time ratio {ratios[0]:.2f} ({ratios[1]:.2f} with the garbage collector paused; "
-              f"linear: {big / small:.0f}; goal <= {1.2 * big / small:.0f})   peer: the chain of plain Python objects "
-              f"{ratios[2]:.2f} ({ratios[3]:.2f})", flush=True)
+        ratios = [times[big][k] / times[small][k] for k in range(5)]
+        results.update(build_ratio=ratios[0], build_ratio_gc_paused=ratios[1], build_ratio_python_chain=ratios[2],
+                       build_ratio_unfrozen=ratios[4])
+        print(f"build     {big}/{small} time ratio {ratios[0]:.2f} ({ratios[1]:.2f} with the garbage collector paused, "
+              f"{ratios[4]:.2f} with the nodes left to it; linear: {big / small:.0f}; goal <= {1.2 * big / small:.0f})"
+              f"   peer: the chain of plain Python objects {ratios[2]:.2f} ({ratios[3]:.2f})", flush=True)
 
 
 def twenty_ops(x, w):

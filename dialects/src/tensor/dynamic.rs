@@ -1,6 +1,7 @@
 //! The tensor ops of run-time positions that StableHLO programs need (`convert-stablehlo-to-tensor`
 //! makes them): `tensor.iota`, `tensor.dynamic_slice`, `tensor.dynamic_update_slice` and
-//! `tensor.extract` (a 0-d tensor's element as a scalar, for branch conditions). Their
+//! `tensor.extract` (a 0-d tensor's element as a scalar, for branch conditions), and
+//! `tensor.from_index` (an `index` as a 0-d i64 tensor: a kernel's axis variable as data). Their
 //! declarations, shape inference, interpreter semantics and cost rules live here; their LLVM
 //! lowering is in `lowering/src/ops/dynamic.rs`; batching rules (`vmap-batch`) are here too: with
 //! per-item starts or a per-item condition there is none (the map becomes a parallel map). Like StableHLO's (and XLA's), dynamic starts are
@@ -21,6 +22,11 @@ use crate::shape::{ranked, shape_str};
 pub const INDEX_SCALAR_TENSOR: TypeConstraint = TypeConstraint {
     desc: "0-d tensor of i32 or i64 values",
     check: |c, t| ranked(c, t).is_some_and(|(s, e)| s.is_empty() && (e == c.i32_type() || e == c.i64_type())),
+};
+/// A 0-d tensor of i64 values.
+pub const I64_SCALAR_TENSOR: TypeConstraint = TypeConstraint {
+    desc: "0-d tensor of i64 values",
+    check: |c, t| ranked(c, t).is_some_and(|(s, e)| s.is_empty() && e == c.i64_type()),
 };
 /// A 0-d tensor of an integer type (i1 to i64).
 pub const INT_SCALAR_TENSOR: TypeConstraint = TypeConstraint {
@@ -96,6 +102,24 @@ op! {
     }
 }
 
+op! {
+    /// An `index` scalar (an `xcs.kernel`'s axis variable) as a 0-d i64 tensor, so tensor ops
+    /// can compute with it or index by it (MLIR: `arith.index_cast` to i64, then
+    /// `tensor.from_elements`).
+    pub struct FromIndexOp = "tensor.from_index" in super::TENSOR_OPS {
+        summary: "An index scalar as a 0-d i64 tensor",
+        operands: { x: INDEX },
+        results: { result: I64_SCALAR_TENSOR },
+        traits: [Pure],
+        infer: |ctx, _, _| Ok(smallvec![ctx.tensor_type(&[], ctx.i64_type())]),
+        interfaces: [
+            dyn crate::interp::semantics::Semantics => &FROM_INDEX,
+            dyn crate::interfaces::batching::BatchingRule => &FROM_INDEX_BATCHING,
+            dyn crate::interfaces::cost::CostRule => &FROM_INDEX_COST,
+        ],
+    }
+}
+
 // ---------------------------------------------------------------------------- inference
 
 fn verify_iota(v: &OpView) -> Result<(), Diagnostic> {
@@ -156,6 +180,7 @@ pub static IOTA: Kernel = Kernel(iota);
 pub static DYNAMIC_SLICE: Kernel = Kernel(dynamic_slice);
 pub static DYNAMIC_UPDATE_SLICE: Kernel = Kernel(dynamic_update_slice);
 pub static EXTRACT: ValueKernel = ValueKernel(extract);
+pub static FROM_INDEX: ValueKernel = ValueKernel(from_index);
 
 /// `tensor.iota` of the op's result type (also what the LLVM backend stores as a constant).
 pub fn iota(info: &OpInfo<'_>, ts: &[&Tensor]) -> Result<Tensor, String> {
@@ -234,6 +259,12 @@ fn extract(_: &OpInfo<'_>, vs: &[&RtValue]) -> Result<RtValue, String> {
     Ok(RtValue::Scalar(Scalar::new(v as i128, width)))
 }
 
+fn from_index(_: &OpInfo<'_>, vs: &[&RtValue]) -> Result<RtValue, String> {
+    let [RtValue::Scalar(s)] = vs else { return Err("expects one index operand".into()) };
+    let v = i64::try_from(s.value).map_err(|_| format!("the index {} does not fit in i64", s.value))?;
+    Ok(RtValue::Tensor(Tensor::scalar(TensorData::I64(vec![v]))?))
+}
+
 // ---------------------------------------------------------------------------- cost
 
 /// Key `tensor.iota`: writes its elements.
@@ -249,6 +280,11 @@ pub static DYNAMIC_SLICE_COST: CostFn = CostFn(|op: &mut CostOp| {
 });
 /// Key `tensor.extract`: a register load, free.
 pub static EXTRACT_COST: CostFn = CostFn(|op: &mut CostOp| Ok(Rule::new(op.key(), op.dims(0)?.clone(), vec![], op.esize(0)?)));
+/// Key `tensor.from_index`: one element stored, free.
+pub static FROM_INDEX_COST: CostFn = CostFn(|op: &mut CostOp| {
+    let (out, es) = op.result_from_type()?;
+    Ok(Rule::new(op.key(), out, vec![], es))
+});
 /// Key `tensor.dynamic_update_slice`: copies `x` and writes the update.
 pub static DYNAMIC_UPDATE_SLICE_COST: CostFn = CostFn(|op: &mut CostOp| {
     let out = op.dims(0)?.clone();
@@ -268,6 +304,9 @@ pub static DYNAMIC_UPDATE_SLICE_BATCHING: RuleFn = RuleFn(batch_dynamic_update_s
 /// A per-item condition cannot be one scalar: never batched.
 pub static EXTRACT_BATCHING: RuleFn =
     RuleFn(|_, _, _| Err(Unbatchable::new("tensor.extract of a per-item value (a per-item branch condition)")));
+/// A per-item index is not one scalar: never batched (a launch's axis variables are shared).
+pub static FROM_INDEX_BATCHING: RuleFn =
+    RuleFn(|_, _, _| Err(Unbatchable::new("tensor.from_index of a per-item index")));
 
 /// The starts (operands from `first`) with a leading 0 start, if none of them is batched.
 fn shared_starts(b: &mut dyn Batcher<'_>, ins: &[BatchedValue], first: usize) -> BatchResult<Vec<xcs_ir::Value>> {

@@ -28,7 +28,7 @@ mod partition;
 mod semantics;
 
 pub use build::*;
-pub use dynamic::{DynamicSliceOp, DynamicUpdateSliceOp, ExtractOp, IotaOp};
+pub use dynamic::{DynamicSliceOp, DynamicUpdateSliceOp, ExtractOp, FromIndexOp, IotaOp};
 pub use infer::{check_perm, parse_einsum, reduce_axes, Einsum};
 use infer::*;
 

@@ -219,7 +219,8 @@ pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
 op! {
     /// A kernel declaration (seed 002's `@kernel`): a symbol with a signature of positional
     /// parameters (`function_type` inputs, no results) whose `arg_kinds` say what each is:
-    /// `"axis"` (an `index` from an enclosing `xcs.parallel_for`), `"in"` (a tensor read),
+    /// `"axis"` (an `index` from an enclosing `xcs.parallel_for`; the body computes with it
+    /// through `tensor.from_index`), `"in"` (a tensor read),
     /// `"out"` (a tensor written) or `"inout"` (both); optional `arg_names`; and `constexprs`,
     /// compile-time parameters with a default value (`BLOCK_M = 128 : i64`) or only a type
     /// (`SCALE = f32`: every launch must give it).
@@ -268,8 +269,9 @@ op! {
     /// the outputs after the last launch. The body holds only `xcs.parallel_for` and
     /// `xcs.launch`, in program order: ops run one after the other, the iterations of a
     /// `parallel_for` in any order or at once. Launches of parallel iterations may not write
-    /// overlapping parts of an output (a compile-time error at the launch). Workload tensors
-    /// have static shapes.
+    /// overlapping parts of an output, nor read a part of an output that another parallel
+    /// iteration writes (compile-time errors at the launch; what an iteration itself writes,
+    /// before or after, it may read). Workload tensors have static shapes.
     ///
     /// ```mlir
     /// %O = xcs.workload %Q : (tensor<2x8xf32>) -> tensor<2x8xf32> {

@@ -1,7 +1,8 @@
 //! What an `xcs.workload` is made of, for its verifier, the interpreter and the LLVM backend:
 //! its schedule ([`Step`]: the `parallel_for` loops and launches in program order), each
 //! launch's bindings ([`LaunchPlan`]: per tensor operand the workload tensor and the view),
-//! and the check that parallel iterations do not write overlapping parts of an output.
+//! and the check that parallel iterations do not write overlapping parts of an output, nor
+//! read what another parallel iteration writes.
 
 use rustc_hash::FxHashMap;
 use xcs_ir::opdef::{OpView, SymbolLookup};
@@ -211,8 +212,8 @@ pub fn verify_workload(v: &OpView) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// One write of a launch execution: the box it writes in a workload tensor and the loop
-/// iterations it runs in (`(loop op, index)` from the outermost).
+/// One write (or read) of a launch execution: the box it writes (reads) in a workload tensor
+/// and the loop iterations it runs in (`(loop op, index)` from the outermost).
 struct Write {
     launch: Op,
     /// The launch's position in program order.
@@ -225,46 +226,96 @@ struct Write {
 /// Writes beyond this many are not checked for overlaps (the check enumerates them).
 const MAX_CHECKED_WRITES: usize = 1 << 20;
 
+fn boxes_overlap(a: &Write, b: &Write) -> bool {
+    a.boxes.iter().zip(&b.boxes).all(|(x, y)| x.0 < y.0 + y.1 && y.0 < x.0 + x.1)
+}
+
+/// Whether two launch executions run in different iterations of a common `parallel_for`.
+fn in_parallel(a: &Write, b: &Write) -> bool {
+    a.path.iter().zip(&b.path).take_while(|(x, y)| x.0 == y.0).any(|(x, y)| x.1 != y.1)
+}
+
+fn point_text(w: &Write) -> String {
+    w.path.iter().map(|p| p.1.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+fn box_text(w: &Write) -> String {
+    w.boxes.iter().map(|(o, n)| format!("{o}:{}", o + n)).collect::<Vec<_>>().join(", ")
+}
+
 /// The `xcs.workload` symbol-use verifier: launches of parallel iterations may not write
-/// overlapping parts of an output (an error at the later launch).
+/// overlapping parts of an output (an error at the later launch), nor read a part of a tensor
+/// that another parallel iteration writes (an error at the reading launch; what its own
+/// iteration writes, before or after, is ordered).
 pub fn verify_workload_writes(v: &OpView, symbols: &dyn SymbolLookup) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     let Ok(steps) = schedule(ctx, v.body, v.op) else {
         return Ok(());
     };
-    let mut writes = Vec::new();
+    let (mut writes, mut reads) = (Vec::new(), Vec::new());
     let mut env = FxHashMap::default();
     let mut sigs: FxHashMap<String, Option<KernelSignature>> = FxHashMap::default();
-    collect_writes(v, symbols, &steps, &mut env, &mut Vec::new(), &mut sigs, &mut FxHashMap::default(), &mut writes);
-    if writes.len() > MAX_CHECKED_WRITES {
+    let mut found = Accesses { writes: &mut writes, reads: &mut reads };
+    collect_writes(v, symbols, &steps, &mut env, &mut Vec::new(), &mut sigs, &mut FxHashMap::default(), &mut found);
+    if writes.len() + reads.len() > MAX_CHECKED_WRITES {
         return Ok(());
     }
     writes.sort_by_key(|w| (w.arg, w.boxes.first().map_or(0, |b| b.0)));
+    check_parallel_writes(v, &writes)?;
+    check_parallel_reads(v, &writes, &reads)
+}
+
+/// No two writes of parallel iterations overlap (`writes` sorted by tensor and first start).
+fn check_parallel_writes(v: &OpView, writes: &[Write]) -> Result<(), Diagnostic> {
+    let ctx = v.ctx;
     for (i, a) in writes.iter().enumerate() {
         for b in &writes[i + 1..] {
             if b.arg != a.arg || a.boxes.first().is_some_and(|x| b.boxes[0].0 >= x.0 + x.1) {
                 break;
             }
-            let overlap = a.boxes.iter().zip(&b.boxes).all(|(x, y)| x.0 < y.0 + y.1 && y.0 < x.0 + x.1);
-            let common = a.path.iter().zip(&b.path).take_while(|(x, y)| x.0 == y.0);
-            let parallel = common.clone().any(|(x, y)| x.1 != y.1);
-            if overlap && parallel {
+            if boxes_overlap(a, b) && in_parallel(a, b) {
                 let (later, earlier) = if a.seq > b.seq { (a, b) } else { (b, a) };
-                let pt = |w: &Write| w.path.iter().map(|p| p.1.to_string()).collect::<Vec<_>>().join(", ");
-                let bx = |w: &Write| w.boxes.iter().map(|(o, n)| format!("{o}:{}", o + n)).collect::<Vec<_>>().join(", ");
                 return Err(OpView::new(ctx, v.body, later.launch).error(format!(
                     "writes [{}] of workload output #{} at grid point ({}), which overlaps [{}] written at grid point ({}){}; launches of parallel iterations may not write overlapping parts of an out or inout tensor",
-                    bx(later),
+                    box_text(later),
                     later.arg - v.num_operands(),
-                    pt(later),
-                    bx(earlier),
-                    pt(earlier),
+                    point_text(later),
+                    box_text(earlier),
+                    point_text(earlier),
                     if later.launch == earlier.launch { "" } else { " by another launch" }
                 )));
             }
         }
     }
     Ok(())
+}
+
+/// No read overlaps a write of another parallel iteration (`writes` sorted by tensor and
+/// first start: the writes of a read's tensor that start before the read ends are scanned).
+fn check_parallel_reads(v: &OpView, writes: &[Write], reads: &[Write]) -> Result<(), Diagnostic> {
+    for r in reads {
+        let end = r.boxes.first().map_or(i64::MAX, |b| b.0 + b.1);
+        let lo = writes.partition_point(|w| w.arg < r.arg);
+        let hi = writes.partition_point(|w| w.arg < r.arg || (w.arg == r.arg && w.boxes.first().map_or(0, |b| b.0) < end));
+        if let Some(w) = writes[lo..hi].iter().find(|w| boxes_overlap(r, w) && in_parallel(r, w)) {
+            return Err(OpView::new(v.ctx, v.body, r.launch).error(format!(
+                "reads [{}] of workload output #{} at grid point ({}), which overlaps [{}] written at grid point ({}){}; an iteration may not read what a parallel iteration writes (a race: it may run before or after)",
+                box_text(r),
+                r.arg - v.num_operands(),
+                point_text(r),
+                box_text(w),
+                point_text(w),
+                if w.launch == r.launch { "" } else { " by another launch" }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Where `collect_writes` puts what the launches write and read.
+struct Accesses<'a> {
+    writes: &'a mut Vec<Write>,
+    reads: &'a mut Vec<Write>,
 }
 
 fn collect_writes(
@@ -275,10 +326,10 @@ fn collect_writes(
     path: &mut Vec<(Op, i64)>,
     sigs: &mut FxHashMap<String, Option<KernelSignature>>,
     seqs: &mut FxHashMap<Op, usize>,
-    out: &mut Vec<Write>,
+    out: &mut Accesses<'_>,
 ) {
     for s in steps {
-        if out.len() > MAX_CHECKED_WRITES {
+        if out.writes.len() + out.reads.len() > MAX_CHECKED_WRITES {
             return;
         }
         match s {
@@ -302,8 +353,13 @@ fn collect_writes(
                 let seq = *seqs.entry(*op).or_insert(n);
                 let point: Vec<i64> = plan.axes.iter().map(|a| env.get(a).copied().unwrap_or(0)).collect();
                 for (b, (_, p)) in plan.bindings.iter().zip(sig.tensors()) {
+                    let access = || Write { launch: *op, seq, arg: b.arg, boxes: b.view.boxes(&point), path: path.clone() };
                     if p.kind.writes() {
-                        out.push(Write { launch: *op, seq, arg: b.arg, boxes: b.view.boxes(&point), path: path.clone() });
+                        out.writes.push(access());
+                    }
+                    // reads of the workload's inputs are never raced (only outputs are written)
+                    if p.kind.reads() && b.arg >= v.num_operands() {
+                        out.reads.push(access());
                     }
                 }
             }

@@ -269,7 +269,8 @@ def install_array_methods(namespace):
     Array.T = property(lambda self: xnp.transpose(self))
     Array.mT = property(lambda self: xnp.swapaxes(self, -1, -2))
     for m in ("sum", "mean", "max", "min", "prod", "reshape", "transpose", "astype", "squeeze",
-              "flatten", "ravel", "clip", "swapaxes", "take", "var", "std", "any", "all", "round"):
+              "flatten", "ravel", "clip", "swapaxes", "take", "var", "std", "any", "all", "round", "dot",
+              "diagonal", "trace", "repeat", "argmax", "argmin", "ptp", "cumsum"):
         setattr(Array, m, (lambda fn: lambda self, *a, **k: fn(self, *a, **k))(getattr(xnp, m)))
     Array.reshape = lambda self, *shape, **k: xnp.reshape(self, shape[0] if len(shape) == 1 else shape, **k)
     Array.transpose = lambda self, *axes: xnp.transpose(self, (axes[0] if len(axes) == 1 else axes) or None)

@@ -206,22 +206,27 @@ def constexpr_attr(value):
 
 # ---------------------------------------------------------------- tracing
 
-class KernelAxis:
-    """An axis parameter inside a kernel body: the grid point's index, known only at run
-    time (the view bound at the launch already selects the task's part of each tensor)."""
+class KernelAxis(Array):
+    """An axis parameter inside a kernel body: the grid point's index, a 0-d int64 value known
+    at run time (`tensor.from_index` of the kernel's `index` argument). It computes like a
+    Python int (weak in numpy's promotion: `q * b` keeps q's dtype) and indexes views
+    (`q[b]`); it has no value while the kernel is traced (`int(b)`, `range(b)`, `if b:`)."""
 
-    def __init__(self, name):
-        self.name = name
+    weak = True
+
+    def __init__(self, tracer, name, param):
+        super().__init__(tracer, name, (), np.int64)
+        self.param = param
 
     def __repr__(self):
-        return f"xcs.KernelAxis({self.name})"
+        return f"xcs.KernelAxis({self.param})"
 
     def _unknown(self, *a, **k):
-        raise user_error(f"axis parameter '{self.name}' has no value while the kernel is traced; index the "
-                         "workload's tensors with the axis variables at the launch instead (Q[b][h])")
+        raise user_error(f"axis parameter '{self.param}' has no Python value while the kernel is traced; compute "
+                         f"with it as an array ({self.param} * 2, q[{self.param}], xcs.numpy.where(...)) or index the "
+                         f"workload's tensors with the axis variables at the launch (Q[b][h])")
 
     __index__ = __int__ = __bool__ = __float__ = __array__ = _unknown
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __floordiv__ = __mod__ = _unknown
 
 
 class WritableArray(Array):
@@ -324,7 +329,8 @@ class Specialization:
         kwargs, writable = {}, []
         for p in k.signature.params:
             if p.kind == "axis":
-                kwargs[p.name] = KernelAxis(p.name)
+                a = tracer.argument((), np.int64, where)  # `index` in the xcs.kernel (kernel_text)
+                kwargs[p.name] = KernelAxis(tracer, a.name, p.name)
             elif p.kind == "constexpr":
                 kwargs[p.name] = self.constexprs[p.name]
             else:
@@ -348,20 +354,26 @@ class Specialization:
             raise user_error(f"kernel '{k.name}' uses host values (strings, LLM calls); kernels are tensor code", where)
 
     def func_text(self, name=None):
-        """`func.func @name(views...) -> (new Out/InOut values)`."""
+        """`func.func @name(axes..., views...) -> (new Out/InOut values)` (in parameter order;
+        an axis is a 0-d i64 tensor here)."""
         return self.tracer.function_text(name or self.func_name, self.results, self.where)
 
     def kernel_text(self, symbol=None):
         """The `xcs.kernel` op: its signature (axes as `index`, the views' tensor types),
-        its constexpr values, and the body ending in `xcs.yield` of the written parameters."""
+        its constexpr values, and the body ending in `xcs.yield` of the written parameters;
+        each axis enters the body as `tensor.from_index` of its `index` argument."""
         sig = self.kernel.signature
-        types, block_args, tensor_args = [], [], iter(self.tracer.args)
+        types, block_args, args, prologue = [], [], iter(self.tracer.args), []
+        loc = _core.loc_text(self.where)
         for p in sig.params:
+            if p.kind == "constexpr":
+                continue
+            name, ty, _ = next(args)
             if p.kind == "axis":
                 types.append("index")
                 block_args.append(f"%{p.name}_axis: index")
-            elif p.kind != "constexpr":
-                name, ty, _ = next(tensor_args)
+                prologue.append(f"{name} = tensor.from_index %{p.name}_axis : (index) -> {ty} {loc}")
+            else:
                 types.append(ty)
                 block_args.append(f"{name}: {ty}")
         attrs = [f"function_type = ({', '.join(types)}) -> ()",
@@ -370,14 +382,14 @@ class Specialization:
         if sig.constexprs:
             attrs.append("constexprs = {" + ", ".join(f"{p.name} = {constexpr_attr(self.constexprs[p.name])}"
                                                       for p in sig.constexprs) + "}")
-        body = "\n".join("    " + line for line in self.tracer.lines)
+        body = "\n".join("    " + line for line in prologue + self.tracer.lines)
         results = ", ".join(a.name for a in self.results)
         rtypes = ", ".join(a.type for a in self.results)
         if len(self.results) > 1:
             rtypes = f"({rtypes}) -> ()"  # the op's type signature: one type, or a function type
-        body += f"\n    xcs.yield {results} : {rtypes} {_core.loc_text(self.where)}"
+        body += f"\n    xcs.yield {results} : {rtypes} {loc}"
         return (f"xcs.kernel @{symbol or self.func_name} {{{', '.join(attrs)}}} {{\n"
-                f"  ^bb0({', '.join(block_args)}):\n{body}\n  }} {_core.loc_text(self.where)}")
+                f"  ^bb0({', '.join(block_args)}):\n{body}\n  }} {loc}")
 
 
 # ---------------------------------------------------------------- KernelRef

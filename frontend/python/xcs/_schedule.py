@@ -104,14 +104,19 @@ class Plan:
     # ------------------------------------------------------------ overlapping writes
 
     def check_races(self):
-        """A `CompileError` when two parallel iterations write overlapping parts of a tensor:
-        two grid points of one launch, or of two launches in a common parallel_for that
-        differ in it."""
-        writers = {}
+        """A `CompileError` when two parallel iterations touch overlapping parts of a tensor
+        and one of them writes it: two grid points of one launch, or of two launches in a
+        common parallel_for that differ in it (write/write), or an iteration reading (In,
+        InOut) what another iteration writes (read/write; an iteration's own writes, e.g. its
+        InOut region, are ordered before or after its reads and do not race)."""
+        writers, readers = {}, {}
         for launch in self.launches:
             for p in launch.kernel.signature.tensors:
+                name = launch.views[p.name].tensor.name
                 if p.writes:
-                    writers.setdefault(launch.views[p.name].tensor.name, []).append((launch, p))
+                    writers.setdefault(name, []).append((launch, p))
+                if p.reads:
+                    readers.setdefault(name, []).append((launch, p))
         for tensor, ws in writers.items():
             shape = self.specs[tensor][0]
             for launch, p in ws:
@@ -123,6 +128,12 @@ class Plan:
                 common = _common_prefix(l1.loops, l2.loops)
                 if common:
                     self._check_pair(tensor, shape, common, (l1, p1), (l2, p2))
+            for reader in readers.get(tensor, ()):
+                for writer in ws:
+                    common = list(reader[0].loops) if reader[0] is writer[0] else \
+                        _common_prefix(reader[0].loops, writer[0].loops)
+                    if common:
+                        self._check_pair(tensor, shape, common, writer, reader, verbs=("writes", "reads"))
 
     def _check_self(self, tensor, shape, launch, p):
         view = self.views[id(launch)][p.name]
@@ -136,14 +147,17 @@ class Plan:
                 raise self._race(tensor, (launch, p, other), (launch, p, point))
             owner[view.box(point)] = n
 
-    def _check_pair(self, tensor, shape, common, first, second, same_point=False):
+    def _check_pair(self, tensor, shape, common, first, second, same_point=False, verbs=("writes", "writes")):
+        """`first`'s views (written; its distinct points never overlap, checked first) against
+        `second`'s at every grid point, except at the same point of the `common` loops (the
+        same iteration: ordered) unless `same_point` (two written views of one launch)."""
         (l1, p1), (l2, p2) = first, second
         v1, v2 = self.views[id(l1)][p1.name], self.views[id(l2)][p2.name]
         owner = np.zeros(shape, np.int32)
         tags = {}
         for point in grid(l1.loops):
             tag = tags.setdefault(tuple(point[lp.axis] for lp in common), len(tags) + 1)
-            owner[v1.box(point)] = tag  # distinct points of one launch never overlap (checked first)
+            owner[v1.box(point)] = tag
         inverse = {t: k for k, t in tags.items()}
         for point in grid(l2.loops):
             mine = None if same_point else tags.get(tuple(point[lp.axis] for lp in common))
@@ -151,18 +165,23 @@ class Plan:
             hit = region[(region != 0) & (region != (mine or -1))]
             if hit.size:
                 other = dict(zip([lp.axis for lp in common], inverse[int(hit[0])]))
-                raise self._race(tensor, (l1, p1, other), (l2, p2, point))
+                raise self._race(tensor, (l1, p1, other), (l2, p2, point), verbs)
 
-    def _race(self, tensor, a, b):
-        def at(launch, p, point):
+    def _race(self, tensor, a, b, verbs=("writes", "writes")):
+        def at(launch, p, point, verb):
             pt = ", ".join(f"{ax.name}={i}" for ax, i in point.items())
             view = self.views[id(launch)][p.name]
             region = ", ".join(f"{s.start}:{s.stop}" if isinstance(s, slice) else str(s) for s in view.slices(
                 {**{ax: 0 for lp in launch.loops for ax in [lp.axis]}, **point})[:-1])
             file, line, _ = launch.where
-            return f"{launch.kernel.name} ({p.kind} parameter '{p.name}', {file}:{line}) at {pt} writes {tensor}[{region}]"
-        return _located(CompileError, f"parallel iterations write overlapping parts of {tensor!r}: {at(*a)}, and "
-                        f"{at(*b)}; make the written views disjoint across iterations", b[0].where)
+            return f"{launch.kernel.name} ({p.kind} parameter '{p.name}', {file}:{line}) at {pt} {verb} {tensor}[{region}]"
+        if verbs[1] == "reads":
+            return _located(CompileError, f"parallel iterations read and write overlapping parts of {tensor!r}: "
+                            f"{at(*a, verbs[0])}, and {at(*b, verbs[1])} (a race: the other iteration may run "
+                            "before or after); read only what the iteration itself writes, or split the loop",
+                            b[0].where)
+        return _located(CompileError, f"parallel iterations write overlapping parts of {tensor!r}: {at(*a, verbs[0])}, "
+                        f"and {at(*b, verbs[1])}; make the written views disjoint across iterations", b[0].where)
 
     # ------------------------------------------------------------ IR text
 
@@ -272,7 +291,8 @@ class WorkloadProgram:
         text = "module {\n  " + spec.func_text() + "\n}\n"
         program = Program.parse(text, f"<kernel {spec.kernel.name}>")
         program.run_pipeline(DEFAULT_PIPELINE)
-        shapes = [list(spec.views[p.name][0]) for p in spec.kernel.signature.tensors]
+        shapes = [[] if p.kind == "axis" else list(spec.views[p.name][0])
+                  for p in spec.kernel.signature.params if p.kind != "constexpr"]
         return program.compile(spec.func_name, shapes, threads=1)
 
     def _pool(self):
@@ -388,7 +408,10 @@ class _Runner:
         views = self.plan.views[id(launch)]
         exe = self.plan.executables[id(launch)]
         params = launch.kernel.signature.tensors
-        args = [self.buffers[views[p.name].tensor][views[p.name].slices(point)] for p in params]
+        axes = iter(launch.axes)
+        args = [np.asarray(point[next(axes)], np.int64) if p.kind == "axis"  # 0-d i64 in the func.func
+                else self.buffers[views[p.name].tensor][views[p.name].slices(point)]
+                for p in launch.kernel.signature.params if p.kind != "constexpr"]
         outs = exe(*args)
         for p, value in zip([p for p in params if p.writes], outs):
             v = views[p.name]

@@ -375,8 +375,13 @@ def _method(name):
 
 
 for _name in ("sum", "mean", "max", "min", "prod", "var", "std", "any", "all", "round", "clip", "take",
-              "swapaxes", "squeeze", "ravel", "flatten"):
+              "swapaxes", "squeeze", "ravel", "flatten", "dot", "diagonal", "trace", "repeat", "argmax", "argmin",
+              "ptp", "cumsum"):
     setattr(LazyTensor, _name, _method(_name))
+# immutable: a copy is the tensor itself; real dtypes are their own conjugates
+LazyTensor.copy = lambda self, order="K": self
+LazyTensor.conj = LazyTensor.conjugate = lambda self: self if self.dtype.kind != "c" else _fallback(
+    _Op("ndarray.conj", None, np.conj), (self,), None, "complex dtype")
 
 _IN_PLACE = {"sort", "fill", "put", "resize", "itemset", "setfield", "setflags", "partition"}
 _OPS = {
@@ -441,6 +446,19 @@ def _function_op(func):
 def _unsupported(message):
     file, line, col = _site().where
     return UnsupportedOperationError(f"{file}:{line}:{col}: error: {message}", file, line, col)
+
+
+def _usage_error(message):
+    """A wrong argument of the `xcs.lazy` API itself (a shape, dtype, setting), at the user's line."""
+    file, line, col = _site().where
+    return LazyTensorError(f"{file}:{line}:{col}: error: {message}", file, line, col)
+
+
+def _dtype_arg(dtype, what):
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        raise _usage_error(f"{what}: {dtype!r} is not a dtype") from None
 
 
 # ---------------------------------------------------------------- capture
@@ -571,6 +589,9 @@ def _apply(op, args, kwargs=None):
                 pending += sum(x._pending for x in _arrays_in(a, []) if type(x) is LazyTensor)
         t = object.__new__(LazyTensor)
         t._aval, t._op, t._args, t._kwargs, t._value, t._site, t._pending = result, op, args, kwargs, None, _site(), pending
+        _collector[0] += 1
+        if _collector[0] >= _FREEZE_EVERY:
+            _freeze_nodes()
         if _config.log_intercepts:
             _log.info("captured %s -> %s %s%s at %s", op.name, result.op, result.spec.dtype, result.spec.shape, t._site.where)
         if pending >= _config.max_pending:
@@ -621,16 +642,25 @@ def _leaf(value, name, site=None):
 
 def asarray(a, dtype=None):
     """A LazyTensor holding `np.asarray(a, dtype)` (a LazyTensor stays itself, cast if asked)."""
+    dtype = None if dtype is None else _dtype_arg(dtype, "xcs.lazy.asarray")
     if type(a) is LazyTensor:
-        return a if dtype is None or np.dtype(dtype) == a.dtype else a.astype(dtype)
+        return a if dtype is None or dtype == a.dtype else a.astype(dtype)
     return _leaf(np.asarray(a, dtype), "asarray")
 
 
 array = asarray
 
 
-def _shape_arg(shape):
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+def _shape_arg(shape, what="a shape"):
+    """A shape given as an int or a sequence of ints, each >= 0."""
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else shape
+    try:
+        dims = tuple(dims)
+    except TypeError:
+        dims = None
+    if dims is None or not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0 for d in dims):
+        raise _usage_error(f"{what}: {shape!r} is not a shape (an int or a sequence of ints >= 0)")
+    return tuple(int(d) for d in dims)
 
 
 def _constant(shape, fill_value, dtype):
@@ -641,8 +671,8 @@ _CREATION = {name: _Op(name, _constant, np.full) for name in ("zeros", "ones", "
 
 
 def _created(name, shape, fill_value, dtype):
-    shape = _shape_arg(shape)
-    dtype = np.dtype(dtype) if dtype is not None else np.asarray(fill_value).dtype
+    shape = _shape_arg(shape, f"xcs.lazy.{name}")
+    dtype = _dtype_arg(dtype, f"xcs.lazy.{name}") if dtype is not None else np.asarray(fill_value).dtype
     if dtype not in _core._ELEM:
         return _leaf(np.full(shape, fill_value, dtype), name)
     t = object.__new__(LazyTensor)
@@ -668,14 +698,19 @@ def full(shape, fill_value, dtype=None):
 def randn(*shape, dtype=float):
     """Standard normal samples (`numpy.random.randn`'s signature), drawn now from the
     generator `seed` sets; the values enter compiled code as arguments."""
-    shape = _shape_arg(shape[0]) if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)) else _shape_arg(shape)
+    shape = shape[0] if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)) else shape
+    shape, dtype = _shape_arg(shape, "xcs.lazy.randn"), _dtype_arg(dtype, "xcs.lazy.randn")
+    if dtype.kind != "f":
+        raise _usage_error(f"xcs.lazy.randn: samples are floats, not {dtype}")
     return _leaf(_rng.standard_normal(shape).astype(dtype, copy=False), "randn")
 
 
 def seed(n):
     """Makes `randn` repeatable: the same seed gives the same values."""
     global _rng
-    _rng = np.random.default_rng(n)
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+        raise _usage_error(f"xcs.lazy.seed takes an int >= 0, not {n!r}")
+    _rng = np.random.default_rng(int(n))
 
 
 class scope:
@@ -683,6 +718,8 @@ class scope:
     (nested scopes join with dots); outside any scope it is the Python module and function."""
 
     def __init__(self, name):
+        if not isinstance(name, str) or not name:
+            raise _usage_error(f"xcs.lazy.scope takes a non-empty str name, not {name!r}")
         self.name = name
 
     def __enter__(self):
@@ -701,6 +738,11 @@ def configure(max_pending=None, pipeline=None, cache_size=None, log_intercepts=N
     Returns the previous settings (a dict to pass back)."""
     old = dict(max_pending=_config.max_pending, pipeline=_config.pipeline, cache_size=_config.cache_size,
                log_intercepts=_config.log_intercepts)
+    for name, value in (("max_pending", max_pending), ("cache_size", cache_size)):
+        if value is not None and (not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1):
+            raise _usage_error(f"xcs.lazy.configure: {name} takes an int >= 1, not {value!r}")
+    if pipeline is not None and not isinstance(pipeline, str):
+        raise _usage_error(f"xcs.lazy.configure: pipeline takes a pass pipeline str, not {pipeline!r}")
     for name, value in (("max_pending", max_pending), ("pipeline", pipeline), ("cache_size", cache_size),
                         ("log_intercepts", log_intercepts)):
         if value is not None:
@@ -751,6 +793,30 @@ def _children(node):
     if node._kwargs:
         _arrays_in(tuple(node._kwargs.values()), out)
     return out
+
+
+# Graph construction stays linear in ops: CPython's cyclic collector traverses every tracked
+# object at each full collection, and a long capture keeps its nodes alive, so the recorded nodes
+# are moved out of its reach (`gc.freeze()`, O(1)) every `_FREEZE_EVERY` nodes. Nodes make no
+# cycles and are still freed by reference counting; what the freeze defers is the collection of
+# other objects' cycles made before it, until the next materialization gives them back to the
+# collector (`gc.unfreeze()`, O(1)). A program that froze objects itself (a pre-fork server) is
+# left alone. MLIR and PyTorch's lazy tensors keep their nodes outside any tracing collector.
+_FREEZE_EVERY = 4096
+_collector = [0, False]  # nodes recorded since the last freeze; whether a freeze of ours is pending
+
+
+def _freeze_nodes():
+    _collector[0] = 0
+    if gc.isenabled() and (_collector[1] or gc.get_freeze_count() == 0):
+        gc.freeze()
+        _collector[1] = True
+
+
+def _unfreeze_nodes():
+    if _collector[1]:
+        _collector[1] = False
+        gc.unfreeze()
 
 
 class _gc_paused:
@@ -934,6 +1000,7 @@ def _materialize(tensors):
         raise _materialization_error("running the captured graph failed", e) from e
     for t, v in zip(targets, outs):
         t._value, t._args, t._kwargs, t._pending = v, (), None, 0
+    _unfreeze_nodes()
 
 
 def materialize(*tensors):
@@ -949,6 +1016,9 @@ def graph(*tensors, debug_info=False):
     arguments are the leaves (materialized tensors, numpy arrays) and whose results are the
     tensors (ordinary XCS IR: `xcs-opt` parses it)."""
     targets = [t for t in tensors]
+    if not targets or any(type(t) is not LazyTensor for t in targets):
+        shown = ", ".join(type(t).__name__ for t in targets) or "nothing"
+        raise _usage_error(f"xcs.lazy.graph takes LazyTensors, not {shown}")
     order, leaves, refs, _ = _walk([t for t in targets if t._value is None])
     for t in targets:
         if t._value is not None and id(t) not in refs:

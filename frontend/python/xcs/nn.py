@@ -73,6 +73,9 @@ def softmax(x, axis=-1):
 def layer_norm(x, gamma=None, beta=None, axis=-1, epsilon=1e-5):
     """(x - mean) / sqrt(var + epsilon) * gamma + beta over the dims from `axis` to the last
     (`tensor.layer_norm`); gamma/beta default to ones/zeros."""
+    lazy = next((v for v in (x, gamma, beta) if hasattr(type(v), "__xcs_lazy__")), None)
+    if lazy is not None:  # an xcs.lazy tensor among them: recorded as a node
+        return lazy.__xcs_lazy__(layer_norm, layer_norm, (x, gamma, beta), {"axis": axis, "epsilon": epsilon})
     if xnp._traced(x, gamma, beta) is None:
         from ._jit import jit
         return jit(lambda x, g, b: layer_norm(x, g, b, axis, epsilon))(

@@ -40,7 +40,7 @@ def _tracer(*xs):
 def _dtype_of(x):
     """The dtype of an operand for promotion (Python scalars stay weak: themselves)."""
     if isinstance(x, Array):
-        return x.dtype
+        return 0 if getattr(x, "weak", False) else x.dtype  # a kernel's axis computes as a Python int
     if isinstance(x, (bool, int, float)) and not isinstance(x, np.generic):
         return x
     return np.asarray(x).dtype
@@ -124,11 +124,18 @@ def _traceable(np_name):
 
 # ---------------------------------------------------------------- elementwise
 
+def _weak(x):
+    return getattr(x, "weak", False) or (isinstance(x, (int, float)) and not isinstance(x, (bool, np.generic)))
+
+
 def _binary(op, a, b, dt=None, attrs=None, result_dt=None):
     dt = dt or _result_dtype(a, b)
     t = _tracer(a, b)
     x, y = _as(a, dt, t), _as(b, dt, t)
-    return _emit1(op, [x, y], _broadcast(x.shape, y.shape), result_dt or dt, attrs)
+    out = _emit1(op, [x, y], _broadcast(x.shape, y.shape), result_dt or dt, attrs)
+    if result_dt is None and out.dtype.kind in "iu" and _weak(a) and _weak(b):
+        out.weak = True  # arithmetic of a kernel's axis variables and ints stays a weak int (`h * 10`)
+    return out
 
 
 def _float_dtype(*xs):
@@ -393,6 +400,47 @@ def einsum(equation, *operands):
     return _emit1("tensor.einsum", ops, shape, dt, {"equation": _core.mlir_string(eq if arrow else f"{ins}->{out}")})
 
 
+@_traceable("diagonal")
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """numpy's `diagonal` (the diagonal as the last dim): `tensor.einsum` with a repeated label."""
+    a1, a2 = _axes(axis1, x.ndim)[0], _axes(axis2, x.ndim)[0]
+    if a1 == a2:
+        raise user_error("diagonal: axis1 and axis2 cannot be the same")
+    idx = [slice(None)] * x.ndim
+    idx[a2 if offset >= 0 else a1] = slice(builtins.abs(int(offset)), None)
+    x = _getitem(x, tuple(idx)) if offset else x
+    n = builtins.min(x.shape[a1], x.shape[a2])
+    idx = [slice(None)] * x.ndim
+    idx[a1] = idx[a2] = slice(0, n)
+    x = _getitem(x, tuple(idx))
+    labels = list(string.ascii_letters[:x.ndim])
+    labels[a2] = labels[a1]
+    out = "".join(c for i, c in enumerate(labels) if i not in (a1, a2)) + labels[a1]
+    return einsum("".join(labels) + "->" + out, x)
+
+
+@_traceable("trace")
+def trace(x, offset=0, axis1=0, axis2=1, dtype=None):
+    return sum(diagonal(x, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+@_traceable("repeat")
+def repeat(x, repeats, axis=None):
+    """numpy's `repeat` with one count: a new dim broadcast and merged (`axis=None`: flattened)."""
+    if not isinstance(repeats, (int, np.integer)) or isinstance(repeats, bool) or repeats < 0:
+        raise user_error("repeat: only one non-negative int count has a tensor op (per-element counts make "
+                         "a data-dependent shape)")
+    if axis is None:
+        x, axis = ravel(x), 0
+    ax = _axes(axis, x.ndim)[0]
+    y = expand_dims(x, ax + 1)
+    shape = list(y.shape)
+    shape[ax + 1] = int(repeats)
+    out = list(x.shape)
+    out[ax] *= int(repeats)
+    return reshape(broadcast_to(y, tuple(shape)), out)
+
+
 # ---------------------------------------------------------------- reductions
 
 def _reduce(kind, x, axis, keepdims, dt):
@@ -468,6 +516,48 @@ def var(x, axis=None, keepdims=False, ddof=0):
 @_traceable("std")
 def std(x, axis=None, keepdims=False, ddof=0):
     return sqrt(var(x, axis, keepdims=keepdims, ddof=ddof))
+
+
+def _arg_extreme(x, axis, keepdims, kind):
+    """The first position of the max (min) along `axis` (`None`: of the flattened array): the
+    positions where x equals its reduction, their smallest (NaNs are not looked for)."""
+    if axis is None:
+        x, axis = ravel(x), 0
+    ax = _axes(axis, x.ndim)[0]
+    if x.dtype == np.dtype(bool):
+        x = _as(x, np.dtype(np.int8), x.tracer)
+    hit = equal(x, _reduce(kind, x, ax, True, x.dtype))
+    n = x.shape[ax]
+    pos = constant(np.arange(n, dtype=np.int64).reshape([n if d == ax else 1 for d in range(x.ndim)]), tracer=x.tracer)
+    return _reduce("min", where(hit, pos, n), ax, keepdims, np.dtype(np.int64))
+
+
+@_traceable("argmax")
+def argmax(x, axis=None, keepdims=False):
+    return _arg_extreme(x, axis, keepdims, "max")
+
+
+@_traceable("argmin")
+def argmin(x, axis=None, keepdims=False):
+    return _arg_extreme(x, axis, keepdims, "min")
+
+
+@_traceable("ptp")
+def ptp(x, axis=None, keepdims=False):
+    return subtract(max(x, axis, keepdims=keepdims), min(x, axis, keepdims=keepdims))
+
+
+@_traceable("cumsum")
+def cumsum(x, axis=None, dtype=None):
+    """Running sums along `axis` (`None`: of the flattened array): a matmul by the upper
+    triangle of ones (the tensor dialect has no scan; O(n^2) in the axis' length)."""
+    if axis is None:
+        x, axis = ravel(x), 0
+    ax = _axes(axis, x.ndim)[0]
+    dt = _sum_dtype(x, dtype)
+    n = x.shape[ax]
+    upper = constant(np.triu(np.ones((n, n), dt)), tracer=x.tracer)
+    return moveaxis(matmul(moveaxis(_as(x, dt, x.tracer), ax, -1), upper), -1, ax)
 
 
 # ---------------------------------------------------------------- shapes
@@ -614,16 +704,23 @@ def full_like(x, fill_value, dtype=None):
     return constant(np.full(x.shape, fill_value, dtype or x.dtype), tracer=x.tracer)
 
 
+def _lazy(x):
+    """Whether `x` is an `xcs.lazy` tensor (it records the op as a node instead)."""
+    return hasattr(type(x), "__xcs_lazy__")
+
+
 def astype(x, dtype):
     """`x.astype(dtype)`: `tensor.cast` (numpy's `astype`: float to int truncates)."""
     if not isinstance(x, Array):
-        return np.asarray(x).astype(dtype)
+        return x.astype(dtype) if _lazy(x) else np.asarray(x).astype(dtype)
     return _as(x, np.dtype(dtype), x.tracer)
 
 
 def asarray(x, dtype=None):
-    if isinstance(x, Array):
-        return x if dtype is None else astype(x, dtype)
+    """`x` as an array: itself (cast to `dtype`) when it is traced or lazy, a constant of the
+    active trace, else numpy's."""
+    if isinstance(x, Array) or (_lazy(x) and _core.active_tracer() is None):
+        return x if dtype is None or np.dtype(dtype) == x.dtype else astype(x, dtype)
     if _core.active_tracer() is not None:
         return constant(np.asarray(x, dtype))
     return np.asarray(x, dtype)

@@ -15,6 +15,7 @@ pub static IOTA: LowerFn = LowerFn(iota);
 pub static DYNAMIC_SLICE: LowerFn = LowerFn(dynamic_slice);
 pub static DYNAMIC_UPDATE_SLICE: LowerFn = LowerFn(dynamic_update_slice);
 pub static EXTRACT: LowerFn = LowerFn(extract);
+pub static FROM_INDEX: LowerFn = LowerFn(from_index);
 
 pub fn iota(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let ctx = fl.ctx();
@@ -85,4 +86,14 @@ pub fn extract(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     }
     let v = load_elem(&mut fl.f, x.elem, &x.ptr, &Val::i64(0));
     Ok(vec![Slot::Scalar(v, x.elem)])
+}
+
+pub fn from_index(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
+    let v = match fl.get(o.body.operand(o.op, 0))? {
+        Slot::Scalar(v, ElemType::I64) => v,
+        _ => return Err(o.err("x must be an index (an i64 scalar)")),
+    };
+    let t = fl.new_tensor(ElemType::I64, &[])?;
+    fl.f.store(&v, &t.ptr);
+    Ok(vec![Slot::Tensor(t)])
 }

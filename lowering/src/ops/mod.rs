@@ -3,7 +3,7 @@
 //! select, cast: one lowering for every op with an `Elementwise` interface), [`reduce`] (reduce,
 //! softmax, layer_norm), [`matmul`] (matmul, einsum; the packed f32 kernel in [`matmul_f32`]),
 //! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`dynamic`]
-//! (iota, dynamic_slice, dynamic_update_slice, extract), [`fused`]
+//! (iota, dynamic_slice, dynamic_update_slice, extract, from_index), [`fused`]
 //! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert), [`shard`] (the
 //! sharding annotations, identities on one device; collectives and device queries, calls of the
 //! runtime), [`workload`] (`xcs.workload`: its grid as loop kernels on the thread pool calling
@@ -49,6 +49,7 @@ static LOWERINGS: &[(&OpDef, &dyn LowerOp)] = &[
     (tensor::DynamicSliceOp::DEF, &dynamic::DYNAMIC_SLICE),
     (tensor::DynamicUpdateSliceOp::DEF, &dynamic::DYNAMIC_UPDATE_SLICE),
     (tensor::ExtractOp::DEF, &dynamic::EXTRACT),
+    (tensor::FromIndexOp::DEF, &dynamic::FROM_INDEX),
     (tensor::ReduceOp::DEF, &reduce::REDUCE),
     (tensor::SoftmaxOp::DEF, &reduce::SOFTMAX),
     (tensor::LayerNormOp::DEF, &reduce::LAYER_NORM),

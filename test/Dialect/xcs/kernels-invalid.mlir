@@ -378,6 +378,61 @@ func.func @f() -> tensor<2x4xf32> {
 
 // -----
 
+// An iteration may not read a part of an output that a parallel iteration writes.
+xcs.kernel @w {function_type = (index, tensor<4xf32>) -> (), arg_kinds = ["axis", "out"]}
+xcs.kernel @r {function_type = (index, tensor<4xf32>, tensor<4xf32>) -> (), arg_kinds = ["axis", "in", "out"]}
+func.func @f() -> (tensor<4x4xf32>, tensor<3x4xf32>) {
+  %0:2 = xcs.workload : () -> (tensor<4x4xf32>, tensor<3x4xf32>) {
+  ^bb0(%o: tensor<4x4xf32>, %z: tensor<3x4xf32>):
+    xcs.parallel_for {extent = 3 : i64} : () -> () {
+    ^bb0(%i: index):
+      xcs.launch @w[%i](%o[%i]) : tensor<4x4xf32>
+      // expected-error@+1 {{'xcs.launch' op reads [1:2, 0:4] of workload output #0 at grid point (0), which overlaps [1:2, 0:4] written at grid point (1) by another launch; an iteration may not read what a parallel iteration writes (a race: it may run before or after)}}
+      xcs.launch @r[%i](%o[%i + 1], %z[%i]) : tensor<4x4xf32>, tensor<3x4xf32>
+    }
+  }
+  return %0#0, %0#1 : tensor<4x4xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// An inout view that reaches into the next iteration's: a read/write race (and a write/write one).
+xcs.kernel @k {function_type = (index, tensor<3xf32>) -> (), arg_kinds = ["axis", "inout"]}
+func.func @f() -> tensor<7xf32> {
+  %0 = xcs.workload : () -> tensor<7xf32> {
+  ^bb0(%o: tensor<7xf32>):
+    xcs.parallel_for {extent = 3 : i64} : () -> () {
+    ^bb0(%i: index):
+      // expected-error@+1 {{'xcs.launch' op writes [2:5] of workload output #0 at grid point (1), which overlaps [0:3] written at grid point (0)}}
+      xcs.launch @k[%i](%o[2*%i:2*%i + 3]) : tensor<7xf32>
+    }
+  }
+  return %0 : tensor<7xf32>
+}
+
+// -----
+
+// Reading what the same iteration writes (before or after, or its own inout region) is ordered,
+// and a read after the loop is sequential: no race.
+xcs.kernel @w {function_type = (index, tensor<4xf32>) -> (), arg_kinds = ["axis", "inout"]}
+xcs.kernel @r {function_type = (index, tensor<4xf32>, tensor<4xf32>) -> (), arg_kinds = ["axis", "in", "out"]}
+xcs.kernel @all {function_type = (tensor<4x4xf32>, tensor<3x4xf32>) -> (), arg_kinds = ["in", "out"]}
+func.func @f() -> (tensor<4x4xf32>, tensor<3x4xf32>) {
+  %0:2 = xcs.workload : () -> (tensor<4x4xf32>, tensor<3x4xf32>) {
+  ^bb0(%o: tensor<4x4xf32>, %z: tensor<3x4xf32>):
+    xcs.parallel_for {extent = 3 : i64} : () -> () {
+    ^bb0(%i: index):
+      xcs.launch @r[%i](%o[%i], %z[%i]) : tensor<4x4xf32>, tensor<3x4xf32>
+      xcs.launch @w[%i](%o[%i]) : tensor<4x4xf32>
+      xcs.launch @r[%i](%o[%i], %z[%i]) : tensor<4x4xf32>, tensor<3x4xf32>
+    }
+    xcs.launch @all[](%o, %z) : tensor<4x4xf32>, tensor<3x4xf32>
+  }
+  return %0#0, %0#1 : tensor<4x4xf32>, tensor<3x4xf32>
+}
+
+// -----
+
 xcs.kernel @k {function_type = (index, tensor<4xf32>) -> (), arg_kinds = ["axis", "out"]}
 func.func @f() -> tensor<2x4xf32> {
   %0 = xcs.workload : () -> tensor<2x4xf32> {
