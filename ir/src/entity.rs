@@ -236,7 +236,9 @@ impl<T: Copy> ListPool<T> {
     pub fn new() -> Self {
         Self::default()
     }
-    /// Allocates a list holding `items`.
+    /// Allocates a list holding `items`. Inlined, as [`ListPool::free`]: creating an op allocates
+    /// its operand list, and out of line the call cost `vmap-batch` ~0.3% more.
+    #[inline]
     pub fn alloc(&mut self, items: &[T]) -> ListRef {
         if items.is_empty() {
             return ListRef::EMPTY;

@@ -544,6 +544,31 @@ fn check_group_types(
     Ok(())
 }
 
+/// The inherent attributes' presence and constraints. The first failure is reported in name
+/// order, as MLIR's generated verifiers check them; the common case, where all hold, is checked
+/// in declaration order without sorting (this runs for every op built or verified).
+fn check_attributes(v: &OpView, specs: &'static [AttrSpec]) -> Result<(), Diagnostic> {
+    let holds = |spec: &AttrSpec| match v.attr(spec.name) {
+        None => spec.optional,
+        Some(a) => (spec.constraint.check)(v.ctx, a),
+    };
+    if specs.iter().all(holds) {
+        return Ok(());
+    }
+    let mut sorted: SmallVec<[&AttrSpec; 8]> = specs.iter().collect();
+    sorted.sort_by_key(|s| s.name);
+    let Some(spec) = sorted.into_iter().find(|s| !holds(*s)) else {
+        return Ok(());
+    };
+    Err(match v.attr(spec.name) {
+        None => v.error(format!("requires attribute '{}'", spec.name)),
+        Some(_) => v.error(format!(
+            "attribute '{}' failed to satisfy constraint: {}",
+            spec.name, spec.constraint.desc
+        )),
+    })
+}
+
 /// Checks what an [`OpDef`] declares: operand/result counts and types, inherent attributes
 /// (presence and kind), region and successor counts, and the type traits.
 pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
@@ -552,28 +577,11 @@ pub fn verify_op_def(v: &OpView, def: &OpDef) -> Result<(), Diagnostic> {
     check_group_counts(v, def.results, v.num_results(), "result")?;
     check_group_types(v, def.operands, v.num_operands(), "operand", |i| v.operand_type(i))?;
     check_group_types(v, def.results, v.num_results(), "result", |i| v.result_type(i))?;
-    // In name order, as MLIR's generated verifiers check them.
-    let mut specs: SmallVec<[&AttrSpec; 8]> = def.attributes.iter().collect();
-    if !specs.is_sorted_by_key(|s| s.name) {
-        specs.sort_by_key(|s| s.name);
-    }
-    for spec in specs {
-        match v.attr(spec.name) {
-            None if !spec.optional => {
-                return Err(v.error(format!("requires attribute '{}'", spec.name)));
-            }
-            Some(a) if !(spec.constraint.check)(ctx, a) => {
-                return Err(v.error(format!(
-                    "attribute '{}' failed to satisfy constraint: {}",
-                    spec.name, spec.constraint.desc
-                )));
-            }
-            _ => {}
-        }
-    }
+    check_attributes(v, def.attributes)?;
     let nregions = v.body.num_regions(v.op);
-    let fixed = def.regions.iter().filter(|r| !r.variadic).count();
-    if def.regions.iter().any(|r| r.variadic) {
+    // only the last region spec can be variadic
+    if def.regions.last().is_some_and(|r| r.variadic) {
+        let fixed = def.regions.len() - 1;
         if nregions < fixed {
             return Err(v.error(format!("requires at least {fixed} regions, but found {nregions}")));
         }

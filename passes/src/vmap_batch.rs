@@ -137,10 +137,13 @@ impl VmapBatch {
         let mut g: DiGraph<usize, ()> = DiGraph::with_capacity(funcs.len(), funcs.len());
         let nodes: Vec<_> = (0..funcs.len()).map(|i| g.add_node(i)).collect();
         let mut has_vmap = vec![false; funcs.len()];
+        // the map's name, from its declaration once (then an integer compare per op: the walk
+        // visits every op of the module)
+        let vmap = ctx.op_name(VmapOp::DEF.name);
         for (i, &f) in funcs.iter().enumerate() {
             let Some(fb) = m.nested(f) else { continue };
             for op in fb.walk_ops() {
-                if VmapOp::matches(ctx, fb.op_name(op)) {
+                if fb.op_name(op) == vmap {
                     has_vmap[i] = true;
                 } else if let Some(&j) = fb
                     .attr(ctx, op, "callee")
@@ -201,12 +204,8 @@ impl VmapBatch {
         diags: &mut dyn DiagSink,
     ) -> Result<(), ()> {
         // Reverse pre-order: every inner map before the map holding it.
-        let maps: Vec<Op> = fb
-            .walk_ops()
-            .into_iter()
-            .rev()
-            .filter(|&op| VmapOp::matches(ctx, fb.op_name(op)))
-            .collect();
+        let vmap = ctx.op_name(VmapOp::DEF.name);
+        let maps: Vec<Op> = fb.walk_ops().into_iter().rev().filter(|&op| fb.op_name(op) == vmap).collect();
         for op in maps {
             let loc = fb.op_loc(op);
             let outcome = match tensor_only(ctx, fb, op, env) {

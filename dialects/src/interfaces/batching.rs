@@ -140,12 +140,15 @@ pub trait Batcher<'c> {
         'c: 'a,
     {
         let ctx: &'c Context = self.ctx();
-        let mut out: SmallVec<[(&'a str, Attr); 4]> = ctx
-            .dict_entries(self.body().attrs(op))
-            .iter()
-            .map(|&(k, v)| (ctx.str(k), v))
-            .filter(|(k, _)| !set.iter().any(|(s, _)| s == k))
-            .collect();
+        let entries = ctx.dict_entries(self.body().attrs(op));
+        // sized once (a filtered iterator's `collect` grows the vector entry by entry)
+        let mut out: SmallVec<[(&'a str, Attr); 4]> = SmallVec::with_capacity(entries.len() + set.len());
+        for &(k, v) in entries.iter() {
+            let k = ctx.str(k);
+            if !set.iter().any(|&(s, _)| s == k) {
+                out.push((k, v));
+            }
+        }
         out.extend_from_slice(set);
         out
     }

@@ -88,7 +88,7 @@ fn float_unary(m: &mut ModuleBuilder, f: &mut FunctionBuilder, op: UnaryFn, x: &
             }
             UnaryFn::GeluTanh => return math::gelu_tanh(mb, x),
             UnaryFn::GeluErf => return math::gelu_erf(mb, x),
-            UnaryFn::Erf => return math::erf(mb, x),
+            UnaryFn::Erf => return math::erf_call(mb.m, mb.f, x),
             UnaryFn::Sin => return math::sin_call(mb.m, mb.f, x),
             UnaryFn::Cos => return math::cos_call(mb.m, mb.f, x),
             _ => {}
