@@ -223,6 +223,24 @@ impl FunctionLowering<'_, '_> {
         })
     }
 
+    /// The buffer of an owning block argument, whose data pointer is the phi `ptr`: the buffers
+    /// flowing into it are the frame's (see `inplace`), so it frees nothing and is never pooled.
+    pub(super) fn phi_buffer(&mut self, ptr: &Val) -> usize {
+        self.bufs.push(Buf {
+            ptr: ptr.clone(),
+            bytes: Val::i64(-1),
+            state: BufState::Live,
+            refs: 0,
+            in_frame: true,
+        });
+        self.bufs.len() - 1
+    }
+
+    /// Buffer `b` is live and referred to by one live value only (which may write into it).
+    pub(super) fn buffer_is_exclusive(&self, b: usize) -> bool {
+        self.bufs[b].state == BufState::Live && self.bufs[b].refs == 1
+    }
+
     /// Buffer `b` (a temporary no value refers to) is dead: it goes back to the pool.
     pub fn pool_buffer(&mut self, b: usize) {
         self.bufs[b].state = BufState::Pooled;
