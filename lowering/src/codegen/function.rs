@@ -31,7 +31,8 @@ pub struct FunctionLowering<'a, 'm> {
     /// The value of every live SSA value.
     pub vals: FxHashMap<Value, Slot>,
     pub(super) bufs: Vec<Buf>,
-    /// `Some(frame)` in functions with several blocks: every buffer is kept until return.
+    /// `Some(frame)` in functions with several blocks: the buffers that outlive the block that
+    /// allocated them are kept until return.
     pub(super) frame: Option<Val>,
     /// Result slot pointers of the function.
     results: Vec<Val>,
@@ -87,7 +88,7 @@ impl<'a, 'm> FunctionLowering<'a, 'm> {
         if let Slot::Tensor(TensorVal { buf: Some(b), .. }) = s {
             let buf = &mut self.bufs[*b];
             buf.refs = buf.refs.saturating_sub(1);
-            if buf.refs == 0 && buf.state == BufState::Live && self.frame.is_none() {
+            if buf.refs == 0 && buf.state == BufState::Live && !buf.in_frame {
                 buf.state = BufState::Pooled;
             }
         }
@@ -230,10 +231,14 @@ fn argument(f: &mut FunctionBuilder, i: usize, p: &Port, spec: Option<&Vec<i64>>
 /// used in other blocks live on (in functions with several blocks, the frame owns every buffer
 /// until the function returns; a dead value only drops its reference).
 pub fn lower_block(fl: &mut FunctionLowering, body: &Body, block: Block) -> R<()> {
+    let ctx = fl.ctx();
     for op in body.block_op_vec(block) {
         fl.cur_op = Some(op);
         lower_op(fl, body, op)?;
         fl.cur_op = None;
+        if fl.frame.is_some() && ctx.op_def(body.op_name(op)).is_some_and(|d| d.has(Traits::Terminator)) {
+            fl.block_buffers_closed(body.successors(op).is_empty());
+        }
         let mut dead: Vec<Value> = body
             .operands(op)
             .filter(|&v| fl.plan.last_use(v) == Some(LastUse::At(op)))
@@ -418,7 +423,8 @@ fn lower_cfg(fl: &mut FunctionLowering, body: &Body, blocks: &[Block]) -> R<()> 
     Ok(())
 }
 
-/// The values of `operands` passed to block `dest` from the current block.
+/// The values of `operands` passed to block `dest` from the current block (whose buffers are
+/// then freed or go to the frame, see [`FunctionLowering::close_block_buffers`]).
 fn pass_to_block(fl: &mut FunctionLowering, body: &Body, dest: Block, operands: &[Value]) -> R<()> {
     let keys = fl.block_phis.get(&dest).map(|(_, k)| k.clone()).unwrap_or_default();
     if keys.len() != operands.len() {
@@ -437,6 +443,9 @@ fn pass_to_block(fl: &mut FunctionLowering, body: &Body, dest: Block, operands: 
                 } else {
                     fl.contiguous(&t)?
                 };
+                if let Some(b) = c.buf.filter(|_| c.buf != t.buf) {
+                    fl.give_to_frame(b);
+                }
                 let mut comps = vec![c.ptr.clone()];
                 if let TypeKind::RankedTensor { shape, .. } = fl.ctx().type_kind(body.value_type(v)) {
                     for (j, &sd) in shape.iter().enumerate() {
@@ -456,7 +465,9 @@ fn pass_to_block(fl: &mut FunctionLowering, body: &Body, dest: Block, operands: 
         }
         all.push((ks, comps));
     }
-    // The predecessor is the block the branch ends up in (copies above may add blocks).
+    // The block's buffers are freed or go to the frame on the edge; the predecessor is the
+    // block the branch ends up in (copies and frame pushes may add blocks).
+    fl.close_block_buffers();
     let from = fl.f.cur.clone();
     for (ks, comps) in all {
         for (k, c) in ks.iter().zip(comps) {
@@ -482,18 +493,14 @@ impl FunctionLowering<'_, '_> {
             let slot = self.results[k].clone();
             match self.get(v)? {
                 Slot::Tensor(t) => {
-                    let own = self.frame.is_none()
-                        && t.contiguous
-                        && t.buf
-                            .is_some_and(|b| self.bufs[b].state == BufState::Live && !handed.contains(&b));
+                    let own = t.contiguous
+                        && t.buf.is_some_and(|b| {
+                            self.bufs[b].state == BufState::Live && !self.bufs[b].in_frame && !handed.contains(&b)
+                        });
                     let t = if own {
                         t
                     } else {
-                        // In a function with several blocks the copy is made outside the frame.
-                        let frame = self.frame.take();
-                        let c = self.new_tensor(t.elem, &t.dims);
-                        self.frame = frame;
-                        let c = c?;
+                        let c = self.new_tensor(t.elem, &t.dims)?;
                         copy_into(self, &t, &c)?;
                         c
                     };
@@ -516,7 +523,8 @@ impl FunctionLowering<'_, '_> {
         Ok(())
     }
 
-    /// Passes `operands` to block `dest` (its block arguments) and jumps there.
+    /// Passes `operands` to block `dest` (its block arguments) and jumps there; the block's
+    /// buffers are freed or go to the frame on the way.
     pub fn branch_to(&mut self, body: &Body, dest: Block, operands: &[Value]) -> R<()> {
         pass_to_block(self, body, dest, operands)?;
         let l = self.labels[&dest].clone();
