@@ -12,6 +12,7 @@ use xcs_ir::opdef::Traits;
 use xcs_ir::{Block, Body, Context, Location, Op, TypeKind, Value, DYNAMIC};
 
 use super::buffers::{Buf, BufState, PlanStats};
+use super::inplace::{InPlacePlan, LastUse};
 use super::interface::{LowerOp, OpSite};
 use super::llvm_ir::{FunctionBuilder, Val};
 use super::loops::copy_into;
@@ -30,7 +31,8 @@ pub struct FunctionLowering<'a, 'm> {
     /// The value of every live SSA value.
     pub vals: FxHashMap<Value, Slot>,
     pub(super) bufs: Vec<Buf>,
-    /// `Some(frame)` in functions with several blocks: every buffer is kept until return.
+    /// `Some(frame)` in functions with several blocks: the buffers that outlive the block that
+    /// allocated them are kept until return.
     pub(super) frame: Option<Val>,
     /// Result slot pointers of the function.
     results: Vec<Val>,
@@ -42,6 +44,10 @@ pub struct FunctionLowering<'a, 'm> {
     incoming: std::collections::BTreeMap<String, Vec<(String, String)>>,
     labels: FxHashMap<Block, String>,
     block_phis: FxHashMap<Block, (String, Vec<Vec<String>>)>,
+    /// Where the values of the function's blocks die; which block arguments own their buffer.
+    pub(super) plan: InPlacePlan,
+    /// The op of the function's blocks being lowered.
+    pub(super) cur_op: Option<Op>,
 }
 
 impl<'a, 'm> FunctionLowering<'a, 'm> {
@@ -82,7 +88,7 @@ impl<'a, 'm> FunctionLowering<'a, 'm> {
         if let Slot::Tensor(TensorVal { buf: Some(b), .. }) = s {
             let buf = &mut self.bufs[*b];
             buf.refs = buf.refs.saturating_sub(1);
-            if buf.refs == 0 && buf.state == BufState::Live && self.frame.is_none() {
+            if buf.refs == 0 && buf.state == BufState::Live && !buf.in_frame {
                 buf.state = BufState::Pooled;
             }
         }
@@ -121,6 +127,7 @@ pub fn lower_function(ml: &mut ModuleLowering, name: &str, llvm_name: &str, spec
     let region = body.root_regions()[0];
     let blocks: Vec<_> = body.region_blocks(region).collect();
     let multi = blocks.len() > 1;
+    let plan = InPlacePlan::analyze(ml.ctx, body, &blocks);
 
     let f = FunctionBuilder::new(llvm_name, "internal", "i32", &parameters(&ins, outs.len()));
     let mut fl = FunctionLowering {
@@ -136,6 +143,8 @@ pub fn lower_function(ml: &mut ModuleLowering, name: &str, llvm_name: &str, spec
         incoming: Default::default(),
         labels: FxHashMap::default(),
         block_phis: FxHashMap::default(),
+        plan,
+        cur_op: None,
     };
     if multi {
         let fr = fl.f.alloca("{ i64, i64, ptr }", 1);
@@ -157,7 +166,7 @@ pub fn lower_function(ml: &mut ModuleLowering, name: &str, llvm_name: &str, spec
     }
 
     if !multi {
-        lower_block(&mut fl, body, entry, true)?;
+        lower_block(&mut fl, body, entry)?;
     } else {
         lower_cfg(&mut fl, body, &blocks)?;
     }
@@ -217,12 +226,31 @@ fn argument(f: &mut FunctionBuilder, i: usize, p: &Port, spec: Option<&Vec<i64>>
     })
 }
 
-/// Lowers the ops of `block` in order, its terminator included; with `liveness`, values die
-/// after their last use in the block (single-block bodies), else they live to the end (blocks
-/// of a CFG, whose buffers the frame owns).
-pub fn lower_block(fl: &mut FunctionLowering, body: &Body, block: Block, liveness: bool) -> R<()> {
-    let ops = body.block_op_vec(block);
-    lower_ops(fl, body, &ops, &[], liveness)
+/// Lowers the ops of `block`, a block of the function's body, in order, its terminator
+/// included. Values die after their last use in the block ([`InPlacePlan::last_use`]); values
+/// used in other blocks live on (in functions with several blocks, the frame owns every buffer
+/// until the function returns; a dead value only drops its reference).
+pub fn lower_block(fl: &mut FunctionLowering, body: &Body, block: Block) -> R<()> {
+    let ctx = fl.ctx();
+    for op in body.block_op_vec(block) {
+        fl.cur_op = Some(op);
+        lower_op(fl, body, op)?;
+        fl.cur_op = None;
+        if fl.frame.is_some() && ctx.op_def(body.op_name(op)).is_some_and(|d| d.has(Traits::Terminator)) {
+            fl.block_buffers_closed(body.successors(op).is_empty());
+        }
+        let mut dead: Vec<Value> = body
+            .operands(op)
+            .filter(|&v| fl.plan.last_use(v) == Some(LastUse::At(op)))
+            .collect();
+        dead.sort();
+        dead.dedup();
+        dead.extend(body.results(op).filter(|&r| fl.plan.last_use(r).is_none()));
+        for v in dead {
+            fl.kill(v);
+        }
+    }
+    Ok(())
 }
 
 /// Lowers the single block of an op's region (a `tensor.fused` body) but its terminator, a
@@ -242,38 +270,30 @@ pub fn lower_region_block(fl: &mut FunctionLowering, body: &Body, block: Block) 
         return Ok(None);
     }
     let results: Vec<Value> = body.operands(term).collect();
-    lower_ops(fl, body, inner, &results, true)?;
+    lower_ops(fl, body, inner, &results)?;
     Ok(Some(results))
 }
 
-/// Lowers `ops` in order; with `liveness`, values die after their last use among them, except
-/// `keep` (used after them).
-fn lower_ops(fl: &mut FunctionLowering, body: &Body, ops: &[Op], keep: &[Value], liveness: bool) -> R<()> {
+/// Lowers `ops` (of a region's block) in order; values die after their last use among them,
+/// except `keep` (used after them).
+fn lower_ops(fl: &mut FunctionLowering, body: &Body, ops: &[Op], keep: &[Value]) -> R<()> {
     let mut last_use: FxHashMap<Value, usize> = FxHashMap::default();
-    if liveness {
-        for (i, &op) in ops.iter().enumerate() {
-            for v in body.operands(op) {
-                last_use.insert(v, i);
-            }
+    for (i, &op) in ops.iter().enumerate() {
+        for v in body.operands(op) {
+            last_use.insert(v, i);
         }
-        for &v in keep {
-            last_use.insert(v, usize::MAX);
-        }
+    }
+    for &v in keep {
+        last_use.insert(v, usize::MAX);
     }
     for (i, &op) in ops.iter().enumerate() {
         lower_op(fl, body, op)?;
-        if liveness {
-            let mut dead: Vec<Value> = body.operands(op).filter(|v| last_use.get(v) == Some(&i)).collect();
-            dead.sort();
-            dead.dedup();
-            for r in body.results(op) {
-                if !last_use.contains_key(&r) {
-                    dead.push(r);
-                }
-            }
-            for v in dead {
-                fl.kill(v);
-            }
+        let mut dead: Vec<Value> = body.operands(op).filter(|v| last_use.get(v) == Some(&i)).collect();
+        dead.sort();
+        dead.dedup();
+        dead.extend(body.results(op).filter(|r| !last_use.contains_key(r)));
+        for v in dead {
+            fl.kill(v);
         }
     }
     Ok(())
@@ -334,7 +354,9 @@ fn unsupported(ctx: &Context, body: &Body, op: Op) -> LowerError {
 /// Functions with several blocks: blocks become LLVM blocks, block arguments phi nodes (tensors:
 /// the data pointer and each dynamic size), branches (lowered by their ops' [`LowerOp`], with
 /// [`FunctionLowering::branch_to`]) jump to them. Values passed to blocks are made contiguous
-/// first; every buffer is owned by the function's frame.
+/// first; every buffer is owned by the function's frame. A block argument that owns its buffer
+/// ([`InPlacePlan::owns`]) gets one no other value refers to: the passed value's when it dies
+/// at the branch and nothing else refers to it, else a copy made on the edge.
 fn lower_cfg(fl: &mut FunctionLowering, body: &Body, blocks: &[Block]) -> R<()> {
     let ctx = fl.ctx();
     for (i, &b) in blocks.iter().enumerate() {
@@ -363,13 +385,14 @@ fn lower_cfg(fl: &mut FunctionLowering, body: &Body, blocks: &[Block]) -> R<()> 
                         }
                     }
                     let strides = row_major(&mut fl.f, &dims);
+                    let buf = fl.plan.owns(a).then(|| fl.phi_buffer(&ptr));
                     Slot::Tensor(TensorVal {
                         ptr,
                         dims,
                         strides,
                         elem: p.elem,
                         contiguous: true,
-                        buf: None,
+                        buf,
                     })
                 }
                 None => {
@@ -395,22 +418,34 @@ fn lower_cfg(fl: &mut FunctionLowering, body: &Body, blocks: &[Block]) -> R<()> 
             let m = marker.clone();
             fl.f.place_marker(&m);
         }
-        lower_block(fl, body, b, false)?;
+        lower_block(fl, body, b)?;
     }
     Ok(())
 }
 
-/// The values of `operands` passed to block `dest` from the current block.
+/// The values of `operands` passed to block `dest` from the current block (whose buffers are
+/// then freed or go to the frame, see [`FunctionLowering::close_block_buffers`]).
 fn pass_to_block(fl: &mut FunctionLowering, body: &Body, dest: Block, operands: &[Value]) -> R<()> {
     let keys = fl.block_phis.get(&dest).map(|(_, k)| k.clone()).unwrap_or_default();
     if keys.len() != operands.len() {
         return Err(LowerError::internal("a branch passes the wrong number of values"));
     }
+    let args = body.block_args(dest);
     let mut all = Vec::new();
-    for (&v, ks) in operands.iter().zip(keys) {
+    for ((&v, ks), &a) in operands.iter().zip(keys).zip(args) {
         let comps: Vec<Val> = match fl.get(v)? {
             Slot::Tensor(t) => {
-                let c = fl.contiguous(&t)?;
+                let c = if fl.plan.owns(a) && !fl.can_hand_over(body, v, operands, &t) {
+                    // An owning argument gets a buffer of its own.
+                    let c = fl.new_tensor(t.elem, &t.dims)?;
+                    copy_into(fl, &t, &c)?;
+                    c
+                } else {
+                    fl.contiguous(&t)?
+                };
+                if let Some(b) = c.buf.filter(|_| c.buf != t.buf) {
+                    fl.give_to_frame(b);
+                }
                 let mut comps = vec![c.ptr.clone()];
                 if let TypeKind::RankedTensor { shape, .. } = fl.ctx().type_kind(body.value_type(v)) {
                     for (j, &sd) in shape.iter().enumerate() {
@@ -430,7 +465,9 @@ fn pass_to_block(fl: &mut FunctionLowering, body: &Body, dest: Block, operands: 
         }
         all.push((ks, comps));
     }
-    // The predecessor is the block the branch ends up in (copies above may add blocks).
+    // The block's buffers are freed or go to the frame on the edge; the predecessor is the
+    // block the branch ends up in (copies and frame pushes may add blocks).
+    fl.close_block_buffers();
     let from = fl.f.cur.clone();
     for (ks, comps) in all {
         for (k, c) in ks.iter().zip(comps) {
@@ -456,18 +493,14 @@ impl FunctionLowering<'_, '_> {
             let slot = self.results[k].clone();
             match self.get(v)? {
                 Slot::Tensor(t) => {
-                    let own = self.frame.is_none()
-                        && t.contiguous
-                        && t.buf
-                            .is_some_and(|b| self.bufs[b].state == BufState::Live && !handed.contains(&b));
+                    let own = t.contiguous
+                        && t.buf.is_some_and(|b| {
+                            self.bufs[b].state == BufState::Live && !self.bufs[b].in_frame && !handed.contains(&b)
+                        });
                     let t = if own {
                         t
                     } else {
-                        // In a function with several blocks the copy is made outside the frame.
-                        let frame = self.frame.take();
-                        let c = self.new_tensor(t.elem, &t.dims);
-                        self.frame = frame;
-                        let c = c?;
+                        let c = self.new_tensor(t.elem, &t.dims)?;
                         copy_into(self, &t, &c)?;
                         c
                     };
@@ -490,7 +523,8 @@ impl FunctionLowering<'_, '_> {
         Ok(())
     }
 
-    /// Passes `operands` to block `dest` (its block arguments) and jumps there.
+    /// Passes `operands` to block `dest` (its block arguments) and jumps there; the block's
+    /// buffers are freed or go to the frame on the way.
     pub fn branch_to(&mut self, body: &Body, dest: Block, operands: &[Value]) -> R<()> {
         pass_to_block(self, body, dest, operands)?;
         let l = self.labels[&dest].clone();

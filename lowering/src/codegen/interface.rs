@@ -22,6 +22,12 @@ use super::{LowerError, R};
 /// the values of its results (none for terminators, which end the block themselves).
 pub trait LowerOp: Sync {
     fn lower(&self, fl: &mut FunctionLowering, body: &Body, op: Op) -> R<Vec<Slot>>;
+    /// The operand whose buffer the lowering may write its result into when the operand dies
+    /// at the op (see `inplace`; MLIR's `BufferizableOpInterface::bufferizesToMemoryWrite` with
+    /// the result aliasing that operand). `None`: the op never updates an operand.
+    fn in_place_operand(&self) -> Option<usize> {
+        None
+    }
 }
 xcs_ir::op_interface!(dyn LowerOp, "llvm-lowering");
 
@@ -34,6 +40,22 @@ impl LowerOp for LowerFn {
         let o = OpSite::new(fl, body, op);
         fl.cur_site = o.site;
         (self.0)(fl, &o)
+    }
+}
+
+/// A [`LowerFn`] whose result may take the buffer of operand `operand` when it dies at the op
+/// ([`LowerOp::in_place_operand`]; the function asks [`FunctionLowering::can_update_in_place`]).
+pub struct UpdateFn {
+    pub lower: fn(&mut FunctionLowering, &OpSite) -> R<Vec<Slot>>,
+    pub operand: usize,
+}
+
+impl LowerOp for UpdateFn {
+    fn lower(&self, fl: &mut FunctionLowering, body: &Body, op: Op) -> R<Vec<Slot>> {
+        LowerFn(self.lower).lower(fl, body, op)
+    }
+    fn in_place_operand(&self) -> Option<usize> {
+        Some(self.operand)
     }
 }
 

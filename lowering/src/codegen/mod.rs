@@ -1,12 +1,13 @@
 //! The core of the lowering, which knows no op: the LLVM IR text builder ([`llvm_ir`]), element
 //! types in memory and registers ([`types`]), module and function lowering state ([`module`],
 //! [`function`]: functions, blocks, the op loop), the buffer plan and run-time error exits
-//! ([`buffers`]), outlined loop kernels ([`kernel`]), the loop nests shared by elementwise
+//! ([`buffers`]), liveness and in-place updates ([`inplace`]), outlined loop kernels ([`kernel`]), the loop nests shared by elementwise
 //! kernels ([`loops`]), and the [`LowerOp`] interface through which the op loop finds each op's
 //! lowering ([`interface`]). The ops' lowerings (`crate::ops`) use this core; it never uses them.
 
 pub mod buffers;
 pub mod function;
+pub mod inplace;
 pub mod interface;
 pub mod kernel;
 pub mod llvm_ir;
@@ -21,7 +22,7 @@ use xcs_ir::{Diagnostic, Location};
 
 pub use buffers::{PlanStats, RunTimeCheck, RunTimeError};
 pub use function::{lower_function, FunctionLowering};
-pub use interface::{check_result_dims, LowerFn, LowerOp, OpSite};
+pub use interface::{check_result_dims, LowerFn, LowerOp, OpSite, UpdateFn};
 pub use kernel::Kernel;
 pub use module::{ModuleLowering, Port, Site};
 pub use values::{row_major, Slot, TensorVal};

@@ -1,7 +1,8 @@
 //! The ops of run-time positions (`dialects/src/tensor/dynamic.rs`): `tensor.iota` is a module
 //! constant computed by the interpreter's own kernel; `tensor.dynamic_slice` a view at the
-//! clamped starts (no copy); `tensor.dynamic_update_slice` a copy of `x` with the update copied
-//! in at the clamped starts; `tensor.extract` a load of the single element into a scalar.
+//! clamped starts (no copy); `tensor.dynamic_update_slice` the update copied into `x` at the
+//! clamped starts, in `x`'s own buffer when `x` dies there (`codegen::inplace`), else into a
+//! copy of `x`; `tensor.extract` a load of the single element into a scalar.
 
 use xcs_dialects::interp::{ElemType, OpInfo};
 use xcs_ir::opdef::OpView;
@@ -9,11 +10,11 @@ use xcs_ir::opdef::OpView;
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::copy_into;
 use crate::codegen::types::{int_to_i64, load_elem, mem_ty};
-use crate::codegen::{row_major, FunctionLowering, LowerFn, OpSite, Slot, TensorVal, R};
+use crate::codegen::{row_major, FunctionLowering, LowerFn, OpSite, Slot, TensorVal, UpdateFn, R};
 
 pub static IOTA: LowerFn = LowerFn(iota);
 pub static DYNAMIC_SLICE: LowerFn = LowerFn(dynamic_slice);
-pub static DYNAMIC_UPDATE_SLICE: LowerFn = LowerFn(dynamic_update_slice);
+pub static DYNAMIC_UPDATE_SLICE: UpdateFn = UpdateFn { lower: dynamic_update_slice, operand: 0 };
 pub static EXTRACT: LowerFn = LowerFn(extract);
 pub static FROM_INDEX: LowerFn = LowerFn(from_index);
 
@@ -71,8 +72,13 @@ pub fn dynamic_update_slice(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot
     if update.rank() != x.rank() {
         return Err(o.err("update must have x's rank"));
     }
-    let out = fl.new_tensor(x.elem, &x.dims)?;
-    copy_into(fl, &x, &out)?;
+    let out = if fl.can_update_in_place(o.body, o.op, 0, &x) {
+        x.clone()
+    } else {
+        let out = fl.new_tensor(x.elem, &x.dims)?;
+        copy_into(fl, &x, &out)?;
+        out
+    };
     let starts = clamped_starts(fl, o, 2, &x.dims, &update.dims)?;
     let part = view_at(fl, &out, &starts, update.dims.clone());
     copy_into(fl, &update, &part)?;
