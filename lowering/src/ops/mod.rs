@@ -1,7 +1,9 @@
 //! The lowering of each op, one file per op family so a family's kernels can be replaced
 //! (tiled, vectorized) without touching the others: [`elementwise`] (binary, unary, gelu, cmp,
 //! select, cast: one lowering for every op with an `Elementwise` interface), [`reduce`] (reduce,
-//! softmax, layer_norm), [`matmul`] (matmul, einsum; the packed f32 kernel in [`matmul_f32`]),
+//! softmax, layer_norm), [`matmul`] (matmul, einsum; the f32 matmul as a call of the runtime's precompiled library in
+//! [`matmul_lib`], or the generated packed kernel in [`matmul_f32`], their epilogue in
+//! [`matmul_epilogue`]),
 //! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`dynamic`]
 //! (iota, dynamic_slice, dynamic_update_slice, extract), [`fused`]
 //! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert), [`shard`] (the
@@ -23,7 +25,9 @@ pub mod fused;
 pub mod layout;
 pub mod math;
 pub mod matmul;
+pub mod matmul_epilogue;
 pub mod matmul_f32;
+pub mod matmul_lib;
 pub mod reduce;
 pub mod shard;
 pub mod workload;

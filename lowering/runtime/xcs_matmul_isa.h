@@ -1,0 +1,91 @@
+/* XCS runtime: the per-ISA part of the f32 matmul (xcs_matmul.c includes this file once per
+ * instruction set, with MM_ISA (a name suffix), MM_TARGET (a target attribute), MM_VL (f32 lanes
+ * of a vector), MM_NV (vectors per tile row) and MM_MR (tile rows) defined): the register-tiled
+ * microkernel (MR x NV*VL accumulators of GCC/clang vector extensions, multiply-adds contracted
+ * into FMAs) and the two packing routines, compiled for that instruction set. */
+
+#define MM_CAT2(a, b) a##_##b
+#define MM_CAT(a, b) MM_CAT2(a, b)
+#define MM_FN(x) MM_CAT(x, MM_ISA)
+#define MM_NR (MM_VL * MM_NV)
+
+/* acc[r][v] += a[p*MR + r] * b[p*NR + v*VL ..] for p < kc, starting from zero (first) or from the
+ * tile of C at `c` (row pitch ldc); the result is stored back to C. `ap` and `bp` are packed
+ * (64-byte aligned); C rows need no alignment. */
+#define MM_MICROKERNEL(NAME, MR)                                                                    \
+    MM_TARGET static void NAME(int64_t kc, const float *restrict ap, const float *restrict bp,      \
+                               float *restrict c, int64_t ldc, int first) {                         \
+        typedef float vf __attribute__((vector_size(MM_VL * 4)));                                   \
+        typedef float vfu __attribute__((vector_size(MM_VL * 4), aligned(4)));                      \
+        vf acc[MR][MM_NV];                                                                          \
+        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                       \
+            _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)                                 \
+                acc[r][v] = first ? (vf){0} : *(const vfu *)(c + r * ldc + v * MM_VL);             \
+        for (int64_t p = 0; p < kc; p++) {                                                          \
+            vf b[MM_NV];                                                                            \
+            _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)                                 \
+                b[v] = *(const vf *)(bp + p * MM_NR + v * MM_VL);                                   \
+            _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                                 \
+                float a = ap[p * MR + r];                                                           \
+                _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++) acc[r][v] += a * b[v];     \
+            }                                                                                       \
+        }                                                                                           \
+        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                       \
+            _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)                                 \
+                *(vfu *)(c + r * ldc + v * MM_VL) = acc[r][v];                                      \
+    }
+
+MM_MICROKERNEL(MM_FN(mm_kernel_mr), MM_MR)
+MM_MICROKERNEL(MM_FN(mm_kernel_8), 8)
+
+/* Packs rows pc..pc+kc of B's columns col0..col0+NR into `dst` (kc rows of NR, columns at or past
+ * n zero): contiguous rows (sbn == 1) as whole vectors. */
+MM_TARGET static void MM_FN(mm_pack_b)(const float *b, int64_t sbk, int64_t sbn, int64_t n, int64_t pc,
+                                       int64_t kc, int64_t col0, float *restrict dst) {
+    typedef float vfu __attribute__((vector_size(MM_VL * 4), aligned(4)));
+    typedef float vf __attribute__((vector_size(MM_VL * 4)));
+    const float *src = b + pc * sbk + col0 * sbn;
+    if (sbn == 1 && col0 + MM_NR <= n) {
+        for (int64_t p = 0; p < kc; p++, src += sbk, dst += MM_NR)
+            _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)
+                *(vf *)(dst + v * MM_VL) = *(const vfu *)(src + v * MM_VL);
+        return;
+    }
+    int64_t cols = n - col0 < MM_NR ? n - col0 : MM_NR;
+    for (int64_t p = 0; p < kc; p++, src += sbk, dst += MM_NR) {
+        for (int64_t j = 0; j < cols; j++) dst[j] = src[j * sbn];
+        for (int64_t j = cols; j < MM_NR; j++) dst[j] = 0.0f;
+    }
+}
+
+/* Packs rows row0..row0+mr of A's columns pc..pc+kc into `dst` (kc columns of mr, rows at or
+ * past m zero). */
+MM_TARGET static void MM_FN(mm_pack_a)(const float *a, int64_t sam, int64_t sak, int64_t m, int64_t row0,
+                                       int64_t pc, int64_t kc, int64_t mr, float *restrict dst) {
+    int64_t rows = m - row0 < mr ? m - row0 : mr;
+    for (int64_t r = 0; r < rows; r++) {
+        const float *src = a + (row0 + r) * sam + pc * sak;
+        if (sak == 1)
+            for (int64_t p = 0; p < kc; p++) dst[p * mr + r] = src[p];
+        else
+            for (int64_t p = 0; p < kc; p++) dst[p * mr + r] = src[p * sak];
+    }
+    for (int64_t r = rows; r < mr; r++)
+        for (int64_t p = 0; p < kc; p++) dst[p * mr + r] = 0.0f;
+}
+
+static const mm_isa MM_FN(mm_isa) = {
+    .name = MM_ISA_NAME,
+    .mr = MM_MR,
+    .nr = MM_NR,
+    .kernel_mr = MM_FN(mm_kernel_mr),
+    .kernel_8 = MM_FN(mm_kernel_8),
+    .pack_a = MM_FN(mm_pack_a),
+    .pack_b = MM_FN(mm_pack_b),
+};
+
+#undef MM_MICROKERNEL
+#undef MM_NR
+#undef MM_FN
+#undef MM_CAT
+#undef MM_CAT2
