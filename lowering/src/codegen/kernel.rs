@@ -11,6 +11,13 @@ use super::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_
 use super::values::TensorVal;
 use super::R;
 
+/// How [`Kernel::rolled_loops`] keeps loops: rolled, and vectorized or scalar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RolledLoops {
+    Vector,
+    Scalar,
+}
+
 /// An outlined loop kernel being built: `i32 @name(captures..., i64 %lo, i64 %hi)` returning 0,
 /// or 1 after recording a run-time error. Registers of the calling function used inside are
 /// captured as parameters ([`Kernel::cap`]); constants are used as they are, so static sizes
@@ -22,6 +29,9 @@ pub struct Kernel {
     pub lo: Val,
     pub hi: Val,
     fails: u32,
+    /// Loops ended while this is set stay rolled, and scalar if it says so
+    /// (`ModuleBuilder::loop_rolled_md`).
+    pub rolled_loops: Option<RolledLoops>,
 }
 
 impl Kernel {
@@ -115,7 +125,10 @@ impl Kernel {
         // loop's
         self.m.interleave = None;
         let next = body(self, &i, &accs)?;
-        let md = self.m.interleave.take().map(|n| self.m.loop_interleave_md(n));
+        let md = match self.m.interleave.take() {
+            Some(n) => Some(self.m.loop_interleave_md(n)),
+            None => self.rolled_loops.map(|r| self.m.loop_rolled_md(r == RolledLoops::Scalar)),
+        };
         self.f.loop_end_md(st, &next, md.as_deref())
     }
     /// Nested loops over `dims` (first dim outermost) with carried values; `body` gets the index
@@ -176,6 +189,7 @@ impl FunctionLowering<'_, '_> {
             lo: Val::new("i64", "%lo"),
             hi: Val::new("i64", "%hi"),
             fails: 0,
+            rolled_loops: None,
         }
     }
 

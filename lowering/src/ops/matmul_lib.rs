@@ -9,6 +9,7 @@ use super::matmul_epilogue::{epilogue_tile, EpiLeaves, TileAt};
 use super::matmul_f32::CHUNK_FMAS_PER_THRESHOLD;
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{broadcast_strides, offset, unflatten};
+use crate::codegen::kernel::RolledLoops;
 use crate::codegen::{FunctionLowering, OpSite, TensorVal, R};
 
 /// Computes `p` into `out` (a contiguous f32 tensor of the result's sizes) with the library,
@@ -110,10 +111,16 @@ fn epilogue_callback(fl: &mut FunctionLowering, p: &Plan, c: &TensorVal, mut e: 
     let (lw, le, lj) = (f.label("epi_whole"), f.label("epi_edge"), f.label("epi_end"));
     f.condbr(&whole, &lw, &le);
     f.start(&lw);
+    // Rolled loops: the tile's rows one by one (unrolling them would mostly cost compile time).
+    k.rolled_loops = Some(RolledLoops::Vector);
     epilogue_tile(&mut k, &mut e, &kc, &outs, &lv, &TileAt { ncv: &whole_cols, ..at })?;
     k.f.br(&lj);
     k.f.start(&le);
+    // Column-edge tiles are rare (the last of a row when N is not a multiple of the tile): kept
+    // scalar, they cost little to compile.
+    k.rolled_loops = Some(RolledLoops::Scalar);
     epilogue_tile(&mut k, &mut e, &kc, &outs, &lv, &at)?;
+    k.rolled_loops = None;
     k.f.br(&lj);
     k.f.start(&lj);
     let params = ["i64 %eb", "i64 %er0", "i64 %ec0", "i64 %erows", "i64 %ecols"];
