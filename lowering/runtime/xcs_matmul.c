@@ -32,8 +32,8 @@ typedef struct mm_isa {
     mm_kernel_fn kernel_mr, kernel_8;
     void (*pack_a)(const float *a, int64_t sam, int64_t sak, int64_t m, int64_t row0, int64_t pc, int64_t kc,
                    int64_t mr, float *dst);
-    void (*pack_b)(const float *b, int64_t sbk, int64_t sbn, int64_t n, int64_t pc, int64_t kc, int64_t col0,
-                   float *dst);
+    void (*pack_b)(const float *b, int64_t sbk, int64_t sbn, int64_t n, int64_t pc, int64_t kc, int64_t jc,
+                   int64_t nc, float *dst);
 } mm_isa;
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -149,21 +149,75 @@ static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/* Where a K block is and where its packed panels are. */
+/* Prefetches (into L2) of the B panel a thread packs next, `per` cache lines before each
+ * microkernel call of the current panel, so that reading B from memory overlaps the FMAs
+ * instead of stalling the packing: line i is row i / lpr, line i % lpr of the panel at `base`. */
+typedef struct mm_prefetch {
+    const float *base;
+    int64_t ld, lpr, lines, next, per;
+} mm_prefetch;
+
+static inline void mm_prefetch_some(mm_prefetch *pf) {
+    for (int64_t i = 0; i < pf->per && pf->next < pf->lines; i++, pf->next++) {
+        int64_t r = pf->next / pf->lpr, l = pf->next % pf->lpr;
+        __builtin_prefetch(pf->base + r * pf->ld + l * 16, 0, 2);
+    }
+}
+
+/* Where a K block is, and the prefetches of the next B panel during it. */
 typedef struct mm_kblock {
     int64_t pc, kc;
     int first, last;
-    const float *pa, *pb;
+    mm_prefetch pf;
 } mm_kblock;
 
-/* Output tile (row tile ti, column col0..) of batch bi for K block kb: the microkernel on C
+/* A (batch, column block) pair: its batch index, A and B at that batch, C's matrix, and its
+ * columns jc..jc+nc. */
+typedef struct mm_cblock {
+    int64_t bi, jc, nc;
+    const float *a, *b;
+    float *c;
+} mm_cblock;
+
+static mm_cblock mm_cblock_at(const mm_problem *p, int64_t bj) {
+    mm_cblock cb = {.bi = bj / p->njc, .jc = (bj % p->njc) * p->ncb};
+    cb.nc = min64(p->ncb, p->n - cb.jc);
+    int64_t ao = 0, bo = 0, rest = cb.bi;
+    for (int64_t d = p->nbd - 1; d >= 0; d--) {
+        int64_t size = p->bdims[d], idx = rest % size;
+        rest /= size;
+        ao += idx * p->bdims[p->nbd + d];
+        bo += idx * p->bdims[2 * p->nbd + d];
+    }
+    cb.a = p->a + ao;
+    cb.b = p->b + bo;
+    cb.c = p->c + cb.bi * p->m * p->n;
+    return cb;
+}
+
+/* The prefetches of the panel of rows pc.. of `cb`'s columns of B (none if B's rows are not
+ * contiguous or there is no such panel), spread over `calls` microkernel calls. */
+static mm_prefetch mm_prefetch_plan(const mm_problem *p, const mm_cblock *cb, int64_t pc, int64_t calls) {
+    mm_prefetch pf = {0};
+    if (!cb || p->sbn != 1 || pc >= p->k) return pf;
+    int64_t rows = min64(KC, p->k - pc);
+    pf.base = cb->b + pc * p->sbk + cb->jc;
+    pf.ld = p->sbk;
+    pf.lpr = ceil_div(cb->nc, 16);
+    pf.lines = rows * pf.lpr;
+    pf.per = ceil_div(pf.lines, max64(calls, 1));
+    return pf;
+}
+
+/* Output tile (row tile ti, column col0..) of `cb` for K block kb: the microkernel on C
  * directly, or (an edge tile) on a zero-padded copy of its valid part; then, after the last K
  * block, the epilogue. */
-static int32_t mm_tile(const mm_problem *p, const mm_kblock *kb, int64_t bi, float *c, int64_t ti, int64_t col0,
+static int32_t mm_tile(const mm_problem *p, mm_kblock *kb, const mm_cblock *cb, int64_t ti, int64_t col0,
                        const float *at, const float *bt) {
     int64_t mr = p->mr, nr = p->nr, n = p->n;
     int64_t row0 = ti * mr, rows = min64(mr, p->m - row0), cols = min64(nr, n - col0);
-    float *cp = c + row0 * n + col0;
+    float *cp = cb->c + row0 * n + col0;
+    mm_prefetch_some(&kb->pf);
     if (rows == mr && cols == nr) {
         p->kernel(kb->kc, at, bt, cp, n, kb->first);
     } else {
@@ -173,29 +227,31 @@ static int32_t mm_tile(const mm_problem *p, const mm_kblock *kb, int64_t bi, flo
         p->kernel(kb->kc, at, bt, tmp, nr, kb->first);
         for (int64_t r = 0; r < rows; r++) memcpy(cp + r * n, tmp + r * nr, (size_t)cols * sizeof(float));
     }
-    if (kb->last && p->epi) return p->epi(p->epi_ctx, bi, row0, col0, rows, cols);
+    if (kb->last && p->epi) return p->epi(p->epi_ctx, cb->bi, row0, col0, rows, cols);
     return 0;
 }
 
-/* Row tiles t0..t1 of column block jc..jc+nc of batch bi (A, B at that batch, C its matrix):
- * per K block, per block of MCT row tiles, A packed, then each B column tile (packed on the
- * first row block, while it is used) against every row tile of the block. */
-static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, int64_t bi, const float *a,
-                               const float *b, float *c, int64_t jc, int64_t nc, int64_t t0, int64_t t1) {
-    int64_t mr = p->mr, nr = p->nr, ntn = ceil_div(nc, nr);
+/* Row tiles t0..t1 of column block `cb` (`next`: the thread's next one, or NULL): per K block,
+ * B packed (with the first row block), then per block of MCT row tiles, A packed, then each B
+ * column tile against every row tile of the block; meanwhile the next B panel is prefetched. */
+static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, const mm_cblock *cb,
+                               const mm_cblock *next, int64_t t0, int64_t t1) {
+    int64_t mr = p->mr, nr = p->nr, ntn = ceil_div(cb->nc, nr);
     int64_t npc = max64(1, ceil_div(p->k, KC));
     for (int64_t pcb = 0; pcb < npc; pcb++) {
-        mm_kblock kb = {.pc = pcb * KC, .first = pcb == 0, .last = pcb == npc - 1, .pa = pa, .pb = pb};
+        mm_kblock kb = {.pc = pcb * KC, .first = pcb == 0, .last = pcb == npc - 1};
         kb.kc = max64(0, min64(KC, p->k - kb.pc));
+        int64_t calls = ntn * (t1 - t0);
+        kb.pf = kb.last ? mm_prefetch_plan(p, next, 0, calls) : mm_prefetch_plan(p, cb, kb.pc + KC, calls);
         for (int64_t it0 = t0; it0 < t1; it0 += p->mct) {
             int64_t it1 = min64(it0 + p->mct, t1);
             for (int64_t ti = it0; ti < it1; ti++)
-                p->isa->pack_a(a, p->sam, p->sak, p->m, ti * mr, kb.pc, kb.kc, mr, pa + (ti - it0) * mr * kb.kc);
+                p->isa->pack_a(cb->a, p->sam, p->sak, p->m, ti * mr, kb.pc, kb.kc, mr, pa + (ti - it0) * mr * kb.kc);
+            if (it0 == t0) p->isa->pack_b(cb->b, p->sbk, p->sbn, p->n, kb.pc, kb.kc, cb->jc, cb->nc, pb);
             for (int64_t jt = 0; jt < ntn; jt++) {
                 float *bt = pb + jt * kb.kc * nr;
-                if (it0 == t0) p->isa->pack_b(b, p->sbk, p->sbn, p->n, kb.pc, kb.kc, jc + jt * nr, bt);
                 for (int64_t ti = it0; ti < it1; ti++) {
-                    int32_t st = mm_tile(p, &kb, bi, c, ti, jc + jt * nr, pa + (ti - it0) * mr * kb.kc, bt);
+                    int32_t st = mm_tile(p, &kb, cb, ti, cb->jc + jt * nr, pa + (ti - it0) * mr * kb.kc, bt);
                     if (st) return st;
                 }
             }
@@ -212,18 +268,11 @@ static int32_t mm_units(void *ctx, int64_t lo, int64_t hi) {
     float *pa = scratch(pa_floats + pb_floats + 16);
     if (!pa) return xcs_rt_fail(p->site, p->oom);
     float *pb = pa + ((pa_floats + 15) & ~(size_t)15);
-    for (int64_t bj = lo / p->mt; bj < ceil_div(hi, p->mt); bj++) {
+    int64_t bj_end = ceil_div(hi, p->mt);
+    for (int64_t bj = lo / p->mt; bj < bj_end; bj++) {
         int64_t t0 = max64(lo - bj * p->mt, 0), t1 = min64(hi - bj * p->mt, p->mt);
-        int64_t bi = bj / p->njc, jc = (bj % p->njc) * p->ncb;
-        int64_t ao = 0, bo = 0, rest = bi;
-        for (int64_t d = p->nbd - 1; d >= 0; d--) {
-            int64_t size = p->bdims[d], idx = rest % size;
-            rest /= size;
-            ao += idx * p->bdims[p->nbd + d];
-            bo += idx * p->bdims[2 * p->nbd + d];
-        }
-        int32_t st = mm_column_block(p, pa, pb, bi, p->a + ao, p->b + bo, p->c + bi * p->m * p->n, jc,
-                                     min64(p->ncb, p->n - jc), t0, t1);
+        mm_cblock cb = mm_cblock_at(p, bj), next = bj + 1 < bj_end ? mm_cblock_at(p, bj + 1) : cb;
+        int32_t st = mm_column_block(p, pa, pb, &cb, bj + 1 < bj_end ? &next : NULL, t0, t1);
         if (st) return st;
     }
     return 0;

@@ -38,23 +38,27 @@
 MM_MICROKERNEL(MM_FN(mm_kernel_mr), MM_MR)
 MM_MICROKERNEL(MM_FN(mm_kernel_8), 8)
 
-/* Packs rows pc..pc+kc of B's columns col0..col0+NR into `dst` (kc rows of NR, columns at or past
- * n zero): contiguous rows (sbn == 1) as whole vectors. */
+/* Packs rows pc..pc+kc of B's columns jc..jc+nc into `dst`: column tile t (NR columns) at
+ * dst + t*kc*NR, kc rows of NR, columns at or past n zero. Row by row, so the reads of a
+ * row-major B are sequential (the hardware prefetchers stream them); full tiles of contiguous
+ * rows (sbn == 1) as whole vectors. */
 MM_TARGET static void MM_FN(mm_pack_b)(const float *b, int64_t sbk, int64_t sbn, int64_t n, int64_t pc,
-                                       int64_t kc, int64_t col0, float *restrict dst) {
+                                       int64_t kc, int64_t jc, int64_t nc, float *restrict dst) {
     typedef float vfu __attribute__((vector_size(MM_VL * 4), aligned(4)));
     typedef float vf __attribute__((vector_size(MM_VL * 4)));
-    const float *src = b + pc * sbk + col0 * sbn;
-    if (sbn == 1 && col0 + MM_NR <= n) {
-        for (int64_t p = 0; p < kc; p++, src += sbk, dst += MM_NR)
+    int64_t full = sbn == 1 ? nc / MM_NR : 0, ntn = (nc + MM_NR - 1) / MM_NR;
+    for (int64_t p = 0; p < kc; p++) {
+        const float *src = b + (pc + p) * sbk + jc * sbn;
+        float *d = dst + p * MM_NR;
+        for (int64_t t = 0; t < full; t++, src += MM_NR, d += kc * MM_NR)
             _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)
-                *(vf *)(dst + v * MM_VL) = *(const vfu *)(src + v * MM_VL);
-        return;
-    }
-    int64_t cols = n - col0 < MM_NR ? n - col0 : MM_NR;
-    for (int64_t p = 0; p < kc; p++, src += sbk, dst += MM_NR) {
-        for (int64_t j = 0; j < cols; j++) dst[j] = src[j * sbn];
-        for (int64_t j = cols; j < MM_NR; j++) dst[j] = 0.0f;
+                *(vf *)(d + v * MM_VL) = *(const vfu *)(src + v * MM_VL);
+        for (int64_t t = full; t < ntn; t++, d += kc * MM_NR) {
+            int64_t col0 = jc + t * MM_NR, cols = n - col0 < MM_NR ? n - col0 : MM_NR;
+            const float *s = b + (pc + p) * sbk + col0 * sbn;
+            for (int64_t j = 0; j < cols; j++) d[j] = s[j * sbn];
+            for (int64_t j = cols; j < MM_NR; j++) d[j] = 0.0f;
+        }
     }
 }
 
