@@ -36,6 +36,15 @@ typedef struct mm_isa {
                    int64_t nc, float *dst);
 } mm_isa;
 
+/* Blocking: KC rows of B per packed panel, at most NC columns per column block, MC_ROWS rows
+ * of A per packed block; a thread's column block has at least MIN_NCB_TILES column tiles. */
+#define KC 256
+#define NC 1024
+#define MC_ROWS 96
+#define MIN_NCB_TILES 4
+#define MAX_TILE (16 * 64)
+#define MM_KC KC
+
 #if defined(__x86_64__) || defined(__i386__)
 #define MM_ISA avx512
 #define MM_ISA_NAME "avx512"
@@ -80,13 +89,6 @@ typedef struct mm_isa {
 #undef MM_NV
 #undef MM_MR
 
-/* Blocking: KC rows of B per packed panel, at most NC columns per column block, MC_ROWS rows
- * of A per packed block; a thread's column block has at least MIN_NCB_TILES column tiles. */
-#define KC 256
-#define NC 1024
-#define MC_ROWS 96
-#define MIN_NCB_TILES 4
-#define MAX_TILE (16 * 64)
 
 /* The instruction set: the best the CPU runs, or XCS_MATMUL_ISA (avx512, avx2, generic) if the
  * CPU runs it (to test every variant on one machine). */
@@ -151,16 +153,21 @@ static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /* Prefetches (into L2) of the B panel a thread packs next, `per` cache lines before each
  * microkernel call of the current panel, so that reading B from memory overlaps the FMAs
- * instead of stalling the packing: line i is row i / lpr, line i % lpr of the panel at `base`. */
+ * instead of stalling the packing: `rows` rows of `lpr` lines, `ld` floats apart; the next is
+ * line l of row r (at `row`). */
 typedef struct mm_prefetch {
-    const float *base;
-    int64_t ld, lpr, lines, next, per;
+    const float *row;
+    int64_t ld, lpr, rows, per, r, l;
 } mm_prefetch;
 
 static inline void mm_prefetch_some(mm_prefetch *pf) {
-    for (int64_t i = 0; i < pf->per && pf->next < pf->lines; i++, pf->next++) {
-        int64_t r = pf->next / pf->lpr, l = pf->next % pf->lpr;
-        __builtin_prefetch(pf->base + r * pf->ld + l * 16, 0, 2);
+    for (int64_t i = 0; i < pf->per && pf->r < pf->rows; i++) {
+        __builtin_prefetch(pf->row + pf->l * 16, 0, 2);
+        if (++pf->l == pf->lpr) {
+            pf->l = 0;
+            pf->r++;
+            pf->row += pf->ld;
+        }
     }
 }
 
@@ -200,12 +207,11 @@ static mm_cblock mm_cblock_at(const mm_problem *p, int64_t bj) {
 static mm_prefetch mm_prefetch_plan(const mm_problem *p, const mm_cblock *cb, int64_t pc, int64_t calls) {
     mm_prefetch pf = {0};
     if (!cb || p->sbn != 1 || pc >= p->k) return pf;
-    int64_t rows = min64(KC, p->k - pc);
-    pf.base = cb->b + pc * p->sbk + cb->jc;
+    pf.rows = min64(KC, p->k - pc);
+    pf.row = cb->b + pc * p->sbk + cb->jc;
     pf.ld = p->sbk;
     pf.lpr = ceil_div(cb->nc, 16);
-    pf.lines = rows * pf.lpr;
-    pf.per = ceil_div(pf.lines, max64(calls, 1));
+    pf.per = ceil_div(pf.rows * pf.lpr, max64(calls, 1));
     return pf;
 }
 
@@ -246,12 +252,12 @@ static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, const 
         for (int64_t it0 = t0; it0 < t1; it0 += p->mct) {
             int64_t it1 = min64(it0 + p->mct, t1);
             for (int64_t ti = it0; ti < it1; ti++)
-                p->isa->pack_a(cb->a, p->sam, p->sak, p->m, ti * mr, kb.pc, kb.kc, mr, pa + (ti - it0) * mr * kb.kc);
+                p->isa->pack_a(cb->a, p->sam, p->sak, p->m, ti * mr, kb.pc, kb.kc, mr, pa + (ti - it0) * mr * KC);
             if (it0 == t0) p->isa->pack_b(cb->b, p->sbk, p->sbn, p->n, kb.pc, kb.kc, cb->jc, cb->nc, pb);
             for (int64_t jt = 0; jt < ntn; jt++) {
                 float *bt = pb + jt * kb.kc * nr;
                 for (int64_t ti = it0; ti < it1; ti++) {
-                    int32_t st = mm_tile(p, &kb, cb, ti, cb->jc + jt * nr, pa + (ti - it0) * mr * kb.kc, bt);
+                    int32_t st = mm_tile(p, &kb, cb, ti, cb->jc + jt * nr, pa + (ti - it0) * mr * KC, bt);
                     if (st) return st;
                 }
             }
@@ -264,7 +270,7 @@ static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, const 
 static int32_t mm_units(void *ctx, int64_t lo, int64_t hi) {
     const mm_problem *p = ctx;
     int64_t kca = min64(max64(p->k, 1), KC);
-    size_t pa_floats = (size_t)(p->mct * p->mr * kca), pb_floats = (size_t)(kca * ceil_div(p->ncb, p->nr) * p->nr);
+    size_t pa_floats = (size_t)(p->mct * p->mr * KC), pb_floats = (size_t)(kca * ceil_div(p->ncb, p->nr) * p->nr);
     float *pa = scratch(pa_floats + pb_floats + 16);
     if (!pa) return xcs_rt_fail(p->site, p->oom);
     float *pb = pa + ((pa_floats + 15) & ~(size_t)15);

@@ -1,6 +1,7 @@
 /* XCS runtime: the per-ISA part of the f32 matmul (xcs_matmul.c includes this file once per
  * instruction set, with MM_ISA (a name suffix), MM_TARGET (a target attribute), MM_VL (f32 lanes
- * of a vector), MM_NV (vectors per tile row) and MM_MR (tile rows) defined): the register-tiled
+ * of a vector), MM_NV (vectors per tile row), MM_MR (tile rows) and MM_KC (the row pitch of a
+ * packed A tile) defined): the register-tiled
  * microkernel (MR x NV*VL accumulators of GCC/clang vector extensions, multiply-adds contracted
  * into FMAs) and the two packing routines, compiled for that instruction set. */
 
@@ -9,7 +10,7 @@
 #define MM_FN(x) MM_CAT(x, MM_ISA)
 #define MM_NR (MM_VL * MM_NV)
 
-/* acc[r][v] += a[p*MR + r] * b[p*NR + v*VL ..] for p < kc, starting from zero (first) or from the
+/* acc[r][v] += a[r*KC + p] * b[p*NR + v*VL ..] for p < kc, starting from zero (first) or from the
  * tile of C at `c` (row pitch ldc); the result is stored back to C. `ap` and `bp` are packed
  * (64-byte aligned); C rows need no alignment. */
 #define MM_MICROKERNEL(NAME, MR)                                                                    \
@@ -18,6 +19,10 @@
         typedef float vf __attribute__((vector_size(MM_VL * 4)));                                   \
         typedef float vfu __attribute__((vector_size(MM_VL * 4), aligned(4)));                      \
         vf acc[MR][MM_NV];                                                                          \
+        /* the tile's lines of C, to be written (first) or read and written: fetched meanwhile */   \
+        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                       \
+            _Pragma("GCC unroll 4") for (int v = 0; v < MM_NR; v += 16)                             \
+                __builtin_prefetch(c + r * ldc + v, 1, 3);                                          \
         _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++)                                       \
             _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)                                 \
                 acc[r][v] = first ? (vf){0} : *(const vfu *)(c + r * ldc + v * MM_VL);             \
@@ -26,7 +31,7 @@
             _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)                                 \
                 b[v] = *(const vf *)(bp + p * MM_NR + v * MM_VL);                                   \
             _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) {                                 \
-                float a = ap[p * MR + r];                                                           \
+                float a = ap[r * MM_KC + p];                                                       \
                 _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++) acc[r][v] += a * b[v];     \
             }                                                                                       \
         }                                                                                           \
@@ -62,20 +67,22 @@ MM_TARGET static void MM_FN(mm_pack_b)(const float *b, int64_t sbk, int64_t sbn,
     }
 }
 
-/* Packs rows row0..row0+mr of A's columns pc..pc+kc into `dst` (kc columns of mr, rows at or
- * past m zero). */
+/* Packs rows row0..row0+mr of A's columns pc..pc+kc into `dst` (row r at dst + r*KC, so the
+ * microkernel's loads are at constant offsets from one pointer; rows at or past m zero): a
+ * row-major A's rows are copied whole. */
 MM_TARGET static void MM_FN(mm_pack_a)(const float *a, int64_t sam, int64_t sak, int64_t m, int64_t row0,
                                        int64_t pc, int64_t kc, int64_t mr, float *restrict dst) {
     int64_t rows = m - row0 < mr ? m - row0 : mr;
     for (int64_t r = 0; r < rows; r++) {
         const float *src = a + (row0 + r) * sam + pc * sak;
+        float *d = dst + r * MM_KC;
         if (sak == 1)
-            for (int64_t p = 0; p < kc; p++) dst[p * mr + r] = src[p];
+            for (int64_t p = 0; p < kc; p++) d[p] = src[p];
         else
-            for (int64_t p = 0; p < kc; p++) dst[p * mr + r] = src[p * sak];
+            for (int64_t p = 0; p < kc; p++) d[p] = src[p * sak];
     }
     for (int64_t r = rows; r < mr; r++)
-        for (int64_t p = 0; p < kc; p++) dst[p * mr + r] = 0.0f;
+        for (int64_t p = 0; p < kc; p++) dst[r * MM_KC + p] = 0.0f;
 }
 
 static const mm_isa MM_FN(mm_isa) = {
