@@ -1,10 +1,12 @@
-//! The packed f32 matmul kernel (f32 operands and result): blocked over N and K, B and A
-//! panels packed into scratch buffers, a register-tiled microkernel of vector FMAs chosen from
-//! the target features, and an optional epilogue (a `tensor.fused` region's elementwise ops)
-//! applied to each output tile while it is in L1. Written as named steps over plan structs:
-//! the thread split (`thread_split`), the kernel's captured view (`F32Kernel`), its scratch,
-//! the column blocks and K blocks, packing (`pack_b`, `pack_a`), the prefetch of the next
-//! B block, the tile and its microkernel (`tile`, `microkernel`) and the epilogue.
+//! The packed f32 matmul kernel generated as LLVM IR per call site (`Options::matmul` =
+//! `Generated`, `xcs-run --matmul=generated`; by default the runtime's library computes it, see
+//! `matmul_lib`): blocked over N and K, B and A panels packed into scratch buffers, a
+//! register-tiled microkernel of vector FMAs chosen from the target features, and an optional
+//! epilogue (a `tensor.fused` region's elementwise ops) applied to each output tile while it is
+//! in L1. Written as named steps over plan structs: the thread split (`thread_split`), the
+//! kernel's captured view (`F32Kernel`), its scratch, the column blocks and K blocks, packing
+//! (`pack_b`, `pack_a`), the prefetch of the next B block, the tile and its microkernel (`tile`,
+//! `microkernel`) and the epilogue.
 
 use super::matmul::{Epilogue, Plan};
 use super::matmul_epilogue::{epilogue_tile, EpiLeaves, TileAt};
