@@ -1,4 +1,5 @@
-//! Compiles the C runtime (runtime/xcs_runtime.c, runtime/xcs_collectives.c) into a static
+//! Compiles the C runtime (runtime/xcs_runtime.c, runtime/xcs_collectives.c, the f32 matmul
+//! library runtime/xcs_matmul.c with its per-ISA kernels runtime/xcs_matmul_isa.h) into a static
 //! library linked into this crate, where the JIT finds its functions; and, when MPI is found
 //! (`mpicc --showme`, Debian's OpenMPI), the MPI transport (runtime/xcs_mpi.c) into a shared
 //! library `libxcs_mpi.so` that `xcs-run --mpi` loads at run time (its path is compiled in as
@@ -7,13 +8,23 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
-    for f in ["xcs_runtime.c", "xcs_runtime.h", "xcs_collectives.c", "xcs_comm.h", "xcs_mpi.c", "xcs_mpi.h"] {
+    for f in [
+        "xcs_runtime.c",
+        "xcs_runtime.h",
+        "xcs_collectives.c",
+        "xcs_comm.h",
+        "xcs_matmul.c",
+        "xcs_matmul_isa.h",
+        "xcs_mpi.c",
+        "xcs_mpi.h",
+    ] {
         println!("cargo:rerun-if-changed=runtime/{f}");
     }
     println!("cargo:rerun-if-env-changed=XCS_MPICC");
     cc::Build::new()
         .file("runtime/xcs_runtime.c")
         .file("runtime/xcs_collectives.c")
+        .file("runtime/xcs_matmul.c")
         .opt_level(2)
         .flag("-pthread")
         .warnings(true)

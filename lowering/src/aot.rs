@@ -16,6 +16,8 @@ use crate::{lower_module, Export, LowerError, Lowered, Options, Which};
 pub const RUNTIME_C: &str = include_str!("../runtime/xcs_runtime.c");
 pub const RUNTIME_H: &str = include_str!("../runtime/xcs_runtime.h");
 pub const COLLECTIVES_C: &str = include_str!("../runtime/xcs_collectives.c");
+pub const MATMUL_C: &str = include_str!("../runtime/xcs_matmul.c");
+pub const MATMUL_ISA_H: &str = include_str!("../runtime/xcs_matmul_isa.h");
 pub const COMM_H: &str = include_str!("../runtime/xcs_comm.h");
 pub const MPI_C: &str = include_str!("../runtime/xcs_mpi.c");
 pub const MPI_H: &str = include_str!("../runtime/xcs_mpi.h");
@@ -122,12 +124,13 @@ fn tempdir() -> Result<PathBuf, String> {
 /// Links the module's object `obj` and the runtime (with the MPI transport if `mpi`) into the
 /// shared library `out`, with the system `cc` (`$CC`) and, for MPI, `mpicc`'s flags.
 fn link_shared_lib(dir: &Path, obj: &Path, out: &Path, mpi: bool) -> Result<(), String> {
-    for (name, text) in [("xcs_runtime.h", RUNTIME_H), ("xcs_comm.h", COMM_H), ("xcs_mpi.h", MPI_H)] {
+    let headers = [("xcs_runtime.h", RUNTIME_H), ("xcs_comm.h", COMM_H), ("xcs_mpi.h", MPI_H), ("xcs_matmul_isa.h", MATMUL_ISA_H)];
+    for (name, text) in headers {
         std::fs::write(dir.join(name), text).map_err(|e| e.to_string())?;
     }
     let (mpi_compile, mpi_link) = if mpi { mpi_flags()? } else { (Vec::new(), Vec::new()) };
     let mut objects = vec![obj.to_path_buf()];
-    let mut sources = vec![("xcs_runtime", RUNTIME_C), ("xcs_collectives", COLLECTIVES_C)];
+    let mut sources = vec![("xcs_runtime", RUNTIME_C), ("xcs_collectives", COLLECTIVES_C), ("xcs_matmul", MATMUL_C)];
     if mpi {
         sources.push(("xcs_mpi", MPI_C));
     }

@@ -26,7 +26,7 @@ pub mod timing;
 use xcs_ir::{Context, Module};
 
 pub use aot::{translate, Emit};
-pub use codegen::{LowerError, LowerOp, Options, PlanStats, Port, Site};
+pub use codegen::{LowerError, LowerOp, MatmulKernel, Options, PlanStats, Port, Site};
 pub use jit::{Jit, JitError};
 pub use timing::Phases;
 pub use ops::attach_interfaces;

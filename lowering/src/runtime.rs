@@ -1,4 +1,4 @@
-//! The C runtime (`runtime/xcs_runtime.c`, `runtime/xcs_collectives.c`) as seen from Rust: it is
+//! The C runtime (`runtime/xcs_runtime.c`, `runtime/xcs_collectives.c`, `runtime/xcs_matmul.c`) as seen from Rust: it is
 //! compiled by `build.rs` and linked into this crate, so the JIT maps the generated code's
 //! runtime calls to these symbols; [`XcsTensor`] is the C ABI's `xcs_tensor`; the thread count
 //! and allocation counters; the communicators of SPMD code ([`CommGuard`], [`ShmGrid`]).
@@ -39,6 +39,7 @@ extern "C" {
     fn xcs_rt_call_enter() -> i32;
     fn xcs_rt_call_leave();
     fn xcs_rt_parallel_for(f: *const c_void, ctx: *mut c_void, n: i64, grain: i64) -> i32;
+    fn xcs_rt_matmul_f32();
     fn xcs_rt_frame_push(f: *mut c_void, p: *mut c_void) -> i32;
     fn xcs_rt_frame_release(f: *mut c_void);
     fn xcs_rt_arg(
@@ -97,6 +98,7 @@ pub fn symbols() -> Vec<(&'static str, usize)> {
         ("xcs_rt_call_enter", xcs_rt_call_enter as *const () as usize),
         ("xcs_rt_call_leave", xcs_rt_call_leave as *const () as usize),
         ("xcs_rt_parallel_for", xcs_rt_parallel_for as *const () as usize),
+        ("xcs_rt_matmul_f32", xcs_rt_matmul_f32 as *const () as usize),
         ("xcs_rt_frame_push", xcs_rt_frame_push as *const () as usize),
         ("xcs_rt_frame_release", xcs_rt_frame_release as *const () as usize),
         ("xcs_rt_arg", xcs_rt_arg as *const () as usize),

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use xcs_dialects::interp::{random_tensor, ElemType, Interpreter, RtValue, Scalar, Tensor};
 use xcs_ir::parser::{parse_module, ParseOptions};
 use xcs_ir::{Context, Module, TypeKind, DYNAMIC};
-use xcs_lowering::{runtime, Jit, Options};
+use xcs_lowering::{runtime, Jit, MatmulKernel, Options};
 
 mod spmd;
 
@@ -1951,14 +1951,24 @@ fn check_matmul_f32(body: &str, ta: &str, tb: &str, tr: &str, sa: &[usize], sb: 
     );
     let ctx = xcs_lowering::context();
     let m = parse(&ctx, &src);
-    let mut o = opts();
-    o.threads = threads;
-    o.parallel_threshold = 1;
-    runtime::set_num_threads(threads);
-    let jit = Jit::new(&ctx, &m, o);
+    for kind in [MatmulKernel::Library, MatmulKernel::Generated] {
+        let mut o = opts();
+        o.threads = threads;
+        o.parallel_threshold = 1;
+        o.matmul = kind;
+        runtime::set_num_threads(threads);
+        let jit = Jit::new(&ctx, &m, o);
+        check_matmul_f32_jit(&ctx, &m, &jit, &src, sa, sb, k, threads);
+    }
+    runtime::set_num_threads(1);
+}
+
+/// The calls of [`check_matmul_f32`] with one JIT.
+#[allow(clippy::too_many_arguments)]
+fn check_matmul_f32_jit(ctx: &Context, m: &Module, jit: &Jit, src: &str, sa: &[usize], sb: &[usize], k: usize, threads: usize) {
     for seed in 1..3u64 {
         let args = vec![rand("f32", sa, seed), rand("f32", sb, seed + 100)];
-        let interp = Interpreter::new(&ctx, &m);
+        let interp = Interpreter::new(ctx, m);
         let want = interp.call("f", args.clone()).expect("interpreter");
         let bound = interp.call("bound", args.clone()).expect("interpreter bound");
         let before = runtime::live_allocations();
@@ -1986,7 +1996,6 @@ fn check_matmul_f32(body: &str, ta: &str, tb: &str, tr: &str, sa: &[usize], sb: 
             );
         }
     }
-    runtime::set_num_threads(1);
 }
 
 /// The regions of `reduction_prologues`: (inputs, output, body producing `%y`, whether it must
@@ -2134,10 +2143,14 @@ fn matmul_epilogue() {
         let (fused, plain) = fused_and_plain(&ins, &outs, body, yields);
         let ctx = xcs_lowering::context();
         let (mf, mp) = (parse(&ctx, &fused), parse(&ctx, &plain));
-        for threads in [1, 2] {
+        // The library's results and the generated kernel's, bit for bit (same K blocking, same
+        // FMA order per element).
+        let mut first: Option<Vec<RtValue>> = None;
+        for (threads, kind) in [1, 2].into_iter().flat_map(|t| [(t, MatmulKernel::Library), (t, MatmulKernel::Generated)]) {
             let mut o = opts();
             o.threads = threads;
             o.parallel_threshold = 1;
+            o.matmul = kind;
             runtime::set_num_threads(threads);
             let (jf, jp) = (Jit::new(&ctx, &mf, o.clone()), Jit::new(&ctx, &mp, o));
             let args: Vec<RtValue> = shapes
@@ -2161,7 +2174,11 @@ fn matmul_epilogue() {
                 assert_eq!(g.shape, w.shape, "{fused}");
                 let (g, w) = (g.data.to_f64s().unwrap(), w.data.to_f64s().unwrap());
                 let same = g.iter().zip(&w).all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(same, "{threads} threads: the epilogue differs from op by op\n{fused}");
+                assert!(same, "{threads} threads, {kind:?}: the epilogue differs from op by op\n{fused}");
+            }
+            match &first {
+                None => first = Some(got),
+                Some(f) => assert!(same_bits(f, &got), "{threads} threads, {kind:?} differs from the library\n{fused}"),
             }
         }
         runtime::set_num_threads(1);
@@ -2179,11 +2196,26 @@ fn matmul_epilogue() {
     let (ir, stats) = lowered(&fused, "f");
     assert_eq!(stats.allocations, 1, "only the result is allocated:\n{ir}");
     assert_eq!(
-        ir.matches("define internal i32 @\"xcs.f.f.k").count(),
+        ir.matches("call i32 @xcs_rt_matmul_f32(").count(),
         1,
-        "one kernel:\n{ir}"
+        "one call of the library:\n{ir}"
     );
-    assert!(ir.contains("matmul_f32"), "the packed kernel:\n{ir}");
+    // The epilogue: one kernel and its callback (which calls it with the captures).
+    let kernels = ir.matches("define internal i32 @\"xcs.f.f.k").count();
+    let callbacks = ir.matches(".matmul_epilogue.cb\"(ptr %ctx").count();
+    assert_eq!((kernels, callbacks), (2, 1), "one epilogue kernel and its callback:\n{ir}");
+}
+
+/// Whether two lists of results are equal bit for bit.
+fn same_bits(a: &[RtValue], b: &[RtValue]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| match (x, y) {
+            (RtValue::Tensor(x), RtValue::Tensor(y)) => {
+                let (xs, ys) = (x.data.to_f64s().unwrap(), y.data.to_f64s().unwrap());
+                x.shape == y.shape && xs.iter().zip(&ys).all(|(p, q)| p.to_bits() == q.to_bits())
+            }
+            _ => false,
+        })
 }
 
 #[test]

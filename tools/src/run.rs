@@ -422,6 +422,13 @@ fn command() -> Command {
                 .help("With the LLVM backend: 'retained' (default) reuses freed buffers of 4 MiB or more across calls; 'fresh' takes every buffer new from the allocator (each call pays its page faults)"),
         )
         .arg(
+            Arg::new("matmul")
+                .long("matmul")
+                .value_parser(["library", "generated"])
+                .default_value("library")
+                .help("With the LLVM backend, how f32 matmuls run: 'library' (default) calls the runtime's precompiled matmul (a fused epilogue becomes a generated callback); 'generated' emits a packed kernel as LLVM IR per call site (slower to compile; for A/B comparisons)"),
+        )
+        .arg(
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
@@ -565,6 +572,8 @@ pub struct Prepared {
     pub backend: &'static str,
     pub bench: Option<u64>,
     pub threads: usize,
+    /// How f32 matmuls are compiled (`--matmul`).
+    pub matmul: xcs_lowering::MatmulKernel,
     pub providers: ProviderRegistry,
     /// With `--devices` or `--mpi`: the grid and the shardings of the arguments and results
     /// (the signature then has the full types, which the inputs are made for).
@@ -586,6 +595,10 @@ pub fn prepare(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<P
         .get_one::<u64>("threads")
         .map(|&n| n as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let matmul = m
+        .get_one::<String>("matmul")
+        .and_then(|s| xcs_lowering::MatmulKernel::parse(s))
+        .unwrap_or(xcs_lowering::MatmulKernel::Library);
     let inputs: Vec<(&str, InputSource)> = m
         .get_many::<String>("input")
         .into_iter()
@@ -627,7 +640,7 @@ pub fn prepare(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<P
         }
     };
     let args = bind_inputs(&xcs.ctx, &sig, &inputs).map_err(|e| format!("error: {e}"))?;
-    Ok(Prepared { xcs, module, entry, sig, args, backend, bench, threads, providers, spmd })
+    Ok(Prepared { xcs, module, entry, sig, args, backend, bench, threads, matmul, providers, spmd })
 }
 
 /// Writes (`--output-dir`) and prints (`--print`, the default without `--output-dir` and
@@ -772,6 +785,7 @@ fn run_llvm(p: &Prepared, time_phases: bool) -> Result<(Vec<RtValue>, Option<Tim
     let (xcs, module, entry, args, threads, bench) = (&p.xcs, &p.module, p.entry.as_str(), &p.args, p.threads, p.bench);
     let mut opts = xcs_lowering::Options::host();
     opts.threads = threads;
+    opts.matmul = p.matmul;
     xcs_lowering::runtime::set_num_threads(threads);
     let jit = xcs_lowering::Jit::new(&xcs.ctx, module, opts);
     let render = |e: xcs_lowering::JitError| render_jit_error(xcs, &e, e.to_diagnostic());

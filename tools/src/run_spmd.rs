@@ -123,6 +123,7 @@ pub fn run_devices(p: &Prepared) -> Result<(Vec<RtValue>, Option<Timing>), Strin
     }
     let mut opts = xcs_lowering::Options::host();
     opts.threads = p.threads;
+    opts.matmul = p.matmul;
     xcs_lowering::runtime::set_num_threads(p.threads);
     let jit = xcs_lowering::Jit::new(&p.xcs.ctx, &p.module, opts);
     let render = |e: SpmdError| render_jit_error(&p.xcs, &e.error, e.to_diagnostic());
@@ -169,6 +170,7 @@ pub fn run_mpi(m: &ArgMatches, register: impl FnOnce(&mut Compiler)) -> Result<(
     let plan = p.spmd.as_ref().ok_or("error: no device grid")?;
     let mut opts = xcs_lowering::Options::host();
     opts.threads = p.threads;
+    opts.matmul = p.matmul;
     xcs_lowering::runtime::set_num_threads(p.threads);
     let jit = xcs_lowering::Jit::new(&p.xcs.ctx, &p.module, opts);
     let compiled = match p.backend {

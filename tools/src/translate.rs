@@ -37,6 +37,13 @@ fn command() -> Command {
                 .help("What to write"),
         )
         .arg(Arg::new("output").short('o').long("output").value_name("FILE").required(true).help("Output file"))
+        .arg(
+            Arg::new("matmul")
+                .long("matmul")
+                .value_parser(["library", "generated"])
+                .default_value("library")
+                .help("How f32 matmuls run: 'library' (default) calls the runtime's precompiled matmul; 'generated' emits a packed kernel per call site"),
+        )
         .arg(Arg::new("header").long("header").value_name("FILE").help("Where to write the C header (shared-lib)"))
         .arg(
             Arg::new("pass-pipeline")
@@ -128,6 +135,9 @@ fn run(m: &ArgMatches, export: Option<MlirExport>) -> Result<(), String> {
     let mut xcs = Compiler::new();
     let (file, module) = crate::load_input(&mut xcs, m)?;
     let mut opts = Options::host();
+    if let Some(k) = m.get_one::<String>("matmul").and_then(|s| xcs_lowering::MatmulKernel::parse(s)) {
+        opts.matmul = k;
+    }
     if let Some(&n) = m.get_one::<u64>("threads") {
         opts.threads = n as usize;
     } else {

@@ -11,6 +11,13 @@ use super::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_
 use super::values::TensorVal;
 use super::R;
 
+/// How [`Kernel::rolled_loops`] keeps loops: rolled, and vectorized or scalar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RolledLoops {
+    Vector,
+    Scalar,
+}
+
 /// An outlined loop kernel being built: `i32 @name(captures..., i64 %lo, i64 %hi)` returning 0,
 /// or 1 after recording a run-time error. Registers of the calling function used inside are
 /// captured as parameters ([`Kernel::cap`]); constants are used as they are, so static sizes
@@ -22,6 +29,9 @@ pub struct Kernel {
     pub lo: Val,
     pub hi: Val,
     fails: u32,
+    /// Loops ended while this is set stay rolled, and scalar if it says so
+    /// (`ModuleBuilder::loop_rolled_md`).
+    pub rolled_loops: Option<RolledLoops>,
 }
 
 impl Kernel {
@@ -115,7 +125,10 @@ impl Kernel {
         // loop's
         self.m.interleave = None;
         let next = body(self, &i, &accs)?;
-        let md = self.m.interleave.take().map(|n| self.m.loop_interleave_md(n));
+        let md = match self.m.interleave.take() {
+            Some(n) => Some(self.m.loop_interleave_md(n)),
+            None => self.rolled_loops.map(|r| self.m.loop_rolled_md(r == RolledLoops::Scalar)),
+        };
         self.f.loop_end_md(st, &next, md.as_deref())
     }
     /// Nested loops over `dims` (first dim outermost) with carried values; `body` gets the index
@@ -176,13 +189,13 @@ impl FunctionLowering<'_, '_> {
             lo: Val::new("i64", "%lo"),
             hi: Val::new("i64", "%hi"),
             fails: 0,
+            rolled_loops: None,
         }
     }
 
-    /// Finishes kernel `k` and calls it over `0..n` in the current function: directly, or when
-    /// the options allow threads and `work` (elements touched) reaches the threshold, through
-    /// `xcs_rt_parallel_for` in chunks of at least `grain` iterations.
-    pub fn launch(&mut self, k: Kernel, n: &Val, grain: &Val, work: &Val) -> R<()> {
+    /// Adds kernel `k` to the module with parameters (captures..., `extra`...), and returns its
+    /// name and captures.
+    fn finish_kernel(&mut self, k: Kernel, extra: &[&str]) -> (String, Vec<(Val, String)>) {
         let Kernel { mut f, m, caps, .. } = k;
         self.module.m = m;
         f.ret(&Val::i32(0));
@@ -198,12 +211,58 @@ impl FunctionLowering<'_, '_> {
                 }
             })
             .collect();
-        params.push("i64 %lo".into());
-        params.push("i64 %hi".into());
+        params.extend(extra.iter().map(|p| p.to_string()));
         f.params = params.join(", ");
         let name = f.name.clone();
         let text = f.finish(&Default::default());
         self.module.m.add_function(text);
+        (name, caps)
+    }
+
+    /// Adds `i32 @tname(ptr %ctx, <params>)`, which calls kernel `name` with the captures loaded
+    /// from the 8-byte slots of `ctx` and its own parameters (`args`, typed as the call gives them).
+    fn add_trampoline(&mut self, name: &str, tname: &str, caps: &[(Val, String)], params: &str, args: &[&str]) {
+        let mut t = FunctionBuilder::new(tname, "internal", "i32", &format!("ptr %ctx, {params}"));
+        let mut targs = Vec::new();
+        for (i, (v, _)) in caps.iter().enumerate() {
+            let p = t.gep("i64", &Val::new("ptr", "%ctx"), &Val::i64(i as i64));
+            let x = t.load(v.ty, &p);
+            targs.push(x.t());
+        }
+        targs.extend(args.iter().map(|a| a.to_string()));
+        let r = t.emit("i32", format!("call i32 @\"{name}\"({})", targs.join(", ")));
+        t.ret(&r);
+        self.module.m.add_function(t.finish(&Default::default()));
+    }
+
+    /// The captures stored in 8-byte slots of a stack array (a trampoline's `ctx`).
+    fn store_captures(&mut self, caps: &[(Val, String)]) -> Val {
+        let ctxp = self.f.alloca("i64", caps.len().max(1));
+        for (i, (v, _)) in caps.iter().enumerate() {
+            let p = self.f.gep("i64", &ctxp, &Val::i64(i as i64));
+            self.f.store(v, &p);
+        }
+        ctxp
+    }
+
+    /// Finishes kernel `k` as a callback for runtime code (the f32 matmul library's epilogue):
+    /// the kernel takes `params` (`"i64 %eb"`, ...: its body uses them by name) after its
+    /// captures, and `i32 @<kernel>.cb(ptr %ctx, <params>)` calls it with the captures read from
+    /// `ctx`. Returns the callback and its `ctx` (in the current function's frame).
+    pub fn callback(&mut self, k: Kernel, params: &[&str]) -> (Val, Val) {
+        let (name, caps) = self.finish_kernel(k, params);
+        let tname = format!("{name}.cb");
+        let args: Vec<&str> = params.to_vec();
+        self.add_trampoline(&name, &tname, &caps, &params.join(", "), &args);
+        let ctxp = self.store_captures(&caps);
+        (Val::new("ptr", format!("@\"{tname}\"")), ctxp)
+    }
+
+    /// Finishes kernel `k` and calls it over `0..n` in the current function: directly, or when
+    /// the options allow threads and `work` (elements touched) reaches the threshold, through
+    /// `xcs_rt_parallel_for` in chunks of at least `grain` iterations.
+    pub fn launch(&mut self, k: Kernel, n: &Val, grain: &Val, work: &Val) -> R<()> {
+        let (name, caps) = self.finish_kernel(k, &["i64 %lo", "i64 %hi"]);
         let args: Vec<String> = caps.iter().map(|(v, _)| v.t()).collect();
         let call = |lo_hi: &str| {
             format!(
@@ -222,28 +281,12 @@ impl FunctionLowering<'_, '_> {
         }
         // The trampoline the pool calls: i32 (ptr ctx, i64 lo, i64 hi), captures in ctx slots.
         let tname = format!("{name}.par");
-        let mut t = FunctionBuilder::new(&tname, "internal", "i32", "ptr %ctx, i64 %lo, i64 %hi");
-        let mut targs = Vec::new();
-        for (i, (v, _)) in caps.iter().enumerate() {
-            let p = t.gep("i64", &Val::new("ptr", "%ctx"), &Val::i64(i as i64));
-            let x = t.load(v.ty, &p);
-            targs.push(x.t());
-        }
-        targs.push("i64 %lo".into());
-        targs.push("i64 %hi".into());
-        let r = t.emit("i32", format!("call i32 @\"{name}\"({})", targs.join(", ")));
-        t.ret(&r);
-        self.module.m.add_function(t.finish(&Default::default()));
-
+        self.add_trampoline(&name, &tname, &caps, "i64 %lo, i64 %hi", &["i64 %lo", "i64 %hi"]);
         let big = self.f.icmp("sge", work, &Val::i64(self.module.opts.parallel_threshold));
         let (par, ser, join) = (self.f.label("par"), self.f.label("ser"), self.f.label("join"));
         self.f.condbr(&big, &par, &ser);
         self.f.start(&par);
-        let ctxp = self.f.alloca("i64", caps.len());
-        for (i, (v, _)) in caps.iter().enumerate() {
-            let p = self.f.gep("i64", &ctxp, &Val::i64(i as i64));
-            self.f.store(v, &p);
-        }
+        let ctxp = self.store_captures(&caps);
         let s1 = self.f.emit(
             "i32",
             format!("call i32 @xcs_rt_parallel_for(ptr @\"{tname}\", ptr {ctxp}, i64 {n}, i64 {grain})"),

@@ -587,6 +587,20 @@ impl ModuleBuilder {
             .push(format!("!{} = !{{!\"llvm.loop.interleave.count\", i32 {n}}}", id + 1));
         format!("!{id}")
     }
+    /// A new loop ID asking LLVM to keep the loop rolled and, if `scalar`, not to vectorize it
+    /// (code that runs rarely or briefly, whose vector and unrolled copies would mostly cost
+    /// compile time); returns its name (`!N`).
+    pub fn loop_rolled_md(&mut self, scalar: bool) -> String {
+        let id = self.metadata.len();
+        let n = if scalar { 2 } else { 1 };
+        let refs: Vec<String> = (1..=n).map(|i| format!("!{}", id + i)).collect();
+        self.metadata.push(format!("!{id} = distinct !{{!{id}, {}}}", refs.join(", ")));
+        self.metadata.push(format!("!{} = !{{!\"llvm.loop.unroll.disable\"}}", id + 1));
+        if scalar {
+            self.metadata.push(format!("!{} = !{{!\"llvm.loop.vectorize.enable\", i1 false}}", id + 2));
+        }
+        format!("!{id}")
+    }
     /// The `!nontemporal` metadata node (`!{i32 1}`, made once per module); returns its name
     /// (`!N`), to put on a store as `, !nontemporal !N`.
     pub fn nontemporal_md(&mut self) -> String {

@@ -64,6 +64,26 @@ impl fmt::Display for LowerError {
 
 impl std::error::Error for LowerError {}
 
+/// How f32 matmuls are computed (`Options::matmul`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatmulKernel {
+    /// `xcs_rt_matmul_f32` of the runtime (`runtime/xcs_matmul.c`): compiled once with the
+    /// runtime, shape-generic; a fused epilogue is a callback generated per call site.
+    Library,
+    /// The packed kernel generated as LLVM IR per call site (`ops/matmul_f32.rs`).
+    Generated,
+}
+
+impl MatmulKernel {
+    pub fn parse(s: &str) -> Option<MatmulKernel> {
+        match s {
+            "library" => Some(MatmulKernel::Library),
+            "generated" => Some(MatmulKernel::Generated),
+            _ => None,
+        }
+    }
+}
+
 /// Code generation options.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -82,6 +102,9 @@ pub struct Options {
     pub parallel_threshold: i64,
     /// Optimize (LLVM's `default<O2>`, `llvm::PIPELINE`).
     pub optimize: bool,
+    /// How an f32 matmul is computed: a call of the runtime's precompiled library (the default) or
+    /// a kernel generated per call site (`xcs-run --matmul=generated`, for A/B comparisons).
+    pub matmul: MatmulKernel,
     /// Shared libraries also contain the MPI transport of SPMD programs (`xcs_comm_mpi`, built
     /// with `mpicc`; `xcs-translate --mpi`).
     pub mpi: bool,
@@ -99,6 +122,7 @@ impl Options {
             locations_in_messages: false,
             parallel_threshold: 1 << 15,
             optimize: true,
+            matmul: MatmulKernel::Library,
             mpi: false,
         }
     }

@@ -245,6 +245,10 @@ fn declare_runtime(m: &mut ModuleBuilder) {
             "xcs_rt_parallel_for",
             "declare i32 @xcs_rt_parallel_for(ptr, ptr, i64, i64)",
         ),
+        (
+            "xcs_rt_matmul_f32",
+            "declare i32 @xcs_rt_matmul_f32(ptr, ptr, ptr, i64, i64, i64, i64, i64, i64, i64, i64, ptr, ptr, ptr, i64, i32, ptr)",
+        ),
         ("xcs_rt_call_enter", "declare i32 @xcs_rt_call_enter()"),
         ("xcs_rt_call_leave", "declare void @xcs_rt_call_leave()"),
         ("xcs_rt_frame_push", "declare i32 @xcs_rt_frame_push(ptr, ptr)"),

@@ -1,17 +1,17 @@
-//! The packed f32 matmul kernel (f32 operands and result): blocked over N and K, B and A
-//! panels packed into scratch buffers, a register-tiled microkernel of vector FMAs chosen from
-//! the target features, and an optional epilogue (a `tensor.fused` region's elementwise ops)
-//! applied to each output tile while it is in L1. Written as named steps over plan structs:
-//! the thread split (`thread_split`), the kernel's captured view (`F32Kernel`), its scratch,
-//! the column blocks and K blocks, packing (`pack_b`, `pack_a`), the prefetch of the next
-//! B block, the tile and its microkernel (`tile`, `microkernel`) and the epilogue.
-
-use xcs_dialects::interp::ElemType;
+//! The packed f32 matmul kernel generated as LLVM IR per call site (`Options::matmul` =
+//! `Generated`, `xcs-run --matmul=generated`; by default the runtime's library computes it, see
+//! `matmul_lib`): blocked over N and K, B and A panels packed into scratch buffers, a
+//! register-tiled microkernel of vector FMAs chosen from the target features, and an optional
+//! epilogue (a `tensor.fused` region's elementwise ops) applied to each output tile while it is
+//! in L1. Written as named steps over plan structs: the thread split (`thread_split`), the
+//! kernel's captured view (`F32Kernel`), its scratch, the column blocks and K blocks, packing
+//! (`pack_b`, `pack_a`), the prefetch of the next B block, the tile and its microkernel (`tile`,
+//! `microkernel`) and the epilogue.
 
 use super::matmul::{Epilogue, Plan};
+use super::matmul_epilogue::{epilogue_tile, EpiLeaves, TileAt};
 use crate::codegen::llvm_ir::{FunctionBuilder, Val};
 use crate::codegen::loops::{broadcast_strides, offset, unflatten};
-use crate::codegen::types::{load_elem, store_elem};
 use crate::codegen::{FunctionLowering, Kernel, OpSite, RunTimeCheck, TensorVal, R};
 
 /// Register tile of the f32 kernel for the target features: `mr` rows x `nv` vectors of `vl`
@@ -33,7 +33,7 @@ const MIN_NCB_TILES: i64 = 4;
 /// Minimum multiply-adds per thread of the f32 kernel, per unit of `Options.parallel_threshold`
 /// (the default threshold 2^15 gives 2^22, ~30 us of work: idle workers spin before they sleep,
 /// so waking them costs a few microseconds).
-const CHUNK_FMAS_PER_THRESHOLD: i64 = 128;
+pub(super) const CHUNK_FMAS_PER_THRESHOLD: i64 = 128;
 
 fn tile_for(features: &str) -> Tile {
     let has = |f: &str| features.split(',').any(|x| x.trim() == f);
@@ -86,68 +86,6 @@ fn ceil_div(f: &mut FunctionBuilder, a: &Val, b: i64) -> Val {
 fn load_f(f: &mut FunctionBuilder, base: &Val, off: &Val) -> Val {
     let p = f.gep("float", base, off);
     f.load("float", &p)
-}
-
-/// Where an output tile of the f32 kernel is: its first row and column, its offset in C, its
-/// valid rows and columns, and C's row length.
-#[derive(Clone, Copy)]
-struct TileAt<'v> {
-    row0: &'v Val,
-    col0: &'v Val,
-    cbase: &'v Val,
-    nrv: &'v Val,
-    ncv: &'v Val,
-    kn: &'v Val,
-}
-
-/// An epilogue's leaves in the kernel: tensors, strides broadcast to the result, and their
-/// offsets at the current batch index.
-struct EpiLeaves<'v> {
-    tvs: &'v [TensorVal],
-    strides: &'v [Vec<Val>],
-    base: &'v [Val],
-    nbd: usize,
-}
-
-/// Applies `e` to the valid part of a finished tile of C (`c`), element by element, storing
-/// into `outs` at C's offsets (the inner loop is contiguous, so it vectorizes).
-fn epilogue_tile(
-    k: &mut Kernel,
-    e: &mut Epilogue,
-    c: &TensorVal,
-    outs: &[TensorVal],
-    lv: &EpiLeaves,
-    t: &TileAt,
-) -> R<()> {
-    k.for_range(&Val::i64(0), t.nrv, |k, r| {
-        let f = &mut k.f;
-        let row = f.add(t.row0, r);
-        let ro = f.mul(r, t.kn);
-        let rbase = f.add(t.cbase, &ro);
-        let lrow: Vec<Val> = (0..lv.tvs.len())
-            .map(|i| {
-                let x = f.mul(&row, &lv.strides[i][lv.nbd]);
-                f.add(&lv.base[i], &x)
-            })
-            .collect();
-        k.for_range(&Val::i64(0), t.ncv, |k, cc| {
-            let f = &mut k.f;
-            let col = f.add(t.col0, cc);
-            let off = f.add(&rbase, cc);
-            let cv = load_elem(f, ElemType::F32, &c.ptr, &off);
-            let mut vals = Vec::with_capacity(lv.tvs.len());
-            for (i, tv) in lv.tvs.iter().enumerate() {
-                let x = f.mul(&col, &lv.strides[i][lv.nbd + 1]);
-                let lo = f.add(&lrow[i], &x);
-                vals.push(load_elem(f, tv.elem, &tv.ptr, &lo));
-            }
-            let ys = (e.eval)(k, &cv, &vals)?;
-            for (o, y) in outs.iter().zip(&ys) {
-                store_elem(&mut k.f, o.elem, &o.ptr, &off, y);
-            }
-            Ok(())
-        })
-    })
 }
 
 /// `if c { then() } else { els() }`; a constant `c` (static sizes and strides) emits only the

@@ -1,14 +1,15 @@
 //! The lowering of each op, one file per op family so a family's kernels can be replaced
 //! (tiled, vectorized) without touching the others: [`elementwise`] (binary, unary, gelu, cmp,
 //! select, cast: one lowering for every op with an `Elementwise` interface), [`reduce`] (reduce,
-//! softmax, layer_norm), [`matmul`] (matmul, einsum; the packed f32 kernel in [`matmul_f32`]),
-//! [`layout`] (constant, transpose, reshape, broadcast_to, slice, concat, gather), [`dynamic`]
-//! (iota, dynamic_slice, dynamic_update_slice, extract, from_index), [`fused`]
-//! (`tensor.fused`), [`func`] (call, return), [`cf`] (branches, switch, assert), [`shard`] (the
-//! sharding annotations, identities on one device; collectives and device queries, calls of the
-//! runtime), [`workload`] (`xcs.workload`: its grid as loop kernels on the thread pool calling
-//! the launched `xcs.kernel`s) and [`math`] (vectorizable inline f32 exp, log, tanh, sigmoid,
-//! GELU, pow).
+//! softmax, layer_norm), [`matmul`] (matmul, einsum; an f32 matmul is a call of the runtime's
+//! precompiled library, [`matmul_lib`], or the packed kernel generated per call site,
+//! [`matmul_f32`], their epilogue on one tile in [`matmul_epilogue`]), [`layout`] (constant,
+//! transpose, reshape, broadcast_to, slice, concat, gather), [`dynamic`] (iota, dynamic_slice,
+//! dynamic_update_slice, extract, from_index), [`fused`] (`tensor.fused`), [`func`] (call,
+//! return), [`cf`] (branches, switch, assert), [`shard`] (the sharding annotations, identities on
+//! one device; collectives and device queries, calls of the runtime), [`workload`]
+//! (`xcs.workload`: its grid as loop kernels on the thread pool calling the launched
+//! `xcs.kernel`s) and [`math`] (vectorizable inline f32 exp, log, tanh, sigmoid, GELU, erf, pow).
 //!
 //! [`attach_interfaces`] attaches each lowering to its op as the op's [`LowerOp`] interface, in
 //! one context: a table keyed by the ops' typed declarations, never by name strings. This is
@@ -23,7 +24,9 @@ pub mod fused;
 pub mod layout;
 pub mod math;
 pub mod matmul;
+pub mod matmul_epilogue;
 pub mod matmul_f32;
+pub mod matmul_lib;
 pub mod reduce;
 pub mod shard;
 pub mod workload;
