@@ -64,12 +64,6 @@ typedef struct mm_isa {
 #define MM_NV 2
 #define MM_MR 12
 #include "xcs_matmul_isa.h"
-#undef MM_ISA
-#undef MM_ISA_NAME
-#undef MM_TARGET
-#undef MM_VL
-#undef MM_NV
-#undef MM_MR
 
 #define MM_ISA avx2
 #define MM_ISA_NAME "avx2"
@@ -78,12 +72,6 @@ typedef struct mm_isa {
 #define MM_NV 2
 #define MM_MR 6
 #include "xcs_matmul_isa.h"
-#undef MM_ISA
-#undef MM_ISA_NAME
-#undef MM_TARGET
-#undef MM_VL
-#undef MM_NV
-#undef MM_MR
 #endif
 
 #define MM_ISA generic
@@ -93,12 +81,6 @@ typedef struct mm_isa {
 #define MM_NV 2
 #define MM_MR 4
 #include "xcs_matmul_isa.h"
-#undef MM_ISA
-#undef MM_ISA_NAME
-#undef MM_TARGET
-#undef MM_VL
-#undef MM_NV
-#undef MM_MR
 
 
 /* The instruction set: the best the CPU runs, or XCS_MATMUL_ISA (avx512, avx2, generic) if the

@@ -3,7 +3,8 @@
  * of a vector), MM_NV (vectors per tile row), MM_MR (tile rows) and MM_KC (the row pitch of a
  * packed A tile) defined): the register-tiled
  * microkernel (MR x NV*VL accumulators of GCC/clang vector extensions, multiply-adds contracted
- * into FMAs) and the two packing routines, compiled for that instruction set. */
+ * into FMAs) and the two packing routines, compiled for that instruction set. The file undefines
+ * those parameters at its end, so the next inclusion defines them afresh. */
 
 #define MM_CAT2(a, b) a##_##b
 #define MM_CAT(a, b) MM_CAT2(a, b)
@@ -100,3 +101,9 @@ static const mm_isa MM_FN(mm_isa) = {
 #undef MM_FN
 #undef MM_CAT
 #undef MM_CAT2
+#undef MM_ISA
+#undef MM_ISA_NAME
+#undef MM_TARGET
+#undef MM_VL
+#undef MM_NV
+#undef MM_MR
