@@ -2,10 +2,13 @@
 //! `#stablehlo.dot<lhs_batching_dimensions = [0], ...>`, `#stablehlo.gather<offset_dims = [1],
 //! ...>`, `#stablehlo<comparison_direction GT>`, `#stablehlo<comparison_type FLOAT>` and
 //! `#stablehlo<precision DEFAULT>`: their parameter checks (the parser calls them) and their
-//! values as plain Rust (`DotDims`, `GatherDims`, `Direction`).
+//! values as plain Rust (`DotDims`, `GatherDims`; a direction is the tensor dialect's
+//! `Predicate`).
 
 use xcs_ir::opdef::{AttrDef, ParamsError};
 use xcs_ir::{Attr, AttrKind, Context};
+
+use crate::tensor::elementwise::Predicate;
 
 /// The attributes the dialect registers (the parser rejects other `#stablehlo` ones).
 pub static STABLEHLO_ATTRS: &[AttrDef] = &[
@@ -205,24 +208,11 @@ impl GatherDims {
     }
 }
 
-/// `#stablehlo<comparison_direction ...>`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Direction {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl Direction {
-    pub fn from_attr(ctx: &Context, a: Attr) -> Option<Direction> {
-        let kw = text_after(ctx, a, "stablehlo<comparison_direction ")?.strip_suffix('>')?;
-        const ALL: [Direction; 6] =
-            [Direction::Eq, Direction::Ne, Direction::Lt, Direction::Le, Direction::Gt, Direction::Ge];
-        DIRECTIONS.iter().position(|&d| d == kw).map(|i| ALL[i])
-    }
+/// The predicate of a `#stablehlo<comparison_direction ...>` attribute: the tensor dialect's
+/// [`Predicate`] (`EQ` is `eq`, ...), which `tensor.cmp` takes as it is.
+pub fn comparison_direction(ctx: &Context, a: Attr) -> Option<Predicate> {
+    let kw = text_after(ctx, a, "stablehlo<comparison_direction ")?.strip_suffix('>')?;
+    DIRECTIONS.contains(&kw).then(|| Predicate::parse(&kw.to_ascii_lowercase())).flatten()
 }
 
 /// The comparison type keyword of a `#stablehlo<comparison_type ...>` attribute.

@@ -15,7 +15,7 @@ pub mod chlo;
 pub mod gspmd;
 pub mod sdy;
 
-pub use attrs::{compare_type, DotDims, Direction, GatherDims, STABLEHLO_ATTRS};
+pub use attrs::{comparison_direction, compare_type, DotDims, GatherDims, STABLEHLO_ATTRS};
 
 /// A ranked tensor of any element type (the conversion rejects element types XCS lacks).
 pub const TENSOR: TypeConstraint = RANKED_TENSOR;

@@ -5,7 +5,7 @@
 
 use xcs_dialects::interp::{tensor_to_attr, ElemType, Tensor};
 use xcs_dialects::shape::ranked;
-use xcs_dialects::stablehlo::{self as sh, chlo, Direction, DotDims};
+use xcs_dialects::stablehlo::{self as sh, chlo, DotDims};
 use xcs_dialects::tensor::{self, BuildResult};
 use xcs_ir::opdef::OpDef;
 use xcs_ir::{Body, Builder, Context, Diagnostic, Op, Type, Value};
@@ -248,21 +248,13 @@ fn remainder(b: &mut Builder<'_>, x: Value, y: Value) -> BuildResult {
 
 fn compare(b: &mut Builder<'_>, op: Op, lhs: Value, rhs: Value) -> BuildResult {
     let ctx = b.ctx;
-    let dir = b.body.attr(ctx, op, "comparison_direction").and_then(|a| Direction::from_attr(ctx, a));
+    let pred = b.body.attr(ctx, op, "comparison_direction").and_then(|a| sh::comparison_direction(ctx, a));
     if let Some(t) = b.body.attr(ctx, op, "compare_type").and_then(|a| sh::compare_type(ctx, a)) {
         if t == "TOTALORDER" {
             return Err(unsupported(ctx, b.body, op, "comparison_type TOTALORDER"));
         }
     }
-    let pred = match dir.expect("verified") {
-        Direction::Eq => "eq",
-        Direction::Ne => "ne",
-        Direction::Lt => "lt",
-        Direction::Le => "le",
-        Direction::Gt => "gt",
-        Direction::Ge => "ge",
-    };
-    tensor::cmp(b, lhs, rhs, pred)
+    tensor::cmp(b, lhs, rhs, pred.expect("verified").as_str())
 }
 
 /// Operand dim `i` goes to result dim `dims[i]`: transpose the operand so the dims are in
