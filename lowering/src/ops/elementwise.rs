@@ -82,10 +82,7 @@ fn float_unary(m: &mut ModuleBuilder, f: &mut FunctionBuilder, op: UnaryFn, x: &
             UnaryFn::Log => return math::log(mb, x),
             UnaryFn::Tanh => return math::tanh(mb, x),
             UnaryFn::Sigmoid => return math::sigmoid(mb, x),
-            UnaryFn::Silu => {
-                let s = math::sigmoid(mb, x);
-                return mb.f.emit(ty, format!("fmul {ty} {x}, {s}"));
-            }
+            UnaryFn::Silu => return math::silu(mb, x),
             UnaryFn::GeluTanh => return math::gelu_tanh(mb, x),
             UnaryFn::GeluErf => return math::gelu_erf(mb, x),
             UnaryFn::Erf => return math::erf_call(mb.m, mb.f, x),

@@ -12,7 +12,9 @@
 //! - `tanh`: `copysign(E / (E + 2), x)` with `E = expm1(2|x|)` from the reduction of `exp`
 //!   (relative accurate at every `x`, about 2 ulp; `-0.0` kept, saturates to +-1, NaN propagates).
 //! - `log`: Cephes `logf` (see [`log`]); relative error about 1 ulp.
-//! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it).
+//! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it), `1 + e^-x` with one exponent-field
+//!   multiply fused with the `+ 1` (results below 4e-39 flush to 0, see [`one_plus_exp`]); `silu`
+//!   as `x sigmoid(x)` with the full-range `exp`.
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
 //!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`.
 //! - `pow`: `e^(y ln|x|)` in two-float arithmetic (FMA-exact products, Fast2Sum), about 1.3 ulp
@@ -417,12 +419,36 @@ pub fn log(mb: &mut MathBuilder, x: &Val) -> Val {
     mb.select(&nan, x, &r)
 }
 
-/// `1 / (1 + e^-x)` of a `float`.
+/// `1 + e^x` of a `float`, for the logistic family (`1 / (1 + e^-x)` and `x / (1 + e^-2t)`),
+/// where `e^x` only matters down to where `1 + e^x` rounds to 1: `x` clamped to `[-87, 88.8]`,
+/// so `n` is in `[-126, 128]` and `2^n` one exponent-field value (`2^128`'s field is +inf: from
+/// `x` about 88.37 on the sum overflows, one multiply instead of [`scale`]'s two), and the `+ 1`
+/// fused into the last multiply. Where it overflows early, `1 / sum` is 0 in place of a
+/// subnormal below 4e-39 (as a flush-to-zero would give); every other result is as with [`exp`].
+fn one_plus_exp(mb: &mut MathBuilder, x: &Val) -> Val {
+    let x1 = clamp(mb, "ogt", x, 88.8);
+    let xc = clamp(mb, "olt", &x1, -87.0);
+    let (r, _, ni) = exp_reduced(mb, &xc);
+    let y = exp_of_reduced(mb, &r);
+    let s = pow2(mb, &ni);
+    mb.mul_add(&y, &s, &mb.c(1.0))
+}
+
+/// `1 / (1 + e^-x)` of a `float` (see [`one_plus_exp`]).
 pub fn sigmoid(mb: &mut MathBuilder, x: &Val) -> Val {
+    let n = mb.fneg(x);
+    let d = one_plus_exp(mb, &n);
+    mb.bin("fdiv", &mb.c(1.0), &d)
+}
+
+/// `x sigmoid(x)` of a `float` (as the interpreter writes it), with the full-range [`exp`]:
+/// `x` scales the logistic's subnormal results back into the normal range.
+pub fn silu(mb: &mut MathBuilder, x: &Val) -> Val {
     let n = mb.fneg(x);
     let e = exp(mb, &n);
     let d = mb.bin("fadd", &mb.c(1.0), &e);
-    mb.bin("fdiv", &mb.c(1.0), &d)
+    let s = mb.bin("fdiv", &mb.c(1.0), &d);
+    mb.bin("fmul", x, &s)
 }
 
 /// GELU, tanh form, of a `float`: `x / (1 + e^(-2 t))`, `t = sqrt(2/pi) (x + 0.044715 x^3)`.
