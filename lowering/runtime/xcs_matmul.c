@@ -36,10 +36,13 @@ typedef struct mm_isa {
                    int64_t nc, float *dst);
 } mm_isa;
 
-/* Blocking: KC rows of B per packed panel, at most NC columns per column block (NC_SMALL_M when
- * M <= MC_ROWS), MC_ROWS rows of A per packed block; a thread's column block has at least MIN_NCB_TILES column tiles. */
+/* Blocking: at most KC rows of B per packed panel (KC_SMALL_M when M <= MC_ROWS), at most NC
+ * columns per column block (NC_SMALL_M when M <= MC_ROWS), MC_ROWS rows of A per packed block; a
+ * thread's column block has at least MIN_NCB_TILES column tiles. Deep K blocks load and store
+ * each C tile once per KC multiply-adds (1024^3 at 1 thread: 19.5-19.8 ms with KC 1024, 20.4 with
+ * 512, 21.2-21.6 with 256; 2048x1024x1024 39.4 ms instead of 42.7). */
 #ifndef KC
-#define KC 256
+#define KC 1024
 #endif
 #ifndef NC
 #define NC 1024
@@ -47,14 +50,19 @@ typedef struct mm_isa {
 #ifndef MC_ROWS
 #define MC_ROWS 96
 #endif
-/* Columns per column block when M fits one block of rows: each packed B panel then serves few
- * row tiles, reading B from memory dominates, and the panel being used and the next one being
- * prefetched fit L2 together (64x1024x4096: 6.2 ms instead of 6.85 at 1 thread; with larger M
- * the wider blocks are faster: 1024^3 21.5 ms instead of 22.9). */
+/* When M fits one block of rows: each packed B panel then serves few row tiles, reading B from
+ * memory dominates, and the panel being used and the next one being prefetched fit L2 together
+ * (64x1024x4096: 6.2 ms instead of 6.85 at 1 thread with 256 columns, and 6.3 instead of 7.3
+ * with 256 rows of K rather than 1024; with larger M the wider blocks are faster: 1024^3 21.5 ms
+ * instead of 22.9). */
+#define KC_SMALL_M 256
 #define NC_SMALL_M 256
 #define MIN_NCB_TILES 4
 #define MAX_TILE (16 * 64)
-#define MM_KC KC
+/* The row pitch of a packed A tile: KC plus one cache line, so that the tile's rows (4 KB apart
+ * otherwise) do not all fall into one set of the 8-way L1 (384x1024x1024 with 12-row tiles: 8.4 ms
+ * at a 1024 pitch, 7.8 at 1040). */
+#define MM_KC (KC + 16)
 
 #if defined(__x86_64__) || defined(__i386__)
 #define MM_ISA avx512
@@ -135,7 +143,7 @@ typedef struct mm_problem {
     void *epi_ctx;
     const mm_isa *isa;
     mm_kernel_fn kernel;
-    int64_t mr, nr, mct, mt, ncb, njc;
+    int64_t mr, nr, mct, mt, ncb, njc, kc;
     int32_t site;
     const char *oom;
 } mm_problem;
@@ -200,7 +208,7 @@ static mm_cblock mm_cblock_at(const mm_problem *p, int64_t bj) {
 static mm_prefetch mm_prefetch_plan(const mm_problem *p, const mm_cblock *cb, int64_t pc, int64_t calls) {
     mm_prefetch pf = {0};
     if (!cb || p->sbn != 1 || pc >= p->k) return pf;
-    pf.rows = min64(KC, p->k - pc);
+    pf.rows = min64(p->kc, p->k - pc);
     pf.row = cb->b + pc * p->sbk + cb->jc;
     pf.ld = p->sbk;
     pf.lpr = ceil_div(cb->nc, 16);
@@ -236,21 +244,21 @@ static int32_t mm_tile(const mm_problem *p, mm_kblock *kb, const mm_cblock *cb, 
 static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, const mm_cblock *cb,
                                const mm_cblock *next, int64_t t0, int64_t t1) {
     int64_t mr = p->mr, nr = p->nr, ntn = ceil_div(cb->nc, nr);
-    int64_t npc = max64(1, ceil_div(p->k, KC));
+    int64_t npc = max64(1, ceil_div(p->k, p->kc));
     for (int64_t pcb = 0; pcb < npc; pcb++) {
-        mm_kblock kb = {.pc = pcb * KC, .first = pcb == 0, .last = pcb == npc - 1};
-        kb.kc = max64(0, min64(KC, p->k - kb.pc));
+        mm_kblock kb = {.pc = pcb * p->kc, .first = pcb == 0, .last = pcb == npc - 1};
+        kb.kc = max64(0, min64(p->kc, p->k - kb.pc));
         int64_t calls = ntn * (t1 - t0);
-        kb.pf = kb.last ? mm_prefetch_plan(p, next, 0, calls) : mm_prefetch_plan(p, cb, kb.pc + KC, calls);
+        kb.pf = kb.last ? mm_prefetch_plan(p, next, 0, calls) : mm_prefetch_plan(p, cb, kb.pc + p->kc, calls);
         for (int64_t it0 = t0; it0 < t1; it0 += p->mct) {
             int64_t it1 = min64(it0 + p->mct, t1);
             for (int64_t ti = it0; ti < it1; ti++)
-                p->isa->pack_a(cb->a, p->sam, p->sak, p->m, ti * mr, kb.pc, kb.kc, mr, pa + (ti - it0) * mr * KC);
+                p->isa->pack_a(cb->a, p->sam, p->sak, p->m, ti * mr, kb.pc, kb.kc, mr, pa + (ti - it0) * mr * MM_KC);
             if (it0 == t0) p->isa->pack_b(cb->b, p->sbk, p->sbn, p->n, kb.pc, kb.kc, cb->jc, cb->nc, pb);
             for (int64_t jt = 0; jt < ntn; jt++) {
                 float *bt = pb + jt * kb.kc * nr;
                 for (int64_t ti = it0; ti < it1; ti++) {
-                    int32_t st = mm_tile(p, &kb, cb, ti, cb->jc + jt * nr, pa + (ti - it0) * mr * KC, bt);
+                    int32_t st = mm_tile(p, &kb, cb, ti, cb->jc + jt * nr, pa + (ti - it0) * mr * MM_KC, bt);
                     if (st) return st;
                 }
             }
@@ -262,8 +270,8 @@ static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, const 
 /* Units lo..hi of the matmul (unit = batch, column block, row tile; row tiles fastest). */
 static int32_t mm_units(void *ctx, int64_t lo, int64_t hi) {
     const mm_problem *p = ctx;
-    int64_t kca = min64(max64(p->k, 1), KC);
-    size_t pa_floats = (size_t)(p->mct * p->mr * KC), pb_floats = (size_t)(kca * ceil_div(p->ncb, p->nr) * p->nr);
+    int64_t kca = min64(max64(p->k, 1), p->kc);
+    size_t pa_floats = (size_t)(p->mct * p->mr * MM_KC), pb_floats = (size_t)(kca * ceil_div(p->ncb, p->nr) * p->nr);
     float *pa = scratch(pa_floats + pb_floats + 16);
     if (!pa) return xcs_rt_fail(p->site, p->oom);
     float *pb = pa + ((pa_floats + 15) & ~(size_t)15);
@@ -303,6 +311,7 @@ RT int32_t xcs_rt_matmul_f32(const float *a, const float *b, float *c, int64_t m
     int64_t work = nb * p.mt * p.mr * n * k;
     int threads = min_fmas > 0 ? xcs_get_num_threads() : 1;
     int64_t nc = m <= MC_ROWS ? NC_SMALL_M : NC;
+    p.kc = m <= MC_ROWS ? KC_SMALL_M : KC;
     p.ncb = nc;
     if (threads > 1 && work >= 2 * min_fmas) {
         int64_t per = max64(MIN_NCB_TILES, ceil_div(ceil_div(n, p.nr), threads));

@@ -11,7 +11,7 @@
 #define MM_FN(x) MM_CAT(x, MM_ISA)
 #define MM_NR (MM_VL * MM_NV)
 
-/* acc[r][v] += a[r*KC + p] * b[p*NR + v*VL ..] for p < kc, starting from zero (first) or from the
+/* acc[r][v] += a[r*MM_KC + p] * b[p*NR + v*VL ..] for p < kc, starting from zero (first) or from the
  * tile of C at `c` (row pitch ldc); the result is stored back to C. `ap` and `bp` are packed
  * (64-byte aligned); C rows need no alignment. */
 #define MM_MICROKERNEL(NAME, MR)                                                                    \
@@ -68,7 +68,7 @@ MM_TARGET static void MM_FN(mm_pack_b)(const float *b, int64_t sbk, int64_t sbn,
     }
 }
 
-/* Packs rows row0..row0+mr of A's columns pc..pc+kc into `dst` (row r at dst + r*KC, so the
+/* Packs rows row0..row0+mr of A's columns pc..pc+kc into `dst` (row r at dst + r*MM_KC, so the
  * microkernel's loads are at constant offsets from one pointer; rows at or past m zero): a
  * row-major A's rows are copied whole. */
 MM_TARGET static void MM_FN(mm_pack_a)(const float *a, int64_t sam, int64_t sak, int64_t m, int64_t row0,
