@@ -5,7 +5,8 @@
 #               and the Python frontend's examples
 #   make test   set up, build, run every test (cargo tests, the lit suite, the interpreter vs numpy, the
 #               Python frontend's pytest suite)
-# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench_mlir_backend.py: the
+# Other targets: make bench (benchmarks; bench-native: the LLVM backend vs numpy and jax; bench-matmul: the matmul
+# library vs OpenBLAS in one process; bench_mlir_backend.py: the
 # upstream-MLIR backend (xcs-run --backend=mlir) next to ours; bench-frontend:
 # the Python frontend vs jax.jit), make frontend (build and install the Python package), make fuzz (fuzz the
 # parser+verifier), make fuzz-passes (the differential pass fuzzer: every pass against the interpreter and the
@@ -33,7 +34,7 @@ FUZZ_SECONDS ?= 600
 # the benchmarks measure the release build (make bench, make bench-native); `make run` the debug one
 BENCH_XCS_RUN ?= target/release/xcs-run
 
-.PHONY: all deps build build-release frontend bench-frontend run test test-cargo test-lit test-python bench bench-deps bench-native fuzz fuzz-passes check-math-ulp docs check-docs clean
+.PHONY: all deps build build-release frontend bench-frontend run test test-cargo test-lit test-python bench bench-deps bench-native bench-matmul fuzz fuzz-passes check-math-ulp docs check-docs clean
 
 all: build
 
@@ -118,7 +119,7 @@ test-lit: build
 # the shard benchmarks' harnesses, xcs.lazy's benchmark (a quick run), and the Python frontend
 # (frontend/tests: xcs.numpy against numpy, jit, vmap, orchestration, xcs.lazy, kernels)
 test-python: build frontend
-	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_compile.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py tools/bench/test_bench_lazy.py frontend/tests
+	$(PYTHON) -m pytest -q -p no:cacheprovider test/interp tools/bench/test_bench_native.py tools/bench/test_bench_compile.py tools/bench/test_bench_shard.py tools/bench/test_bench_shard_upstream.py tools/bench/test_gen_module.py tools/bench/test_bench_lazy.py tools/bench/test_bench_matmul.py frontend/tests
 
 bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_ir.py --xcs-opt target/release/xcs-opt --mlir-opt $(LLVM_BIN)/mlir-opt --json target/bench/results.json
@@ -127,6 +128,7 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_auto_shard.py --xcs-opt target/release/xcs-opt --json target/bench/auto_shard.json
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_matmul.py --json target/bench/matmul.json
 	$(PYTHON) tools/bench/bench_workload_ir.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/workload_ir.json
 	$(PYTHON) tools/bench/bench_compile.py --xcs-run target/release/xcs-run --skip-python --json target/bench/compile.json
 	$(PYTHON) tools/bench/bench_mlir_backend.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/mlir_backend.json
@@ -160,6 +162,10 @@ bench-deps: deps
 # the LLVM backend (xcs-run) vs numpy and jax.jit at 1 and 2 threads, STREAM and peak FMA roofs
 bench-native: build-release bench-deps
 	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/native.json
+
+# the f32 matmul library vs numpy's OpenBLAS alternating in one process (thread CPU time at 1 thread)
+bench-matmul: deps
+	$(PYTHON) tools/bench/bench_matmul.py --json target/bench/matmul.json
 
 fuzz: deps
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
