@@ -28,6 +28,7 @@ pub mod matmul_epilogue;
 pub mod matmul_f32;
 pub mod matmul_lib;
 pub mod reduce;
+pub mod rowwise;
 pub mod shard;
 pub mod workload;
 

@@ -9,8 +9,11 @@
 use xcs_dialects::interp::ElemType;
 
 use super::math::{self, MathBuilder};
+use super::rowwise::{
+    end_streaming, load_lanes_f64, prefetch_next_row, softmax_stream, splat_f64, stream_lanes, streaming_rows, LANES,
+};
 use crate::codegen::llvm_ir::Val;
-use crate::codegen::loops::{grain_rows, offset, unflatten, STREAM_STORE_BYTES};
+use crate::codegen::loops::{grain_rows, offset, unflatten};
 use crate::codegen::types::{comp_to_f64, int_to_i64, load_elem};
 use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
@@ -316,48 +319,6 @@ fn reduce_columns(
     fl.launch(k, &nblk, &grain, n)
 }
 
-/// f32 lanes of a streaming store: 64 bytes, one cache line.
-const LANES: i64 = 16;
-
-/// The static row length when a row op's output of `n` `elem` elements in rows of `len` is
-/// written with streaming stores: f32, both sizes static, rows a whole number of cache lines (the
-/// output buffer is 64-byte aligned, so every row's vectors are too) of at most 16384 elements
-/// (a row's scratch copy lives on the kernel's stack), and at least [`STREAM_STORE_BYTES`].
-fn streaming_rows(len: &Val, n: &Val, elem: ElemType) -> Option<i64> {
-    let (len, n) = (len.as_i64()?, n.as_i64()?);
-    let fits = len > 0 && len % LANES == 0 && len <= 16384 && n.saturating_mul(4) >= STREAM_STORE_BYTES;
-    (elem == ElemType::F32 && fits).then_some(len)
-}
-
-/// `<16 x double>` with every lane `v` (a `double`).
-fn splat_f64(k: &mut Kernel, v: &Val) -> Val {
-    let one = k.f.emit("<16 x double>", format!("insertelement <16 x double> poison, double {v}, i64 0"));
-    k.f.emit("<16 x double>", format!("shufflevector <16 x double> {one}, <16 x double> poison, <16 x i32> zeroinitializer"))
-}
-
-/// 16 f32 lanes at element `i` of `p` (`align`: the bytes the address is known to be aligned to),
-/// widened to f64 (exact).
-fn load_lanes_f64(k: &mut Kernel, p: &Val, i: &Val, align: u32) -> Val {
-    let q = k.f.gep("float", p, i);
-    let v = k.f.emit("<16 x float>", format!("load <16 x float>, ptr {q}, align {align}"));
-    k.f.emit("<16 x double>", format!("fpext <16 x float> {v} to <16 x double>"))
-}
-
-/// Rounds 16 f64 lanes to f32 once (as `store_acc` does) and stores them at element `i` of the
-/// 64-byte aligned `out` with a streaming store.
-fn stream_lanes(k: &mut Kernel, out: &Val, i: &Val, y: &Val) {
-    let md = k.m.nontemporal_md();
-    let v = k.f.emit("<16 x float>", format!("fptrunc <16 x double> {y} to <16 x float>"));
-    let q = k.f.gep("float", out, i);
-    k.f.raw(format!("store <16 x float> {v}, ptr {q}, align 64, !nontemporal {md}"));
-}
-
-/// After a kernel's streaming stores: orders them before the kernel returns (they are weakly
-/// ordered; the thread pool's join then publishes them like ordinary stores).
-fn end_streaming(k: &mut Kernel) {
-    k.f.raw("fence seq_cst");
-}
-
 pub fn softmax(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     softmax_from(fl, o, x, None)
@@ -450,8 +411,11 @@ fn softmax_rows(
     let rows = fl.f.product(&x.dims[..r - 1]);
     let len = x.dims[r - 1].clone();
     let n = x.numel(&mut fl.f);
-    let grain = grain_rows(&mut fl.f, &len);
     let stream = streaming_rows(&len, &n, relem);
+    if let (Some(l), None, ElemType::F32) = (stream, &prod, x.elem) {
+        return softmax_stream(fl, &x, &out, l);
+    }
+    let grain = grain_rows(&mut fl.f, &len);
     let mut k = fl.kernel("softmax");
     let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&out));
     let klen = k.cap(&len);
@@ -625,6 +589,7 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
                 let v = load_lanes_f64(k, &kx.t.ptr, &i, 4);
                 let gv = load_lanes_f64(k, &kg.ptr, &j, 4);
                 let bv = load_lanes_f64(k, &kb.ptr, &j, 4);
+                prefetch_next_row(k, &kx.t.ptr, &i, l);
                 let d = k.f.emit("<16 x double>", format!("fsub <16 x double> {v}, {mean}"));
                 let t = k.f.emit("<16 x double>", format!("fmul <16 x double> {d}, {inv}"));
                 let t = k.f.emit("<16 x double>", format!("fmul <16 x double> {t}, {gv}"));
