@@ -109,8 +109,13 @@ fn row_max(k: &mut Kernel, x: &Val, base: &Val, len: i64) -> R<Val> {
     for a in &accs[1..] {
         m = max_lanes(k, &m, a);
     }
-    k.m.declare("llvm.vector.reduce.fmax.v16f32", "declare float @llvm.vector.reduce.fmax.v16f32(<16 x float>)");
-    Ok(k.f.emit("float", format!("call float @llvm.vector.reduce.fmax.v16f32({VF} {m})")))
+    // across the lanes: halves folded onto the low lanes (4 steps, lane 0 holds the maximum)
+    for half in [8, 4, 2, 1] {
+        let idx: Vec<String> = (0..16).map(|l| format!("i32 {}", (l % half) + half)).collect();
+        let hi = k.f.emit(VF, format!("shufflevector {VF} {m}, {VF} poison, <16 x i32> <{}>", idx.join(", ")));
+        m = max_lanes(k, &m, &hi);
+    }
+    Ok(k.f.emit("float", format!("extractelement {VF} {m}, i64 0")))
 }
 
 /// `tensor.softmax` over the rows of a contiguous f32 `x` (no producer) into the f32 `out`, rows
