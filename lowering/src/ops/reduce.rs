@@ -10,7 +10,7 @@ use xcs_dialects::interp::ElemType;
 
 use super::math::{self, MathBuilder};
 use super::rowwise::{
-    end_streaming, load_lanes_f64, prefetch_next_row, softmax_stream, splat_f64, stream_lanes, streaming_rows, LANES,
+    end_streaming, load_lanes_f64, prefetch_next_row, rolled, softmax_stream, splat_f64, stream_lanes, streaming_rows, LANES,
 };
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{grain_rows, offset, unflatten};
@@ -583,7 +583,7 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
         if let Some(l) = stream {
             // the scalar loop below, 16 lanes at a time (the same operations, so the same results)
             let (mean, inv) = (splat_f64(k, &mean), splat_f64(k, &inv));
-            return k.for_range(&Val::i64(0), &Val::i64(l / LANES), |k, c| {
+            return rolled(k, |k| k.for_range(&Val::i64(0), &Val::i64(l / LANES), |k, c| {
                 let j = k.f.mul(c, &Val::i64(LANES));
                 let i = k.f.add(&base, &j);
                 let v = load_lanes_f64(k, &kx.t.ptr, &i, 4);
@@ -596,7 +596,7 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
                 let y = k.f.emit("<16 x double>", format!("fadd <16 x double> {t}, {bv}"));
                 stream_lanes(k, &ko.ptr, &i, &y);
                 Ok(())
-            });
+            }));
         }
         k.for_range(&Val::i64(0), &klen, |k, j| {
             let i = k.f.add(&base, j);

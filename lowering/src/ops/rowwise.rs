@@ -6,6 +6,7 @@
 use xcs_dialects::interp::ElemType;
 
 use super::math::{self, MathBuilder};
+use crate::codegen::kernel::RolledLoops;
 use crate::codegen::llvm_ir::Val;
 use crate::codegen::loops::{grain_rows, STREAM_STORE_BYTES};
 use crate::codegen::{FunctionLowering, Kernel, Slot, TensorVal, R};
@@ -28,8 +29,14 @@ pub fn streaming_rows(len: &Val, n: &Val, elem: ElemType) -> Option<i64> {
 
 /// `<16 x double>` with every lane `v` (a `double`).
 pub fn splat_f64(k: &mut Kernel, v: &Val) -> Val {
-    let one = k.f.emit("<16 x double>", format!("insertelement <16 x double> poison, double {v}, i64 0"));
-    k.f.emit("<16 x double>", format!("shufflevector <16 x double> {one}, <16 x double> poison, <16 x i32> zeroinitializer"))
+    let one = k.f.emit(
+        "<16 x double>",
+        format!("insertelement <16 x double> poison, double {v}, i64 0"),
+    );
+    k.f.emit(
+        "<16 x double>",
+        format!("shufflevector <16 x double> {one}, <16 x double> poison, <16 x i32> zeroinitializer"),
+    )
 }
 
 /// 16 f32 lanes at element `i` of `p` (`align`: the bytes the address is known to be aligned to).
@@ -69,7 +76,9 @@ pub fn prefetch_next_row(k: &mut Kernel, p: &Val, i: &Val, len: i64) {
     k.m.declare("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)");
     let n = k.f.add(i, &Val::i64(len));
     let q = k.f.gep("float", p, &n);
-    k.f.raw(format!("call void @llvm.prefetch.p0(ptr {q}, i32 0, i32 {PREFETCH_LOCALITY}, i32 1)"));
+    k.f.raw(format!(
+        "call void @llvm.prefetch.p0(ptr {q}, i32 0, i32 {PREFETCH_LOCALITY}, i32 1)"
+    ));
 }
 
 /// `llvm.prefetch`'s locality in [`prefetch_next_row`] (2: `prefetcht1`, into L2).
@@ -88,22 +97,33 @@ fn max_lanes(k: &mut Kernel, a: &Val, b: &Val) -> Val {
     k.f.emit(VF, format!("select <16 x i1> {gt}, {VF} {b}, {VF} {a}"))
 }
 
+/// Runs `body` with its loops kept rolled (still vector code): loops of whole vectors gain little from
+/// unrolling on an out-of-order core, and their unrolled copies cost compile time.
+pub fn rolled<T>(k: &mut Kernel, body: impl FnOnce(&mut Kernel) -> R<T>) -> R<T> {
+    let keep = k.rolled_loops.replace(RolledLoops::Vector);
+    let r = body(k);
+    k.rolled_loops = keep;
+    r
+}
+
 /// The maximum of the `len` f32 elements at `base` of `x` ([`max_lanes`]; -inf for a row of
 /// NaNs), with up to 4 independent vector accumulators.
 fn row_max(k: &mut Kernel, x: &Val, base: &Val, len: i64) -> R<Val> {
     let nv = len / LANES;
     let u = divisor(nv, &[4, 2, 1]);
     let init = Val::new(VF, format!("splat (float {})", Val::f32(f32::NEG_INFINITY)));
-    let accs = k.for_acc(&Val::i64(0), &Val::i64(nv / u), &vec![init; u as usize], |k, c, a| {
-        let c0 = k.f.mul(c, &Val::i64(u * LANES));
-        let first = k.f.add(base, &c0);
-        let mut next = Vec::new();
-        for (t, acc) in a.iter().enumerate() {
-            let i = k.f.add(&first, &Val::i64(t as i64 * LANES));
-            let v = load_lanes(k, x, &i, 4);
-            next.push(max_lanes(k, acc, &v));
-        }
-        Ok(next)
+    let accs = rolled(k, |k| {
+        k.for_acc(&Val::i64(0), &Val::i64(nv / u), &vec![init; u as usize], |k, c, a| {
+            let c0 = k.f.mul(c, &Val::i64(u * LANES));
+            let first = k.f.add(base, &c0);
+            let mut next = Vec::new();
+            for (t, acc) in a.iter().enumerate() {
+                let i = k.f.add(&first, &Val::i64(t as i64 * LANES));
+                let v = load_lanes(k, x, &i, 4);
+                next.push(max_lanes(k, acc, &v));
+            }
+            Ok(next)
+        })
     })?;
     let mut m = accs[0].clone();
     for a in &accs[1..] {
@@ -112,7 +132,10 @@ fn row_max(k: &mut Kernel, x: &Val, base: &Val, len: i64) -> R<Val> {
     // across the lanes: halves folded onto the low lanes (4 steps, lane 0 holds the maximum)
     for half in [8, 4, 2, 1] {
         let idx: Vec<String> = (0..16).map(|l| format!("i32 {}", (l % half) + half)).collect();
-        let hi = k.f.emit(VF, format!("shufflevector {VF} {m}, {VF} poison, <16 x i32> <{}>", idx.join(", ")));
+        let hi = k.f.emit(
+            VF,
+            format!("shufflevector {VF} {m}, {VF} poison, <16 x i32> <{}>", idx.join(", ")),
+        );
         m = max_lanes(k, &m, &hi);
     }
     Ok(k.f.emit("float", format!("extractelement {VF} {m}, i64 0")))
@@ -120,11 +143,14 @@ fn row_max(k: &mut Kernel, x: &Val, base: &Val, len: i64) -> R<Val> {
 
 /// `tensor.softmax` over the rows of a contiguous f32 `x` (no producer) into the f32 `out`, rows
 /// of a static `len` ([`streaming_rows`]). Per row: the maximum (vector loop, [`row_max`]); then
-/// in blocks of up to 256 elements, each block first prefetching its columns of the next row:
-/// `exp(x - max)` (inline f32 [`math::exp`], a scalar loop that LLVM vectorizes) into a row of
-/// scratch on the stack (in L1), and the block's exponentials added into 16 f64 lanes; then the
-/// scratch times `1 / sum` (f64, rounded once) stored with streaming stores. The same operations
-/// as the general path of [`super::reduce`], so the same results up to the order of the sum.
+/// in blocks of up to 256 elements, `exp(x - max)` (inline f32 [`math::exp`], a scalar loop that
+/// LLVM vectorizes) into a row of scratch on the stack (in L1), and a vector loop adding the
+/// block's exponentials into 16 f64 lanes that prefetches the block's columns of the next row
+/// (one line per 16 lanes: the read of the next row overlaps this row's exponentials); then the
+/// scratch times `1 / sum` (f64, rounded once) written with streaming stores. The same
+/// operations as the general path of [`super::reduce`], so the same results up to the order of
+/// the sum. (Computing row `r` while writing row `r - 1` in the same loop was slower: two
+/// scratch rows and the prefetched row overflow a 32 KB L1.)
 pub fn softmax_stream(fl: &mut FunctionLowering, x: &TensorVal, out: &TensorVal, len: i64) -> R<Vec<Slot>> {
     let r = x.rank();
     let rows = fl.f.product(&x.dims[..r - 1]);
@@ -141,11 +167,6 @@ pub fn softmax_stream(fl: &mut FunctionLowering, x: &TensorVal, out: &TensorVal,
         let zero = Val::new("<16 x double>", "zeroinitializer");
         let sum = k.for_acc(&Val::i64(0), &Val::i64(len / block), &[zero], |k, b, acc| {
             let j0 = k.f.mul(b, &Val::i64(block));
-            let i0 = k.f.add(&base, &j0);
-            for p in 0..block / LANES {
-                let i = k.f.add(&i0, &Val::i64(p * LANES));
-                prefetch_next_row(k, &kx.ptr, &i, len);
-            }
             let j1 = k.f.add(&j0, &Val::i64(block));
             k.for_range(&j0, &j1, |k, j| {
                 let i = k.f.add(&base, j);
@@ -157,11 +178,17 @@ pub fn softmax_stream(fl: &mut FunctionLowering, x: &TensorVal, out: &TensorVal,
                 k.f.store(&e, &q);
                 Ok(())
             })?;
-            k.for_acc(&Val::i64(0), &Val::i64(block / LANES), acc, |k, c, a| {
-                let jc = k.f.mul(c, &Val::i64(LANES));
-                let j = k.f.add(&j0, &jc);
-                let e = load_lanes_f64(k, &scratch, &j, 16);
-                Ok(vec![k.f.emit("<16 x double>", format!("fadd <16 x double> {}, {e}", a[0]))])
+            rolled(k, |k| {
+                k.for_acc(&Val::i64(0), &Val::i64(block / LANES), acc, |k, c, a| {
+                    let jc = k.f.mul(c, &Val::i64(LANES));
+                    let j = k.f.add(&j0, &jc);
+                    let e = load_lanes_f64(k, &scratch, &j, 16);
+                    let i = k.f.add(&base, &j);
+                    prefetch_next_row(k, &kx.ptr, &i, len);
+                    Ok(vec![k
+                        .f
+                        .emit("<16 x double>", format!("fadd <16 x double> {}, {e}", a[0]))])
+                })
             })
         })?;
         k.m.declare(
@@ -170,17 +197,22 @@ pub fn softmax_stream(fl: &mut FunctionLowering, x: &TensorVal, out: &TensorVal,
         );
         let s = k.f.emit(
             "double",
-            format!("call reassoc double @llvm.vector.reduce.fadd.v16f64(double 0.0, <16 x double> {})", sum[0]),
+            format!(
+                "call reassoc double @llvm.vector.reduce.fadd.v16f64(double 0.0, <16 x double> {})",
+                sum[0]
+            ),
         );
         let inv = k.f.emit("double", format!("fdiv double 1.0, {s}"));
         let inv = splat_f64(k, &inv);
-        k.for_range(&Val::i64(0), &Val::i64(len / LANES), |k, c| {
-            let j = k.f.mul(c, &Val::i64(LANES));
-            let e = load_lanes_f64(k, &scratch, &j, 16);
-            let y = k.f.emit("<16 x double>", format!("fmul <16 x double> {e}, {inv}"));
-            let i = k.f.add(&base, &j);
-            stream_lanes(k, &ko.ptr, &i, &y);
-            Ok(())
+        rolled(k, |k| {
+            k.for_range(&Val::i64(0), &Val::i64(len / LANES), |k, c| {
+                let j = k.f.mul(c, &Val::i64(LANES));
+                let e = load_lanes_f64(k, &scratch, &j, 16);
+                let y = k.f.emit("<16 x double>", format!("fmul <16 x double> {e}, {inv}"));
+                let i = k.f.add(&base, &j);
+                stream_lanes(k, &ko.ptr, &i, &y);
+                Ok(())
+            })
         })
     })?;
     end_streaming(&mut k);
