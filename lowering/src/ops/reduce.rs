@@ -4,7 +4,8 @@
 //! variance, then the normalized row). Floats accumulate in f64 and round once, integers in i64
 //! (wrapping; `mean` sums exactly in i128), exactly as the interpreter. The row is read from
 //! memory once (later passes find it in L1); large f32 outputs are written once, with streaming
-//! (non-temporal) stores ([`streaming_rows`]).
+//! (non-temporal) stores ([`streaming_rows`]), while the next row is prefetched; a large f32
+//! softmax read straight from its operand is [`super::rowwise::softmax_stream`].
 
 use xcs_dialects::interp::ElemType;
 
@@ -397,7 +398,8 @@ pub fn softmax_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: O
 /// trip count, so the loop never ends: found by the pass fuzzer), a pass
 /// summing `exp(x - max)` (inline f32 `math::exp`) in f64 (reassociated, so in vector lanes),
 /// and a pass storing `exp(x - max) * (1 / sum)` computed in f64 and rounded once (f32 results
-/// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it).
+/// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it). A large f32
+/// softmax without a producer (streaming stores) is [`softmax_stream`]'s explicit vector loops.
 fn softmax_rows(
     fl: &mut FunctionLowering,
     x: &TensorVal,
