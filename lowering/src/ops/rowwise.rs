@@ -84,7 +84,8 @@ pub fn end_streaming(k: &mut Kernel) {
 pub fn prefetch_next_row(k: &mut Kernel, p: &Val, i: &Val, len: i64) {
     k.m.declare("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)");
     let n = k.f.add(i, &Val::i64(len));
-    let q = k.f.gep("float", p, &n);
+    // not `inbounds`: the last row's next row lies past the tensor's end
+    let q = k.f.emit("ptr", format!("getelementptr float, ptr {p}, i64 {n}"));
     k.f.raw(format!(
         "call void @llvm.prefetch.p0(ptr {q}, i32 0, i32 {PREFETCH_LOCALITY}, i32 1)"
     ));
