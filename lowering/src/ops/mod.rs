@@ -1,7 +1,7 @@
 //! The lowering of each op, one file per op family so a family's kernels can be replaced
 //! (tiled, vectorized) without touching the others: [`elementwise`] (binary, unary, gelu, cmp,
 //! select, cast: one lowering for every op with an `Elementwise` interface), [`reduce`] (reduce,
-//! softmax, layer_norm), [`matmul`] (matmul, einsum; an f32 matmul is a call of the runtime's
+//! softmax, layer_norm; the explicit 16-lane row kernels of large f32 rows in [`rowwise`]), [`matmul`] (matmul, einsum; an f32 matmul is a call of the runtime's
 //! precompiled library, [`matmul_lib`], or the packed kernel generated per call site,
 //! [`matmul_f32`], their epilogue on one tile in [`matmul_epilogue`]), [`layout`] (constant,
 //! transpose, reshape, broadcast_to, slice, concat, gather), [`dynamic`] (iota, dynamic_slice,
@@ -28,6 +28,7 @@ pub mod matmul_epilogue;
 pub mod matmul_f32;
 pub mod matmul_lib;
 pub mod reduce;
+pub mod rowwise;
 pub mod shard;
 pub mod workload;
 

@@ -4,13 +4,17 @@
 //! variance, then the normalized row). Floats accumulate in f64 and round once, integers in i64
 //! (wrapping; `mean` sums exactly in i128), exactly as the interpreter. The row is read from
 //! memory once (later passes find it in L1); large f32 outputs are written once, with streaming
-//! (non-temporal) stores ([`streaming_rows`]).
+//! (non-temporal) stores ([`streaming_rows`]), while the next row is prefetched; a large f32
+//! softmax read straight from its operand is [`super::rowwise::softmax_stream`].
 
 use xcs_dialects::interp::ElemType;
 
 use super::math::{self, MathBuilder};
+use super::rowwise::{
+    end_streaming, load_lanes_f64, prefetch_next_row, rolled, softmax_stream, splat_f64, stream_lanes, streaming_rows, LANES,
+};
 use crate::codegen::llvm_ir::Val;
-use crate::codegen::loops::{grain_rows, offset, unflatten, STREAM_STORE_BYTES};
+use crate::codegen::loops::{grain_rows, offset, unflatten};
 use crate::codegen::types::{comp_to_f64, int_to_i64, load_elem};
 use crate::codegen::{check_result_dims, FunctionLowering, Kernel, LowerFn, OpSite, RunTimeCheck, Slot, TensorVal, R};
 
@@ -316,48 +320,6 @@ fn reduce_columns(
     fl.launch(k, &nblk, &grain, n)
 }
 
-/// f32 lanes of a streaming store: 64 bytes, one cache line.
-const LANES: i64 = 16;
-
-/// The static row length when a row op's output of `n` `elem` elements in rows of `len` is
-/// written with streaming stores: f32, both sizes static, rows a whole number of cache lines (the
-/// output buffer is 64-byte aligned, so every row's vectors are too) of at most 16384 elements
-/// (a row's scratch copy lives on the kernel's stack), and at least [`STREAM_STORE_BYTES`].
-fn streaming_rows(len: &Val, n: &Val, elem: ElemType) -> Option<i64> {
-    let (len, n) = (len.as_i64()?, n.as_i64()?);
-    let fits = len > 0 && len % LANES == 0 && len <= 16384 && n.saturating_mul(4) >= STREAM_STORE_BYTES;
-    (elem == ElemType::F32 && fits).then_some(len)
-}
-
-/// `<16 x double>` with every lane `v` (a `double`).
-fn splat_f64(k: &mut Kernel, v: &Val) -> Val {
-    let one = k.f.emit("<16 x double>", format!("insertelement <16 x double> poison, double {v}, i64 0"));
-    k.f.emit("<16 x double>", format!("shufflevector <16 x double> {one}, <16 x double> poison, <16 x i32> zeroinitializer"))
-}
-
-/// 16 f32 lanes at element `i` of `p` (`align`: the bytes the address is known to be aligned to),
-/// widened to f64 (exact).
-fn load_lanes_f64(k: &mut Kernel, p: &Val, i: &Val, align: u32) -> Val {
-    let q = k.f.gep("float", p, i);
-    let v = k.f.emit("<16 x float>", format!("load <16 x float>, ptr {q}, align {align}"));
-    k.f.emit("<16 x double>", format!("fpext <16 x float> {v} to <16 x double>"))
-}
-
-/// Rounds 16 f64 lanes to f32 once (as `store_acc` does) and stores them at element `i` of the
-/// 64-byte aligned `out` with a streaming store.
-fn stream_lanes(k: &mut Kernel, out: &Val, i: &Val, y: &Val) {
-    let md = k.m.nontemporal_md();
-    let v = k.f.emit("<16 x float>", format!("fptrunc <16 x double> {y} to <16 x float>"));
-    let q = k.f.gep("float", out, i);
-    k.f.raw(format!("store <16 x float> {v}, ptr {q}, align 64, !nontemporal {md}"));
-}
-
-/// After a kernel's streaming stores: orders them before the kernel returns (they are weakly
-/// ordered; the thread pool's join then publishes them like ordinary stores).
-fn end_streaming(k: &mut Kernel) {
-    k.f.raw("fence seq_cst");
-}
-
 pub fn softmax(fl: &mut FunctionLowering, o: &OpSite) -> R<Vec<Slot>> {
     let x = o.tensor(fl, 0)?;
     softmax_from(fl, o, x, None)
@@ -436,7 +398,8 @@ pub fn softmax_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod: O
 /// trip count, so the loop never ends: found by the pass fuzzer), a pass
 /// summing `exp(x - max)` (inline f32 `math::exp`) in f64 (reassociated, so in vector lanes),
 /// and a pass storing `exp(x - max) * (1 / sum)` computed in f64 and rounded once (f32 results
-/// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it).
+/// keep `exp(x - max)` in the output from the sum pass; f16/bf16 recompute it). A large f32
+/// softmax without a producer (streaming stores) is [`softmax_stream`]'s explicit vector loops.
 fn softmax_rows(
     fl: &mut FunctionLowering,
     x: &TensorVal,
@@ -450,8 +413,11 @@ fn softmax_rows(
     let rows = fl.f.product(&x.dims[..r - 1]);
     let len = x.dims[r - 1].clone();
     let n = x.numel(&mut fl.f);
-    let grain = grain_rows(&mut fl.f, &len);
     let stream = streaming_rows(&len, &n, relem);
+    if let (Some(l), None, ElemType::F32) = (stream, &prod, x.elem) {
+        return softmax_stream(fl, &x, &out, l);
+    }
+    let grain = grain_rows(&mut fl.f, &len);
     let mut k = fl.kernel("softmax");
     let (kx, ko) = (XIn::new(&mut k, &x, prod), k.tensor(&out));
     let klen = k.cap(&len);
@@ -581,7 +547,9 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
         let cnt = k.f.emit("double", format!("sitofp i64 {klen} to double"));
         // One pass for the statistics: the sum and the sum of squares of x - x0 (x0 the row's
         // first element: the shifted-data algorithm, so a large mean does not cancel) in f64
-        // with vector partial sums; var = E[d^2] - E[d]^2, clamped at 0 (constant rows).
+        // with vector partial sums; var = E[d^2] - E[d]^2, clamped at 0 (constant rows). The
+        // products are `contract`: `d*d + q` and `t*gamma + beta` become FMAs (one f64 rounding
+        // fewer, far below the f32 result's; 13% of W5's time, which is compute-bound).
         let x0 = {
             // Empty rows read nothing (x may have no elements at all).
             let slot = k.f.alloca("double", 1);
@@ -600,9 +568,9 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
             let i = k.f.add(&base, j);
             let v = kx.load_f64(k, &i)?;
             let d = k.f.emit("double", format!("fsub double {v}, {x0}"));
-            let d2 = k.f.emit("double", format!("fmul double {d}, {d}"));
+            let d2 = k.f.emit("double", format!("fmul contract double {d}, {d}"));
             let s = k.f.emit("double", format!("fadd reassoc double {}, {d}", a[0]));
-            let q = k.f.emit("double", format!("fadd reassoc double {}, {d2}", a[1]));
+            let q = k.f.emit("double", format!("fadd reassoc contract double {}, {d2}", a[1]));
             Ok(vec![s, q])
         })?;
         let (s, q) = (sq[0].clone(), sq[1].clone());
@@ -617,21 +585,23 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
         let sd = k.f.emit("double", format!("call double @{sqrt}(double {ve})"));
         let inv = k.f.emit("double", format!("fdiv double 1.0, {sd}"));
         if let Some(l) = stream {
-            // the scalar loop below, 16 lanes at a time (the same operations, so the same results)
+            // the scalar loop below, 16 lanes at a time (the same operations; an FMA wherever LLVM
+            // contracts one, so a result may differ from the scalar loop's in the last f64 bit)
             let (mean, inv) = (splat_f64(k, &mean), splat_f64(k, &inv));
-            return k.for_range(&Val::i64(0), &Val::i64(l / LANES), |k, c| {
+            return rolled(k, |k| k.for_range(&Val::i64(0), &Val::i64(l / LANES), |k, c| {
                 let j = k.f.mul(c, &Val::i64(LANES));
                 let i = k.f.add(&base, &j);
                 let v = load_lanes_f64(k, &kx.t.ptr, &i, 4);
                 let gv = load_lanes_f64(k, &kg.ptr, &j, 4);
                 let bv = load_lanes_f64(k, &kb.ptr, &j, 4);
+                prefetch_next_row(k, &kx.t.ptr, &i, l);
                 let d = k.f.emit("<16 x double>", format!("fsub <16 x double> {v}, {mean}"));
                 let t = k.f.emit("<16 x double>", format!("fmul <16 x double> {d}, {inv}"));
-                let t = k.f.emit("<16 x double>", format!("fmul <16 x double> {t}, {gv}"));
-                let y = k.f.emit("<16 x double>", format!("fadd <16 x double> {t}, {bv}"));
+                let t = k.f.emit("<16 x double>", format!("fmul contract <16 x double> {t}, {gv}"));
+                let y = k.f.emit("<16 x double>", format!("fadd contract <16 x double> {t}, {bv}"));
                 stream_lanes(k, &ko.ptr, &i, &y);
                 Ok(())
-            });
+            }));
         }
         k.for_range(&Val::i64(0), &klen, |k, j| {
             let i = k.f.add(&base, j);
@@ -640,8 +610,8 @@ pub fn layer_norm_from(fl: &mut FunctionLowering, o: &OpSite, x: TensorVal, prod
             let bv = load(k, &kb, j);
             let d = k.f.emit("double", format!("fsub double {v}, {mean}"));
             let t = k.f.emit("double", format!("fmul double {d}, {inv}"));
-            let t = k.f.emit("double", format!("fmul double {t}, {gv}"));
-            let y = k.f.emit("double", format!("fadd double {t}, {bv}"));
+            let t = k.f.emit("double", format!("fmul contract double {t}, {gv}"));
+            let y = k.f.emit("double", format!("fadd contract double {t}, {bv}"));
             k.store_acc(&ko, &i, &y);
             Ok(())
         })
