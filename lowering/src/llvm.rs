@@ -1,6 +1,6 @@
 //! The LLVM side through inkwell: native target initialization, the host CPU and features,
-//! target machines, and parsing + verifying + optimizing ([`PIPELINE`], `default<O2>`) the IR text the
-//! lowering writes.
+//! target machines, and parsing + verifying + optimizing ([`PIPELINE`], `default<O2>` without
+//! loop unrolling: [`pipeline_options`]) the IR text the lowering writes.
 
 use std::sync::Once;
 
@@ -88,10 +88,25 @@ pub fn parse<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine) -> Result<Modul
 /// W3's two matmul kernels 277-309 ms of `opt` CPU at O3, 136-160 ms at O2 (LLVM 22).
 pub const PIPELINE: &str = "default<O2>";
 
-/// Optimizes a parsed module for `tm` ([`PIPELINE`]).
+/// The options of [`PIPELINE`]: no loop unrolling (as `opt --disable-loop-unrolling`; LLVM's
+/// `PipelineTuningOptions::LoopUnrolling` off: neither partial nor full unrolling unless a
+/// pragma forces it). The loop vectorizer already interleaves the loops it vectorizes (4 wide
+/// vectors per iteration); the unroller then unrolled those 8x more (32 vector loads per
+/// iteration of softmax's max loop), which made the code no faster (W1-W6 and the generated
+/// matmul, same-run A/B) and cost 14% of W4's compile: its JIT compile took 114.9M instructions
+/// with unrolling, 99.3M without (callgrind; optimize 45.4M -> 40.5M, codegen 65.6M -> 54.9M).
+/// Turning the vectorizer's interleaving off as well would save another 17M there but made W4's
+/// softmax 20% slower (its reductions are latency-bound without it): kept.
+pub fn pipeline_options() -> PassBuilderOptions {
+    let options = PassBuilderOptions::create();
+    options.set_loop_unrolling(false);
+    options
+}
+
+/// Optimizes a parsed module for `tm` ([`PIPELINE`] with [`pipeline_options`]).
 pub fn optimize(module: &Module, tm: &TargetMachine) -> Result<(), String> {
     module
-        .run_passes(PIPELINE, tm, PassBuilderOptions::create())
+        .run_passes(PIPELINE, tm, pipeline_options())
         .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
     // Vector variants of math functions (`ops::math::vector_pair`) were kept for the loop
     // vectorizer; now they are inlined where it called them, and dropped.

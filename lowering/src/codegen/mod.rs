@@ -100,7 +100,7 @@ pub struct Options {
     pub locations_in_messages: bool,
     /// Loops touching fewer elements run serially.
     pub parallel_threshold: i64,
-    /// Optimize (LLVM's `default<O2>`, `llvm::PIPELINE`).
+    /// Optimize (LLVM's `default<O2>` without loop unrolling, `llvm::PIPELINE`).
     pub optimize: bool,
     /// How an f32 matmul is computed: a call of the runtime's precompiled library (the default) or
     /// a kernel generated per call site (`xcs-run --matmul=generated`, for A/B comparisons).
