@@ -16,7 +16,8 @@
 //!   multiply fused with the `+ 1` (results below 4e-39 flush to 0, see [`one_plus_exp`]); `silu`
 //!   as `x sigmoid(x)` with the full-range `exp`.
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
-//!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`.
+//!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`; its `1 + e^(-2 t)` as
+//!   sigmoid's.
 //! - `pow`: `e^(y ln|x|)` in two-float arithmetic (FMA-exact products, Fast2Sum), about 1.3 ulp
 //!   (2 ulp worst on results near overflow from `x` near 1);
 //!   GELU erf form: `x erfc(-x/sqrt 2) / 2` with `erfc` as `t e^(P(t) - a^2)`, `a^2` exact as
@@ -424,7 +425,8 @@ pub fn log(mb: &mut MathBuilder, x: &Val) -> Val {
 /// so `n` is in `[-126, 128]` and `2^n` one exponent-field value (`2^128`'s field is +inf: from
 /// `x` about 88.37 on the sum overflows, one multiply instead of [`scale`]'s two), and the `+ 1`
 /// fused into the last multiply. Where it overflows early, `1 / sum` is 0 in place of a
-/// subnormal below 4e-39 (as a flush-to-zero would give); every other result is as with [`exp`].
+/// subnormal below 4e-39 (as a flush-to-zero would give) and `x / sum` -0 in place of a value
+/// below 4e-38 (GELU, `|x|` about 10); every other result is as with [`exp`].
 fn one_plus_exp(mb: &mut MathBuilder, x: &Val) -> Val {
     let x1 = clamp(mb, "ogt", x, 88.8);
     let xc = clamp(mb, "olt", &x1, -87.0);
@@ -451,7 +453,10 @@ pub fn silu(mb: &mut MathBuilder, x: &Val) -> Val {
     mb.bin("fmul", x, &s)
 }
 
-/// GELU, tanh form, of a `float`: `x / (1 + e^(-2 t))`, `t = sqrt(2/pi) (x + 0.044715 x^3)`.
+/// GELU, tanh form, of a `float`: `x / (1 + e^(-2 t))`, `t = sqrt(2/pi) (x + 0.044715 x^3)`,
+/// the sum by [`one_plus_exp`]: for `x` below about -10 (where `-2 t` passes 88.37) the result,
+/// of magnitude below about 4e-38, is -0 (with the full-range `exp`, from -2 t = 88.72 on,
+/// below 3e-38, as the sum overflows there).
 pub fn gelu_tanh(mb: &mut MathBuilder, x: &Val) -> Val {
     // The argument rounded op by op as the interpreter writes it (no FMA: exp amplifies it).
     let p1 = mb.exact("fmul", &mb.c(0.044715), x);
@@ -460,8 +465,7 @@ pub fn gelu_tanh(mb: &mut MathBuilder, x: &Val) -> Val {
     let s = mb.exact("fadd", x, &p3);
     let k = mb.c((-2.0 * (2.0 / std::f64::consts::PI).sqrt()) as f32);
     let t = mb.exact("fmul", &k, &s);
-    let e = exp(mb, &t);
-    let d = mb.bin("fadd", &mb.c(1.0), &e);
+    let d = one_plus_exp(mb, &t);
     mb.bin("fdiv", x, &d)
 }
 
