@@ -7,7 +7,7 @@
 use xcs_dialects::interp::ElemType;
 use xcs_ir::DYNAMIC;
 
-use crate::codegen::llvm_ir::{FunctionBuilder, Val};
+use crate::codegen::llvm_ir::{FunctionBuilder, Val, SHELL_ATTRS};
 use crate::codegen::{ModuleLowering, Port, R};
 use crate::codegen::types::{comp_ty, dtype_code, mem_ty};
 
@@ -19,6 +19,7 @@ pub fn emit_wrapper(ml: &mut ModuleLowering, export: &str, internal: &str, ins: 
     let mut params: Vec<String> = (0..ins.len()).map(|i| format!("ptr %in{i}")).collect();
     params.extend((0..outs.len()).map(|k| format!("ptr %out{k}")));
     let mut f = FunctionBuilder::new(export, "", "i32", &params.join(", "));
+    f.attrs = SHELL_ATTRS;
     let copies: Vec<Val> = (0..ins.len()).map(|_| f.alloca("ptr", 1)).collect();
     for c in &copies {
         f.store(&Val::new("ptr", "null"), c);
@@ -138,6 +139,7 @@ pub fn emit_wrapper(ml: &mut ModuleLowering, export: &str, internal: &str, ins: 
 
     // The packed form.
     let mut g = FunctionBuilder::new(&format!("{export}_packed"), "", "i32", "ptr %ins, ptr %outs");
+    g.attrs = SHELL_ATTRS;
     let mut a = Vec::new();
     for i in 0..ins.len() {
         let q = g.gep("ptr", &Val::new("ptr", "%ins"), &Val::i64(i as i64));

@@ -104,6 +104,13 @@ pub struct FunctionBuilder {
     pub attrs: &'static str,
 }
 
+/// The attribute group of call-shell functions (`#3`: `noinline optnone`): code that runs once
+/// per call around the real work (the C ABI's argument checking and unpacking), which LLVM
+/// then neither optimizes nor code-generates beyond its fast instruction selector and register
+/// allocator. A JIT compile of W5 (layer norm) costs about 8.6M instructions less (opt 64.5M ->
+/// 60.4M, llc 85.3M -> 80.8M), W5 compiling about as fast as XLA instead of 1-3% slower.
+pub const SHELL_ATTRS: &str = "#3";
+
 impl FunctionBuilder {
     /// A function `define <linkage> i32 @name(params) #0`; `params` is the parameter list text.
     pub fn new(name: &str, linkage: &str, ret: &str, params: &str) -> FunctionBuilder {
@@ -651,6 +658,7 @@ impl ModuleBuilder {
             "attributes #2 = {{ nounwind alwaysinline memory(none) willreturn {} }}",
             self.fn_attrs
         );
+        let _ = writeln!(s, "attributes {SHELL_ATTRS} = {{ nounwind noinline optnone {} }}", self.fn_attrs);
         for md in &self.metadata {
             s.push_str(md);
             s.push('\n');
