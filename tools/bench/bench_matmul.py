@@ -5,13 +5,17 @@
 core is busy (or whose host is), those wall-clock medians swing by 10-50%. This benchmark builds
 `native/matmul_ab.c` with the runtime's C sources (lowering/runtime/xcs_matmul.c and the pool)
 and numpy's OpenBLAS (dlopen), and alternates the two calls in one process: at 1 thread each is
-timed in thread CPU time, so preemption costs neither; at 2 threads in wall time (alternating
-still exposes both to the same load). Every OpenBLAS kernel variant bench_native.py tries
+timed in thread CPU time, so preemption costs neither. It is a 1-thread benchmark: with more
+threads (wall time) the two libraries' idle workers spin after each call and take the cores
+from the other's next call (1024^3 at 2 threads: both ~21 ms, as slow as one thread; with
+OPENBLAS_THREAD_TIMEOUT=4 OpenBLAS's sleep, and pay the wake-ups), so `--threads 2` only checks
+results; bench_native.py, one process per library, gives the 2-thread ratios.
+Every OpenBLAS kernel variant bench_native.py tries
 (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE) runs; the fastest counts. Prints per shape and thread count
 the medians, quartiles, the ratio OpenBLAS/XCS (>= 1: XCS at least as fast) and the largest
 difference of the results.
 
-    python3 tools/bench/bench_matmul.py                      # the issue's shapes, 1 and 2 threads
+    python3 tools/bench/bench_matmul.py                      # the issue's shapes and the MLP's, 1 thread
     python3 tools/bench/bench_matmul.py --shapes 1024x1024x1024 --threads 1 --runs 21
 
 Shapes are MxKxN or BxMxKxN (B batched products). Needs gcc and numpy (with its OpenBLAS).
@@ -90,7 +94,7 @@ def run_one(tool: Path, lib: str, shape, threads: int, runs: int, env_over: dict
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shapes", default=DEFAULT_SHAPES)
-    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--threads", default="1", help="1 (see above: more threads only check results)")
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--openblas", default="auto", help="as bench_native.py's --openblas")
     ap.add_argument("--json")
