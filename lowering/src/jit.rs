@@ -1,8 +1,8 @@
 //! The JIT: compiles one function for the argument types it is called with (sizes specialized,
 //! so static shapes fold through the whole function), optimized by `llvm::PIPELINE` (O2, no loop
-//! unrolling) for the host CPU, with LLVM's MCJIT; runs it on interpreter values. Compiled functions are cached by
-//! (function, argument element types and shapes): calling again with the same types reuses the
-//! code ([`Jit::compilations`] counts real compilations).
+//! unrolling) for the host CPU, with LLVM's MCJIT; runs it on interpreter values. Compiled
+//! functions are cached by (function, argument element types and shapes): calling again with the
+//! same types reuses the code ([`Jit::compilations`] counts real compilations).
 
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;

@@ -148,6 +148,13 @@ impl FunctionBuilder {
         Val::new(ty, t)
     }
 
+    /// The scalar `v` in each of the `lanes` lanes of a vector of type `vty` (LLVM's splat idiom:
+    /// `insertelement` into lane 0, then a `shufflevector` with an all-zero mask).
+    pub fn splat(&mut self, vty: &'static str, lanes: i64, v: &Val) -> Val {
+        let one = self.emit(vty, format!("insertelement {vty} poison, {} {v}, i64 0", v.ty));
+        self.emit(vty, format!("shufflevector {vty} {one}, {vty} poison, <{lanes} x i32> zeroinitializer"))
+    }
+
     /// Emits an instruction without a result.
     pub fn raw(&mut self, line: impl AsRef<str>) {
         let _ = writeln!(self.body, "  {}", line.as_ref());

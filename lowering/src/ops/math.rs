@@ -670,14 +670,7 @@ fn vector_pair(
         let mut sf = FunctionBuilder::new(&scalar, "internal", "float", &params.join(", "));
         sf.attrs = "#1";
         let splats: Vec<String> = (0..n)
-            .map(|i| {
-                let one = sf.emit(V, format!("insertelement {V} poison, float %a{i}, i64 0"));
-                let s = sf.emit(
-                    V,
-                    format!("shufflevector {V} {one}, {V} poison, <16 x i32> zeroinitializer"),
-                );
-                format!("{V} {s}")
-            })
+            .map(|i| format!("{V} {}", sf.splat(V, 16, &Val::new("float", format!("%a{i}")))))
             .collect();
         let r = sf.emit(V, format!("call {V} @\"{vector}\"({})", splats.join(", ")));
         let r0 = sf.emit("float", format!("extractelement {V} {r}, i64 0"));

@@ -841,11 +841,7 @@ fn microkernel(k: &mut Kernel, kp: &F32Kernel, bt: &Val, at: &Val, kc: &Val, ini
         let mut next = Vec::new();
         for r in 0..mr {
             let x = load_f(f, &ap, &Val::i64(r * KC));
-            let s = f.emit(vty, format!("insertelement {vty} poison, float {x}, i64 0"));
-            let s = f.emit(
-                vty,
-                format!("shufflevector {vty} {s}, {vty} poison, <{vl} x i32> zeroinitializer"),
-            );
+            let s = f.splat(vty, vl, &x);
             for v in 0..nv {
                 let c = &acc[(r * nv + v) as usize];
                 next.push(f.emit(

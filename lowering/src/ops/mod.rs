@@ -1,9 +1,10 @@
 //! The lowering of each op, one file per op family so a family's kernels can be replaced
 //! (tiled, vectorized) without touching the others: [`elementwise`] (binary, unary, gelu, cmp,
 //! select, cast: one lowering for every op with an `Elementwise` interface), [`reduce`] (reduce,
-//! softmax, layer_norm; the explicit 16-lane row kernels of large f32 rows in [`rowwise`]), [`matmul`] (matmul, einsum; an f32 matmul is a call of the runtime's
-//! precompiled library, [`matmul_lib`], or the packed kernel generated per call site,
-//! [`matmul_f32`], their epilogue on one tile in [`matmul_epilogue`]), [`layout`] (constant,
+//! softmax, layer_norm; the explicit 16-lane row kernels of large f32 rows in [`rowwise`]),
+//! [`matmul`] (matmul, einsum; an f32 matmul is a call of the runtime's precompiled library,
+//! [`matmul_lib`], or the packed kernel generated per call site, [`matmul_f32`], their epilogue
+//! on one tile in [`matmul_epilogue`]), [`layout`] (constant,
 //! transpose, reshape, broadcast_to, slice, concat, gather), [`dynamic`] (iota, dynamic_slice,
 //! dynamic_update_slice, extract, from_index), [`fused`] (`tensor.fused`), [`func`] (call,
 //! return), [`cf`] (branches, switch, assert), [`shard`] (the sharding annotations, identities on

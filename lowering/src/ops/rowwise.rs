@@ -27,25 +27,9 @@ pub fn streaming_rows(len: &Val, n: &Val, elem: ElemType) -> Option<i64> {
     (elem == ElemType::F32 && fits).then_some(len)
 }
 
-/// `<16 x float>` with every lane `v` (a `float`).
-fn splat_f32(k: &mut Kernel, v: &Val) -> Val {
-    let one = k.f.emit(VF, format!("insertelement {VF} poison, float {v}, i64 0"));
-    k.f.emit(
-        VF,
-        format!("shufflevector {VF} {one}, {VF} poison, <16 x i32> zeroinitializer"),
-    )
-}
-
 /// `<16 x double>` with every lane `v` (a `double`).
 pub fn splat_f64(k: &mut Kernel, v: &Val) -> Val {
-    let one = k.f.emit(
-        "<16 x double>",
-        format!("insertelement <16 x double> poison, double {v}, i64 0"),
-    );
-    k.f.emit(
-        "<16 x double>",
-        format!("shufflevector <16 x double> {one}, <16 x double> poison, <16 x i32> zeroinitializer"),
-    )
+    k.f.splat("<16 x double>", LANES, v)
 }
 
 /// 16 f32 lanes at element `i` of `p` (`align`: the bytes the address is known to be aligned to).
@@ -116,24 +100,38 @@ pub fn rolled<T>(k: &mut Kernel, body: impl FnOnce(&mut Kernel) -> R<T>) -> R<T>
     r
 }
 
-/// The maximum of the `len` f32 elements at `base` of `x` ([`max_lanes`]; -inf for a row of
-/// NaNs), with up to 4 independent vector accumulators.
-fn row_max(k: &mut Kernel, x: &Val, base: &Val, len: i64) -> R<Val> {
-    let nv = len / LANES;
+/// Folds the `nv` vectors of 16 f32 lanes from element `first` into up to 4 independent
+/// accumulators starting at `init` (a row reduction is latency-bound on one), in a rolled loop:
+/// `step(k, acc, j)` folds the vector at element `j` into `acc`. Returns the accumulators.
+fn fold_vectors(
+    k: &mut Kernel,
+    first: &Val,
+    nv: i64,
+    init: Val,
+    step: impl Fn(&mut Kernel, &Val, &Val) -> Val,
+) -> R<Vec<Val>> {
     let u = divisor(nv, &[4, 2, 1]);
-    let init = Val::new(VF, format!("splat (float {})", Val::f32(f32::NEG_INFINITY)));
-    let accs = rolled(k, |k| {
+    rolled(k, |k| {
         k.for_acc(&Val::i64(0), &Val::i64(nv / u), &vec![init; u as usize], |k, c, a| {
             let c0 = k.f.mul(c, &Val::i64(u * LANES));
-            let first = k.f.add(base, &c0);
+            let at = k.f.add(first, &c0);
             let mut next = Vec::new();
             for (t, acc) in a.iter().enumerate() {
-                let i = k.f.add(&first, &Val::i64(t as i64 * LANES));
-                let v = load_lanes(k, x, &i, 4);
-                next.push(max_lanes(k, acc, &v));
+                let j = k.f.add(&at, &Val::i64(t as i64 * LANES));
+                next.push(step(k, acc, &j));
             }
             Ok(next)
         })
+    })
+}
+
+/// The maximum of the `len` f32 elements at `base` of `x` ([`max_lanes`]; -inf for a row of
+/// NaNs), with up to 4 independent vector accumulators ([`fold_vectors`]).
+fn row_max(k: &mut Kernel, x: &Val, base: &Val, len: i64) -> R<Val> {
+    let init = Val::new(VF, format!("splat (float {})", Val::f32(f32::NEG_INFINITY)));
+    let accs = fold_vectors(k, base, len / LANES, init, |k, acc, i| {
+        let v = load_lanes(k, x, i, 4);
+        max_lanes(k, acc, &v)
     })?;
     let mut m = accs[0].clone();
     for a in &accs[1..] {
@@ -157,22 +155,11 @@ fn row_max(k: &mut Kernel, x: &Val, base: &Val, len: i64) -> R<Val> {
 /// f64 sum cost 2 conversions and 2 adds per 16 lanes, 10% of W4's time), then widened. `each`
 /// runs once per vector, with its first element's index.
 fn block_sum(k: &mut Kernel, p: &Val, j0: &Val, block: i64, each: impl Fn(&mut Kernel, &Val)) -> R<Val> {
-    let nv = block / LANES;
-    let u = divisor(nv, &[4, 2, 1]);
     let zero = Val::new(VF, "zeroinitializer");
-    let accs = rolled(k, |k| {
-        k.for_acc(&Val::i64(0), &Val::i64(nv / u), &vec![zero; u as usize], |k, c, a| {
-            let c0 = k.f.mul(c, &Val::i64(u * LANES));
-            let first = k.f.add(j0, &c0);
-            let mut next = Vec::new();
-            for (t, acc) in a.iter().enumerate() {
-                let j = k.f.add(&first, &Val::i64(t as i64 * LANES));
-                let e = load_lanes(k, p, &j, 16);
-                each(k, &j);
-                next.push(k.f.emit(VF, format!("fadd {VF} {acc}, {e}")));
-            }
-            Ok(next)
-        })
+    let accs = fold_vectors(k, j0, block / LANES, zero, |k, acc, j| {
+        let e = load_lanes(k, p, j, 16);
+        each(k, j);
+        k.f.emit(VF, format!("fadd {VF} {acc}, {e}"))
     })?;
     let mut level = accs;
     while level.len() > 1 {
@@ -196,7 +183,7 @@ fn scale_out(k: &mut Kernel, scratch: &Val, out: &Val, base: &Val, len: i64, inv
     let hd = k.f.emit("double", format!("fpext float {hi} to double"));
     let lo = k.f.emit("double", format!("fsub double {inv}, {hd}"));
     let lo = k.f.emit("float", format!("fptrunc double {lo} to float"));
-    let (hi, lo) = (splat_f32(k, &hi), splat_f32(k, &lo));
+    let (hi, lo) = (k.f.splat(VF, LANES, &hi), k.f.splat(VF, LANES, &lo));
     k.m.declare(
         "llvm.fma.v16f32",
         "declare <16 x float> @llvm.fma.v16f32(<16 x float>, <16 x float>, <16 x float>)",
