@@ -265,9 +265,22 @@ pub fn verify_workload_writes(v: &OpView, symbols: &dyn SymbolLookup) -> Result<
     check_parallel_reads(v, &writes, &reads)
 }
 
+/// The error at `at`'s launch: it `verb`s (writes or reads) a part of a workload output that
+/// overlaps what `written` writes in a parallel iteration, and why that is refused.
+fn overlap_error(v: &OpView, at: &Write, verb: &str, written: &Write, why: &str) -> Diagnostic {
+    OpView::new(v.ctx, v.body, at.launch).error(format!(
+        "{verb} [{}] of workload output #{} at grid point ({}), which overlaps [{}] written at grid point ({}){}; {why}",
+        box_text(at),
+        at.arg - v.num_operands(),
+        point_text(at),
+        box_text(written),
+        point_text(written),
+        if at.launch == written.launch { "" } else { " by another launch" }
+    ))
+}
+
 /// No two writes of parallel iterations overlap (`writes` sorted by tensor and first start).
 fn check_parallel_writes(v: &OpView, writes: &[Write]) -> Result<(), Diagnostic> {
-    let ctx = v.ctx;
     for (i, a) in writes.iter().enumerate() {
         for b in &writes[i + 1..] {
             if b.arg != a.arg || a.boxes.first().is_some_and(|x| b.boxes[0].0 >= x.0 + x.1) {
@@ -275,15 +288,13 @@ fn check_parallel_writes(v: &OpView, writes: &[Write]) -> Result<(), Diagnostic>
             }
             if boxes_overlap(a, b) && in_parallel(a, b) {
                 let (later, earlier) = if a.seq > b.seq { (a, b) } else { (b, a) };
-                return Err(OpView::new(ctx, v.body, later.launch).error(format!(
-                    "writes [{}] of workload output #{} at grid point ({}), which overlaps [{}] written at grid point ({}){}; launches of parallel iterations may not write overlapping parts of an out or inout tensor",
-                    box_text(later),
-                    later.arg - v.num_operands(),
-                    point_text(later),
-                    box_text(earlier),
-                    point_text(earlier),
-                    if later.launch == earlier.launch { "" } else { " by another launch" }
-                )));
+                return Err(overlap_error(
+                    v,
+                    later,
+                    "writes",
+                    earlier,
+                    "launches of parallel iterations may not write overlapping parts of an out or inout tensor",
+                ));
             }
         }
     }
@@ -298,15 +309,13 @@ fn check_parallel_reads(v: &OpView, writes: &[Write], reads: &[Write]) -> Result
         let lo = writes.partition_point(|w| w.arg < r.arg);
         let hi = writes.partition_point(|w| w.arg < r.arg || (w.arg == r.arg && w.boxes.first().map_or(0, |b| b.0) < end));
         if let Some(w) = writes[lo..hi].iter().find(|w| boxes_overlap(r, w) && in_parallel(r, w)) {
-            return Err(OpView::new(v.ctx, v.body, r.launch).error(format!(
-                "reads [{}] of workload output #{} at grid point ({}), which overlaps [{}] written at grid point ({}){}; an iteration may not read what a parallel iteration writes (a race: it may run before or after)",
-                box_text(r),
-                r.arg - v.num_operands(),
-                point_text(r),
-                box_text(w),
-                point_text(w),
-                if w.launch == r.launch { "" } else { " by another launch" }
-            )));
+            return Err(overlap_error(
+                v,
+                r,
+                "reads",
+                w,
+                "an iteration may not read what a parallel iteration writes (a race: it may run before or after)",
+            ));
         }
     }
     Ok(())
