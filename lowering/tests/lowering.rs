@@ -614,12 +614,9 @@ fn f32_sin_cos_erf_sweep() {
     }
 }
 
-/// The inline f32 math (exp, tanh, sigmoid, silu, gelu tanh form) over many magnitudes and
-/// the special values, against f64 references rounded to f32: relative error <= 1e-6 (or
-/// 1e-38 absolute, the subnormals), NaN for NaN, the sign of zeros, the infinite limits.
-#[test]
-fn f32_math_sweep() {
-    let _g = lock();
+/// The sweep points of the inline f32 math: special values, the clamps' edges, many
+/// magnitudes of both signs and a fine grid around 0.
+fn math_sweep_points() -> Vec<f32> {
     let mut xs: Vec<f32> = vec![
         0.0,
         -0.0,
@@ -660,6 +657,50 @@ fn f32_math_sweep() {
     for i in -400..=400 {
         xs.push(i as f32 * 0.0251);
     }
+    xs
+}
+
+/// The f32 tensor of a JIT result.
+fn f32_data(v: &RtValue) -> Vec<f32> {
+    match v {
+        RtValue::Tensor(Tensor {
+            data: xcs_dialects::interp::TensorData::F32(v),
+            ..
+        }) => v.clone(),
+        other => panic!("not an f32 tensor: {other:?}"),
+    }
+}
+
+/// `got` against f64 references `want` rounded to f32: NaN for NaN, infinities and zeros
+/// exactly (the sign of zero too), else within 1e-6 relative (1e-38 absolute, the
+/// subnormals); returns the worst relative error on normal results. `what(i)` names case `i`.
+fn check_f32_math(got: &[f32], want: &[f64], what: &dyn Fn(usize) -> String) -> f64 {
+    let mut worst = 0.0f64;
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let w = w as f32;
+        let ok = if w.is_nan() {
+            g.is_nan()
+        } else if w.is_infinite() || w == 0.0 {
+            g == w && (w != 0.0 || g.is_sign_negative() == w.is_sign_negative())
+        } else {
+            let err = (g as f64 - w as f64).abs();
+            if w.abs() >= f32::MIN_POSITIVE {
+                worst = worst.max(err / (w as f64).abs());
+            }
+            err <= 1e-6 * (w as f64).abs() + 1e-38
+        };
+        assert!(ok, "{} = {g:e}, expected {w:e}", what(i));
+    }
+    worst
+}
+
+/// The inline f32 math (exp, tanh, sigmoid, silu, gelu tanh form) over many magnitudes and
+/// the special values, against f64 references rounded to f32: relative error <= 1e-6 (or
+/// 1e-38 absolute, the subnormals), NaN for NaN, the sign of zeros, the infinite limits.
+#[test]
+fn f32_math_sweep() {
+    let _g = lock();
+    let xs = math_sweep_points();
     let n = xs.len();
     let x = RtValue::Tensor(Tensor::f32(&[n], &xs));
     let refs: [(&str, &str, fn(f64) -> f64); 7] = [
@@ -687,31 +728,76 @@ fn f32_math_sweep() {
         let m = parse(&ctx, &src);
         let jit = Jit::new(&ctx, &m, opts());
         let got = jit.call("f", std::slice::from_ref(&x)).unwrap();
-        let got = match &got[0] {
-            RtValue::Tensor(Tensor {
-                data: xcs_dialects::interp::TensorData::F32(v),
-                ..
-            }) => v.clone(),
-            _ => panic!(),
-        };
-        let mut worst = 0.0f64;
-        for (&xi, &g) in xs.iter().zip(&got) {
-            let w = r(xi as f64) as f32;
-            let ok = if w.is_nan() {
-                g.is_nan()
-            } else if w.is_infinite() || w == 0.0 {
-                g == w && (w != 0.0 || g.is_sign_negative() == w.is_sign_negative())
-            } else {
-                let err = (g as f64 - w as f64).abs();
-                if w.abs() >= f32::MIN_POSITIVE {
-                    worst = worst.max(err / (w as f64).abs());
-                }
-                err <= 1e-6 * (w as f64).abs() + 1e-38
-            };
-            assert!(ok, "{op}({xi:e}) = {g:e}, expected {w:e}");
-        }
+        let want: Vec<f64> = xs.iter().map(|&x| r(x as f64)).collect();
+        let worst = check_f32_math(&f32_data(&got[0]), &want, &|i| format!("{op}({:e})", xs[i]));
         eprintln!("{op}: worst relative error {worst:e}");
         assert!(worst < 1e-6, "{op}: worst relative error {worst:e}");
+    }
+}
+
+/// In a fused nest, products of `tanh` and `sigmoid` results share one division
+/// (`math::Quotient`): `tanh(u) sigmoid(v)` one, `sigmoid(u) tanh(v) sigmoid(v)` one, where
+/// a factor has a second use (here `tanh(u)`, also yielded) its product divides as before
+/// (two), and five `tanh` factors two (a group's bounds must stay below 2^128: four). Every
+/// result within 1e-6 relative of f64 over the sweep points paired with each other (NaN,
+/// infinities, signed zeros, underflow of the sigmoid's numerator).
+#[test]
+fn fused_products_of_quotients_share_one_division() {
+    let _g = lock();
+    let pts = math_sweep_points();
+    let specials: Vec<f32> = pts.iter().copied().take(28).collect();
+    let mut us: Vec<f32> = specials.iter().flat_map(|&u| specials.iter().map(move |_| u)).collect();
+    let mut vs: Vec<f32> = specials.iter().flat_map(|_| specials.iter().copied()).collect();
+    us.extend(&pts);
+    vs.extend(pts.iter().rev());
+    let n = us.len();
+    let ty = format!("tensor<{n}xf32>");
+    let src = format!(
+        "func.func @f(%u: {ty}, %v: {ty}) -> ({ty}, {ty}, {ty}, {ty}, {ty}) {{
+  %r:5 = tensor.fused %u, %v : ({ty}, {ty}) -> ({ty}, {ty}, {ty}, {ty}, {ty}) {{
+  ^bb0(%a: {ty}, %b: {ty}):
+    %t = tensor.tanh %a : {ty}
+    %s = tensor.sigmoid %b : {ty}
+    %p = tensor.mul %t, %s : {ty}
+    %s2 = tensor.sigmoid %a : {ty}
+    %t2 = tensor.tanh %b : {ty}
+    %p2 = tensor.mul %s2, %t2 : {ty}
+    %s3 = tensor.sigmoid %b : {ty}
+    %p3 = tensor.mul %p2, %s3 : {ty}
+    %t4 = tensor.tanh %a : {ty}
+    %s4 = tensor.sigmoid %b : {ty}
+    %p4 = tensor.mul %t4, %s4 : {ty}
+    %f1 = tensor.tanh %a : {ty}
+    %f2 = tensor.tanh %b : {ty}
+    %f3 = tensor.tanh %a : {ty}
+    %f4 = tensor.tanh %b : {ty}
+    %f5 = tensor.tanh %a : {ty}
+    %q1 = tensor.mul %f1, %f2 : {ty}
+    %q2 = tensor.mul %q1, %f3 : {ty}
+    %q3 = tensor.mul %q2, %f4 : {ty}
+    %q4 = tensor.mul %q3, %f5 : {ty}
+    tensor.yield %p, %p3, %p4, %t4, %q4 : {ty}
+  }}
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : {ty}, {ty}, {ty}, {ty}, {ty}
+}}"
+    );
+    let (ir, _) = lowered(&src, "f");
+    assert_eq!(ir.matches(" fdiv ").count(), 6, "1 + 1 + 2 + 2 divisions:\n{ir}");
+    let ctx = xcs_lowering::context();
+    let m = parse(&ctx, &src);
+    let args = [RtValue::Tensor(Tensor::f32(&[n], &us)), RtValue::Tensor(Tensor::f32(&[n], &vs))];
+    let got = Jit::new(&ctx, &m, opts()).call("f", &args).unwrap();
+    let refs: [(&str, fn(f64, f64) -> f64); 5] = [
+        ("tanh(u) sigmoid(v)", |u, v| u.tanh() / (1.0 + (-v).exp())),
+        ("sigmoid(u) tanh(v) sigmoid(v)", |u, v| v.tanh() / ((1.0 + (-u).exp()) * (1.0 + (-v).exp()))),
+        ("tanh(u) sigmoid(v), tanh(u) used twice", |u, v| u.tanh() / (1.0 + (-v).exp())),
+        ("tanh(u)", |u, _| u.tanh()),
+        ("tanh(u)^3 tanh(v)^2", |u, v| u.tanh().powi(3) * v.tanh().powi(2)),
+    ];
+    for (k, (what, r)) in refs.iter().enumerate() {
+        let want: Vec<f64> = us.iter().zip(&vs).map(|(&u, &v)| r(u as f64, v as f64)).collect();
+        let worst = check_f32_math(&f32_data(&got[k]), &want, &|i| format!("{what} at u={:e}, v={:e}", us[i], vs[i]));
+        eprintln!("{what}: worst relative error {worst:e}");
     }
 }
 

@@ -30,6 +30,39 @@ pub fn input_elems(func: ElementwiseFn, operands: &[ElemType]) -> Vec<ElemType> 
     }
 }
 
+/// How an f32 function computes its value as a quotient (`math::Quotient`) whose division a
+/// product with another quotient can share: the code of `(num, den)`, and `log2` of a bound on
+/// `|num|` and `den` (the products of a group must stay finite).
+#[derive(Clone, Copy)]
+pub struct QuotientForm {
+    pub emit: fn(&mut MathBuilder, &Val) -> (Val, Val),
+    pub bound_log2: u32,
+}
+
+/// The quotient form of `func` on these element types: f32 `tanh` and `sigmoid`; `None` for the
+/// other functions and element types (which round every result).
+pub fn quotient_form(func: ElementwiseFn, ins: &[ElemType], out: ElemType) -> Option<QuotientForm> {
+    if out != ElemType::F32 || ins != [ElemType::F32] {
+        return None;
+    }
+    match func {
+        ElementwiseFn::Unary(UnaryFn::Tanh) => Some(QuotientForm {
+            emit: math::tanh_quotient,
+            bound_log2: math::TANH_BOUND_LOG2,
+        }),
+        ElementwiseFn::Unary(UnaryFn::Sigmoid) => Some(QuotientForm {
+            emit: math::sigmoid_quotient,
+            bound_log2: math::SIGMOID_BOUND_LOG2,
+        }),
+        _ => None,
+    }
+}
+
+/// Whether `func` on these element types is an f32 product (of quotients, see [`QuotientForm`]).
+pub fn is_f32_product(func: ElementwiseFn, ins: &[ElemType], out: ElemType) -> bool {
+    func == ElementwiseFn::Binary(BinaryFn::Mul) && out == ElemType::F32 && ins == [ElemType::F32, ElemType::F32]
+}
+
 /// Run-time error messages of one elementwise op (full messages, see `ModuleLowering::msg`).
 #[derive(Clone, Debug, Default)]
 pub struct ElementwiseMessages {

@@ -17,7 +17,8 @@ use xcs_dialects::tensor::elementwise::ElementwiseFn;
 use xcs_dialects::tensor::{BroadcastToOp, ConstantOp, FusedOp, LayerNormOp, MatmulOp, ReduceOp, SoftmaxOp, YieldOp};
 use xcs_ir::{Block, Body, Op, Value};
 
-use super::elementwise::{eval, function_of, ElementwiseMessages};
+use super::elementwise::{eval, function_of, is_f32_product, quotient_form, ElementwiseMessages, QuotientForm};
+use super::math::{MathBuilder, Quotient};
 use super::reduce::{self, Producer};
 use super::{layout, matmul};
 use crate::codegen::function::lower_region_block;
@@ -101,6 +102,8 @@ struct FusedRegion<'a> {
 /// The needed region values of an elementwise nest, in order, and how each is computed.
 struct Nest {
     nodes: Vec<(Value, Node)>,
+    /// Per node: computed plainly or as a quotient ([`plan_quotients`]).
+    forms: Vec<Form>,
     leaves: Vec<TensorVal>,
     out_dims: Vec<Val>,
     yields: Vec<Value>,
@@ -121,12 +124,13 @@ impl Nest {
     /// The yielded values at one element, from the leaves' values (and the anchor's).
     fn eval(&self, k: &mut Kernel, anchor: Option<&Val>, leaf_vals: &[Val]) -> R<Vec<Val>> {
         let index: FxHashMap<Value, usize> = self.nodes.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
-        let mut vals: Vec<Val> = Vec::with_capacity(self.nodes.len());
-        for (_, n) in &self.nodes {
+        let mut vals: Vec<ElementValue> = Vec::with_capacity(self.nodes.len());
+        let get = |vals: &[ElementValue], x: &Value| vals[index[x]].value();
+        for ((_, n), form) in self.nodes.iter().zip(&self.forms) {
             let v = match n {
-                Node::Leaf(i) => leaf_vals[*i].clone(),
-                Node::Anchor => anchor.cloned().ok_or_else(|| LowerError::internal("no anchor value"))?,
-                Node::Same(x) => vals[index[x]].clone(),
+                Node::Leaf(i) => ElementValue::Value(leaf_vals[*i].clone()),
+                Node::Anchor => ElementValue::Value(anchor.cloned().ok_or_else(|| LowerError::internal("no anchor value"))?),
+                Node::Same(x) => ElementValue::Value(get(&vals, x)?),
                 Node::Elementwise {
                     func,
                     args,
@@ -134,15 +138,125 @@ impl Nest {
                     out,
                     msgs,
                     site,
-                } => {
-                    let a: Vec<Val> = args.iter().map(|x| vals[index[x]].clone()).collect();
-                    eval(k, *site, msgs, *func, ins, *out, &a)?
-                }
+                } => match *form {
+                    Form::Plain => {
+                        let a: Vec<Val> = args.iter().map(|x| get(&vals, x)).collect::<R<_>>()?;
+                        ElementValue::Value(eval(k, *site, msgs, *func, ins, *out, &a)?)
+                    }
+                    Form::Factor(quotient) => {
+                        let mb = &mut MathBuilder::scalar(&mut k.m, &mut k.f);
+                        let (num, den) = (quotient.emit)(mb, &get(&vals, &args[0])?);
+                        ElementValue::Quotient(Quotient { num, den })
+                    }
+                    Form::Product { deferred, .. } => {
+                        let (ElementValue::Quotient(a), ElementValue::Quotient(b)) =
+                            (&vals[index[&args[0]]], &vals[index[&args[1]]])
+                        else {
+                            return Err(LowerError::internal("a product of quotients of plain values"));
+                        };
+                        let mb = &mut MathBuilder::scalar(&mut k.m, &mut k.f);
+                        let q = a.times(mb, b);
+                        if deferred {
+                            ElementValue::Quotient(q)
+                        } else {
+                            ElementValue::Value(q.value(mb))
+                        }
+                    }
+                },
             };
             vals.push(v);
         }
-        Ok(self.yields.iter().map(|y| vals[index[y]].clone()).collect())
+        self.yields.iter().map(|y| get(&vals, y)).collect()
     }
+}
+
+/// A node's value at one element: computed, or a quotient whose division is left to the product
+/// that uses it.
+enum ElementValue {
+    Value(Val),
+    Quotient(Quotient),
+}
+
+impl ElementValue {
+    fn value(&self) -> R<Val> {
+        match self {
+            ElementValue::Value(v) => Ok(v.clone()),
+            ElementValue::Quotient(_) => Err(LowerError::internal("a deferred quotient read as a value")),
+        }
+    }
+}
+
+/// How a nest node is computed.
+#[derive(Clone, Copy)]
+enum Form {
+    Plain,
+    /// A `tanh` or `sigmoid` whose one use is a product of quotients.
+    Factor(QuotientForm),
+    /// An f32 product of two factors or products of one use each: the quotients multiplied,
+    /// then divided unless `deferred` (its one use is again such a product); `bound_log2` of its
+    /// numerator and denominator is the sum of its factors'.
+    Product { deferred: bool, bound_log2: u32 },
+}
+
+impl Form {
+    /// `log2` of the bound of the node's quotient, if it has one.
+    fn bound_log2(&self) -> Option<u32> {
+        match self {
+            Form::Plain => None,
+            Form::Factor(q) => Some(q.bound_log2),
+            Form::Product { bound_log2, .. } => Some(*bound_log2),
+        }
+    }
+}
+
+/// The form of each node: products of `tanh` and `sigmoid` results (`tanh(u) * sigmoid(v)`,
+/// also through several products) share one division ([`Quotient`]) while their numerators' and
+/// denominators' bounds stay below 2^128 (four `tanh` factors); everything else is plain.
+fn plan_quotients(nodes: &[(Value, Node)], yields: &[Value]) -> Vec<Form> {
+    let index: FxHashMap<Value, usize> = nodes.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
+    let mut uses = vec![0usize; nodes.len()];
+    let used: Vec<&Value> = nodes
+        .iter()
+        .flat_map(|(_, n)| match n {
+            Node::Elementwise { args, .. } => args.iter().collect(),
+            Node::Same(x) => vec![x],
+            _ => vec![],
+        })
+        .chain(yields)
+        .collect();
+    for v in used {
+        if let Some(&i) = index.get(v) {
+            uses[i] += 1;
+        }
+    }
+    let mut forms = vec![Form::Plain; nodes.len()];
+    let mut in_product = vec![false; nodes.len()];
+    for (i, (_, n)) in nodes.iter().enumerate() {
+        let Node::Elementwise { func, args, ins, out, .. } = n else { continue };
+        if let Some(q) = quotient_form(*func, ins, *out) {
+            forms[i] = Form::Factor(q);
+        } else if is_f32_product(*func, ins, *out) && args[0] != args[1] {
+            let factors: Vec<usize> = args.iter().filter_map(|a| index.get(a).copied()).collect();
+            let bounds: Vec<u32> = factors
+                .iter()
+                .filter(|&&j| uses[j] == 1)
+                .filter_map(|&j| forms[j].bound_log2())
+                .collect();
+            let bound_log2: u32 = bounds.iter().sum();
+            if bounds.len() == 2 && bound_log2 < 128 {
+                forms[i] = Form::Product { deferred: false, bound_log2 };
+                factors.iter().for_each(|&j| in_product[j] = true);
+            }
+        }
+    }
+    for (form, &in_product) in forms.iter_mut().zip(&in_product) {
+        *form = match *form {
+            Form::Factor(_) if !in_product => Form::Plain,
+            Form::Product { bound_log2, .. } => Form::Product { deferred: in_product, bound_log2 },
+            f => f,
+        };
+    }
+    forms
 }
 
 /// The region as one loop nest, if it qualifies (`None` otherwise; nothing is emitted then).
@@ -383,8 +497,10 @@ fn plan_nest(
     if yields.iter().any(|y| dims.get(y) != Some(&out_dims)) {
         return Ok(None);
     }
+    let forms = plan_quotients(&nodes, &yields);
     Ok(Some(Nest {
         nodes,
+        forms,
         leaves,
         out_dims,
         yields,

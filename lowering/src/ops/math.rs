@@ -15,6 +15,9 @@
 //! - `sigmoid(x) = 1 / (1 + e^-x)` (as the interpreter writes it), `1 + e^-x` with one exponent-field
 //!   multiply fused with the `+ 1` (results below 4e-39 flush to 0, see [`one_plus_exp`]); `silu`
 //!   as `x sigmoid(x)` with the full-range `exp`.
+//! - `tanh` and `sigmoid` also as quotients `num / den` with the division left out
+//!   ([`tanh_quotient`], [`sigmoid_quotient`]), so that a product of them in a fused nest takes
+//!   one division ([`Quotient`]).
 //! - GELU tanh form: `x * sigmoid(2 t)` with `t = sqrt(2/pi) (x + 0.044715 x^3)`, which equals
 //!   `0.5 x (1 + tanh t)` without its cancellation for negative `x`; its `1 + e^(-2 t)` as
 //!   sigmoid's.
@@ -307,18 +310,32 @@ const ROUND_MAGIC: f32 = 12_582_912.0;
 
 /// The range reduction of `e^x` for `x` in `[-110, 89]` or NaN: `x = n ln2 + r` with
 /// `|r| <= ln2/2`, `n` as a float and as an `i32` (read from the bits of the rounding's sum, not
-/// converted: for NaN, `r` is NaN and `n` any integer).
+/// converted: for NaN, `r` is NaN and `n` any integer). `ln2` in two parts (Cody-Waite: `n` times
+/// the first, of 9 significant bits, is exact).
 fn exp_reduced(mb: &mut MathBuilder, xc: &Val) -> (Val, Val, Val) {
+    exp_reduced_by(mb, xc, &[0.693359375, -2.12194440e-4])
+}
+
+/// [`exp_reduced`] with `ln2` as the one float nearest it, for `tanh`'s `x` in `[0, 20]`: `r`
+/// then errs by `n 1.9e-9` (`n <= 29`), a relative error of `e^x` that `tanh`'s `E / (E + 2)`
+/// damps by `2 / (E + 2)` (`n >= 1` only where `E >= 0.4`): below 1.3e-9, and `tanh` on 4M
+/// points gives the same worst and mean ulp error as with two parts. One multiply-add less.
+fn exp_reduced_short(mb: &mut MathBuilder, xc: &Val) -> (Val, Val, Val) {
+    exp_reduced_by(mb, xc, &[std::f32::consts::LN_2])
+}
+
+/// `x = n ln2 + r` with `ln2` the sum of `ln2_parts` (each `n * part` subtracted in turn).
+fn exp_reduced_by(mb: &mut MathBuilder, xc: &Val, ln2_parts: &[f32]) -> (Val, Val, Val) {
     // n = roundeven(x / ln2); exact while |x / ln2| < 2^22.
     let t = mb.bin("fmul", xc, &mb.c(std::f32::consts::LOG2_E));
     let magic = mb.c(ROUND_MAGIC);
     let tm = mb.bin("fadd", &t, &magic);
     let n = mb.bin("fsub", &tm, &magic);
-    // r = x - n ln2 (C1 has 9 significant bits: n * C1 is exact).
-    let h = mb.bin("fmul", &n, &mb.c(0.693359375));
-    let r = mb.bin("fsub", xc, &h);
-    let l = mb.bin("fmul", &n, &mb.c(-2.12194440e-4));
-    let r = mb.bin("fsub", &r, &l);
+    let mut r = xc.clone();
+    for &part in ln2_parts {
+        let h = mb.bin("fmul", &n, &mb.c(part));
+        r = mb.bin("fsub", &r, &h);
+    }
     // n from the bits of tm (1.5 * 2^23 + n: the low bits are n); for a NaN x it is some
     // integer, and the result NaN whatever power of two it makes
     let tb = mb.bits(&tm);
@@ -341,22 +358,88 @@ fn exp_of_reduced(mb: &mut MathBuilder, r: &Val) -> Val {
     horner(mb, r, &coefs)
 }
 
-/// `tanh x` of a `float`: `tanh |x| = E / (E + 2)` with `E = e^(2|x|) - 1` as `expm1`
-/// (`2^n em + (2^n - 1)` from [`exp_reduced`] and [`expm1_reduced`], relative accurate down to
-/// `x = 0`, so no separate small-argument branch), `2|x|` clamped to 20 (`tanh 10` is 1 in f32),
-/// then the sign of `x` (`-0.0` kept, NaN propagates).
+/// `tanh x` of a `float`, the quotient of [`tanh_quotient`] (about 2 ulp; `-0.0` kept,
+/// saturates to +-1, NaN propagates).
 pub fn tanh(mb: &mut MathBuilder, x: &Val) -> Val {
+    let (num, den) = tanh_quotient(mb, x);
+    mb.bin("fdiv", &num, &den)
+}
+
+/// `tanh x` as a quotient `num / den`: `tanh |x| = E / (E + 2)` with `E = e^(2|x|) - 1` as
+/// `expm1` (`2^n em + (2^n - 1)` from [`exp_reduced_short`] and [`expm1_reduced`], relative
+/// accurate down to `x = 0`, so no separate small-argument branch), `2|x|` clamped to 20 (`tanh
+/// 10` is 1 in f32), the sign of `x` on `num`. `|num|` and `den` are below [`TANH_BOUND_LOG2`].
+pub fn tanh_quotient(mb: &mut MathBuilder, x: &Val) -> (Val, Val) {
     let a = mb.intr("fabs", &[x]);
     let a2 = mb.bin("fadd", &a, &a);
     let a2 = clamp(mb, "ogt", &a2, 20.0);
-    let (r, _, ni) = exp_reduced(mb, &a2);
+    let (r, _, ni) = exp_reduced_short(mb, &a2);
     let em = expm1_reduced(mb, &r);
     let s = pow2(mb, &ni);
     let sm1 = mb.bin("fsub", &s, &mb.c(1.0));
     let e = mb.mul_add(&em, &s, &sm1);
-    let d = mb.bin("fadd", &e, &mb.c(2.0));
-    let t = mb.bin("fdiv", &e, &d);
-    mb.copysign(&t, x)
+    let den = mb.bin("fadd", &e, &mb.c(2.0));
+    (mb.copysign(&e, x), den)
+}
+
+/// `log2` of a bound on `|num|` and `den` of [`tanh_quotient`] (`e^20 + 1 < 2^29`).
+pub const TANH_BOUND_LOG2: u32 = 29;
+/// `log2` of a bound on `|num|` and `den` of [`sigmoid_quotient`].
+pub const SIGMOID_BOUND_LOG2: u32 = 1;
+
+/// `sigmoid x` as a quotient `num / den`, both in `[0, 2]`: with `q = e^-|x|`,
+/// `1 / (1 + q)` for `x >= 0` and `q / (1 + q)` below (`-|x|` clamped to -104, `2^n` 0 for
+/// `n < -126`, so results below about 8e-39 are 0). Costs a compare and a select more than
+/// [`sigmoid`]; it pays where two quotients share one division ([`Quotient`]).
+pub fn sigmoid_quotient(mb: &mut MathBuilder, x: &Val) -> (Val, Val) {
+    let a = mb.intr("fabs", &[x]);
+    let na = mb.fneg(&a);
+    let xc = clamp(mb, "olt", &na, -104.0);
+    let (r, _, ni) = exp_reduced(mb, &xc);
+    let y = exp_of_reduced(mb, &r);
+    let s = pow2_or_zero(mb, &ni);
+    let q = mb.bin("fmul", &y, &s);
+    let den = mb.bin("fadd", &q, &mb.c(1.0));
+    // the sign bit (an integer test: no FP compare; -0.0 and NaN do not care which side)
+    let xb = mb.bits(x);
+    let neg = mb.icmp("slt", &xb, &mb.ci(0));
+    (mb.select(&neg, &q, &mb.c(1.0)), den)
+}
+
+/// `2^e` for an i32 `e` in `[-150, 127]`, 0 below -126 (the biased exponent field saturated at
+/// 0 by an integer max).
+fn pow2_or_zero(mb: &mut MathBuilder, e: &Val) -> Val {
+    let b = mb.int("add", e, &mb.ci(127));
+    let neg = mb.icmp("slt", &b, &mb.ci(0));
+    let b = mb.select(&neg, &mb.ci(0), &b);
+    let s = mb.int("shl", &b, &mb.ci(23));
+    mb.float_of_bits(&s)
+}
+
+/// A float computed as `num / den`, its division not yet emitted: `(a / b) (c / d)` is
+/// `(a c) / (b d)`, one division instead of two, exact in the reals; in floats it holds while
+/// the products stay finite (the bounds of [`TANH_BOUND_LOG2`], [`SIGMOID_BOUND_LOG2`] add up
+/// below 128), and as `den >= 1` the numerators' product underflows only where the result
+/// does. Used by `tensor.fused` nests for products of `tanh` and `sigmoid` results.
+#[derive(Clone, Debug)]
+pub struct Quotient {
+    pub num: Val,
+    pub den: Val,
+}
+
+impl Quotient {
+    /// `self * other` as a quotient (two multiplies).
+    pub fn times(&self, mb: &mut MathBuilder, other: &Quotient) -> Quotient {
+        Quotient {
+            num: mb.bin("fmul", &self.num, &other.num),
+            den: mb.bin("fmul", &self.den, &other.den),
+        }
+    }
+
+    /// The quotient's value (one division).
+    pub fn value(&self, mb: &mut MathBuilder) -> Val {
+        mb.bin("fdiv", &self.num, &self.den)
+    }
 }
 
 /// `x = m 2^e` for a finite `x > 0` (subnormals too, scaled by 2^23 first), with `m` in
