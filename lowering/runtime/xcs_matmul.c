@@ -47,6 +47,8 @@ typedef struct mm_isa {
 #ifndef NC
 #define NC 1024
 #endif
+/* MC_ROWS: 72, 96, 120 and 144 rows give the same 1024^3 at 2 threads (9.75-9.93 ms, medians
+ * of 12 calls, alternating processes). */
 #ifndef MC_ROWS
 #define MC_ROWS 96
 #endif
@@ -155,7 +157,13 @@ static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /* Prefetches (into L2) of the B panel a thread packs next, `per` cache lines before each
  * microkernel call of the current panel, so that reading B from memory overlaps the FMAs
  * instead of stalling the packing: `rows` rows of `lpr` lines, `ld` floats apart; the next is
- * line l of row r (at `row`). */
+ * line l of row r (at `row`). Only for panels of at most PREFETCH_PANEL_MAX bytes: a panel
+ * that small stays in L2 beside the one in use until it is packed (64x1024x4096, 256x256
+ * panels, at 1 thread: 6.1-6.25 ms with the prefetches, 6.6 without); a larger one is evicted
+ * before its packing reads it and only takes L2 from the panel in use (256x4096x1024 and
+ * 256x1024x4096, 1024x1024 panels at 1 thread: 1.2-1.9% faster without, same-process A/B;
+ * prefetcht0 instead of prefetcht1: 2-8% slower on both). */
+#define PREFETCH_PANEL_MAX ((size_t)512 << 10)
 typedef struct mm_prefetch {
     const float *row;
     int64_t ld, lpr, rows, per, r, l;
@@ -209,6 +217,7 @@ static mm_prefetch mm_prefetch_plan(const mm_problem *p, const mm_cblock *cb, in
     mm_prefetch pf = {0};
     if (!cb || p->sbn != 1 || pc >= p->k) return pf;
     pf.rows = min64(p->kc, p->k - pc);
+    if ((size_t)(pf.rows * cb->nc) * sizeof(float) > PREFETCH_PANEL_MAX) return (mm_prefetch){0};
     pf.row = cb->b + pc * p->sbk + cb->jc;
     pf.ld = p->sbk;
     pf.lpr = ceil_div(cb->nc, 16);
@@ -289,7 +298,19 @@ static int32_t mm_units(void *ctx, int64_t lo, int64_t hi) {
  * `epi` on each finished tile. Threads: none when min_fmas <= 0, else the pool's, each with at
  * least min_fmas multiply-adds; when it runs on several threads N is split into a column block
  * per thread (a thread packs only its share of B). Returns 0, or 1 after recording an error
- * (out of memory: `oom` at `site`; or the epilogue's). */
+ * (out of memory: `oom` at `site`; or the epilogue's).
+ * Each thread packs all of A for its column block: 1024^3 at 2 threads spends per thread
+ * 0.20-0.24 ms packing A, 0.27-0.30 packing B and 9.3-9.4 in the microkernel (9.24 at the
+ * 116 GFLOP/s per core peak_fma measures), 9.8-10.1 ms in all against 19.1-19.3 at 1 thread.
+ * Packing is bound by reading memory (a cold 2 MB panel: 0.3 ms, the same from L3: 0.09), and
+ * the two threads read A's rows at about the same time. Tried and measured no faster (same-
+ * process A/B, medians of 12 calls, several rounds): A packed once into a buffer both threads
+ * share (each packs half the row blocks; the 4.3 MB buffer does not stay in L2: 0.99-1.02x);
+ * prefetching A's next row block during the current one (0.99-1.01x); packing the first B panel
+ * a column tile at a time with the next tile prefetched (0.93-0.97x on 256x4096x1024 at 1
+ * thread: 128-byte pieces of 1024 rows); packing a cold B panel in chunks of 64 or 128 rows of
+ * K, each multiplied at once while the next is prefetched (2 threads 0-1% faster, 1 thread
+ * 1.5-2.5% slower). */
 RT int32_t xcs_rt_matmul_f32(const float *a, const float *b, float *c, int64_t m, int64_t n, int64_t k,
                              int64_t sam, int64_t sak, int64_t sbk, int64_t sbn, int64_t nbd, const int64_t *bdims,
                              xcs_mm_epilogue epi, void *epi_ctx, int64_t min_fmas, int32_t site, const char *oom) {

@@ -2339,6 +2339,33 @@ fn matmul_f32_kernel() {
     }
 }
 
+/// The library's blocked paths (runtime/xcs_matmul.c) against the interpreter: shapes past one
+/// K block and one column block, at 1 and 2 threads (2 threads split N into a column block per
+/// thread), with edge tiles in both directions.
+#[test]
+fn matmul_f32_blocks() {
+    let _g = lock();
+    for threads in [1, 2] {
+        for (m, n, k) in [
+            // M <= 96: 256-row K blocks (3 here, the last 88 rows) and 256-column blocks (2 at
+            // one thread, the last 44 columns): the next B panel (256 KB at most) is prefetched.
+            (30, 300, 600),
+            // M > 96: 1024-row K blocks (2 here, the second 6 rows), 12-row tiles (the last
+            // with 1 row); one 140-column block at one thread (a 573 KB panel, not prefetched),
+            // 128 + 12 columns at two.
+            (97, 140, 1030),
+        ] {
+            let (ta, tb, tr) = (
+                format!("tensor<{m}x{k}xf32>"),
+                format!("tensor<{k}x{n}xf32>"),
+                format!("tensor<{m}x{n}xf32>"),
+            );
+            let body = format!("  %r = tensor.matmul %a, %b : ({ta}, {tb}) -> {tr}");
+            check_matmul_f32(&body, &ta, &tb, &tr, &[m, k], &[k, n], k, threads);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------- workloads
 
 /// A workload over every element type: an inout kernel launched twice per iteration on row
