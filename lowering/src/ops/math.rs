@@ -72,6 +72,12 @@ impl<'a> MathBuilder<'a> {
     pub fn scalar(m: &'a mut ModuleBuilder, f: &'a mut FunctionBuilder) -> Self {
         MathBuilder { m, f, wide: false }
     }
+    /// `<16 x float>` code for a loop the lowering writes as vector code itself: AVX-512
+    /// instructions where the functions that use them check `m.avx512` ([`exp`]'s [`scale`]);
+    /// otherwise the same operations as the scalar code on 16 lanes (two 8-lane halves on AVX2).
+    pub fn vector(m: &'a mut ModuleBuilder, f: &'a mut FunctionBuilder) -> Self {
+        MathBuilder { m, f, wide: true }
+    }
     fn fty(&self) -> &'static str {
         if self.wide {
             "<16 x float>"
@@ -265,10 +271,10 @@ fn pow2(mb: &mut MathBuilder, e: &Val) -> Val {
 }
 
 /// `v 2^n` for an integer `n` in `[-252, 254]`, given as a float `n` and as an i32 `ni`, with
-/// one rounding when the result is subnormal: `vscalefps` when wide, otherwise two normal
-/// exponent-field factors `2^(n>>1)` and `2^(n - n>>1)`.
+/// one rounding when the result is subnormal: `vscalefps` when wide on AVX-512, otherwise two
+/// normal exponent-field factors `2^(n>>1)` and `2^(n - n>>1)` (the same result).
 fn scale(mb: &mut MathBuilder, v: &Val, n: &Val, ni: &Val) -> Val {
-    if mb.wide {
+    if mb.wide && mb.m.avx512 {
         return mb.avx512("scalef", &[v, n], None);
     }
     let hi = mb.int("ashr", ni, &mb.ci(1));
