@@ -14,7 +14,7 @@ use xcs_ir::{Block, Body, Context, Location, Op, TypeKind, Value, DYNAMIC};
 use super::buffers::{Buf, BufState, PlanStats};
 use super::inplace::{InPlacePlan, LastUse};
 use super::interface::{LowerOp, OpSite};
-use super::llvm_ir::{FunctionBuilder, Val};
+use super::llvm_ir::{FunctionBuilder, Val, SHELL_ATTRS};
 use super::loops::copy_into;
 use super::module::{port_of, ModuleLowering, Port};
 use super::types::{check_addressable, comp_ty};
@@ -171,7 +171,13 @@ pub fn lower_function(ml: &mut ModuleLowering, name: &str, llvm_name: &str, spec
         lower_cfg(&mut fl, body, &blocks)?;
     }
     fl.f.raw("unreachable");
-    let FunctionLowering { f, incoming, stats, .. } = fl;
+    let FunctionLowering { mut f, incoming, stats, .. } = fl;
+    // A JIT entry (only the C ABI wrapper calls it, once per call) without control flow or
+    // loops of its own only allocates, launches kernels (their own functions, optimized) and
+    // checks statuses: a call shell, not worth optimizing (W4's compile ~3M instructions less).
+    if spec.is_some() && !multi && f.loops == 0 {
+        f.attrs = SHELL_ATTRS;
+    }
     ml.stats.allocations += stats.allocations;
     ml.stats.reuses += stats.reuses;
     let text = f.finish(&incoming);

@@ -102,12 +102,15 @@ pub struct FunctionBuilder {
     phis: BTreeMap<String, Vec<String>>,
     /// The attribute group (`#0`: the module's target attributes; see [`ModuleBuilder::finish`]).
     pub attrs: &'static str,
+    /// The loops emitted so far ([`FunctionBuilder::loop_begin`]).
+    pub loops: u32,
 }
 
 /// The attribute group of call-shell functions (`#3`: `noinline optnone`): code that runs once
-/// per call around the real work (the C ABI's argument checking and unpacking), which LLVM
-/// then neither optimizes nor code-generates beyond its fast instruction selector and register
-/// allocator. A JIT compile of W5 (layer norm) costs about 8.6M instructions less (opt 64.5M ->
+/// per call around the real work (the C ABI's argument checking and unpacking, and a JIT entry
+/// without loops of its own: allocations and kernel launches, see `lower_function`), which
+/// LLVM then neither optimizes nor code-generates beyond its fast instruction selector and
+/// register allocator. A JIT compile of W5 (layer norm) costs about 8.6M instructions less (opt 64.5M ->
 /// 60.4M, llc 85.3M -> 80.8M), W5 compiling about as fast as XLA instead of 1-3% slower.
 pub const SHELL_ATTRS: &str = "#3";
 
@@ -132,6 +135,7 @@ impl FunctionBuilder {
             cur: "entry".into(),
             phis: BTreeMap::new(),
             attrs: "#0",
+            loops: 0,
         };
         f.body.push_str("entry:\n  ;ALLOCAS\n");
         f
@@ -409,6 +413,7 @@ impl FunctionBuilder {
     /// The first half of a loop (see [`FunctionBuilder::for_acc`]): the header with the induction variable
     /// and carried values; the builder is left in the loop body.
     pub fn loop_begin(&mut self, lo: &Val, hi: &Val, init: &[Val]) -> LoopState {
+        self.loops += 1;
         let pre = self.cur.clone();
         let hdr = self.label("loop");
         let bb = self.label("body");

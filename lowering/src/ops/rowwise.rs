@@ -236,7 +236,7 @@ pub fn softmax_stream(fl: &mut FunctionLowering, x: &TensorVal, out: &TensorVal,
                 let i = k.f.add(&base, j);
                 let v = load_lanes(k, &kx.ptr, &i, 4);
                 let d = k.f.emit(VF, format!("fsub {VF} {v}, {ms}"));
-                let e = math::exp(&mut MathBuilder::vector(&mut k.m, &mut k.f), &d);
+                let e = math::exp_nonpositive(&mut MathBuilder::vector(&mut k.m, &mut k.f), &d);
                 let q = k.f.gep("float", &scratch, j);
                 k.f.raw(format!("store {VF} {e}, ptr {q}, align 16"));
                 prefetch_next_row(k, &kx.ptr, &i, len);
