@@ -206,9 +206,10 @@ fn scale_out(k: &mut Kernel, scratch: &Val, out: &Val, base: &Val, len: i64, inv
 
 /// `tensor.softmax` over the rows of a contiguous f32 `x` (no producer) into the f32 `out`, rows
 /// of a static `len` ([`streaming_rows`]). Per row: the maximum (vector loop, [`row_max`]); then
-/// in blocks of up to 256 elements, `exp(x - max)` (inline f32 [`math::exp`], a scalar loop that
-/// LLVM vectorizes) into a row of scratch on the stack (in L1), and a vector loop summing the
-/// block's exponentials ([`block_sum`], added into 16 f64 lanes) that prefetches the block's
+/// in blocks of up to 256 elements one vector loop ([`block_sum`]) that computes `exp(x - max)`
+/// as 16-lane code ([`math::exp_nonpositive`] over [`MathBuilder::vector`]: nothing left for
+/// LLVM's loop vectorizer, less for LLVM to compile), stores it into a row of scratch on the
+/// stack (in L1), sums it (added into 16 f64 lanes per block) and prefetches the block's
 /// columns of the next row (one line per 16 lanes: the read of the next row overlaps this row's
 /// exponentials); then the scratch times `1 / sum` written with streaming stores
 /// ([`scale_out`]). The same operations as the general path of [`super::reduce`] but for the
