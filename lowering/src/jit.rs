@@ -168,7 +168,9 @@ impl<'a> Jit<'a> {
         // MCJIT's own target machine also optimizes the module (MCJIT generates code only when
         // asked for an address): a second target machine would build a second X86 subtarget for
         // the functions' CPU and features (~5M instructions, 2 ms of a 20 ms compile).
-        let engine = module.create_jit_execution_engine(OptimizationLevel::Aggressive).map_err(|e| internal(e.to_string()))?;
+        let engine = module
+            .create_jit_execution_engine(OptimizationLevel::Aggressive)
+            .map_err(|e| internal(e.to_string()))?;
         // SAFETY: the engine owns its target machine and outlives this borrow (ManuallyDrop:
         // not disposed here).
         let tm = ManuallyDrop::new(unsafe {
