@@ -281,6 +281,7 @@ impl FunctionLowering<'_, '_> {
             )
         };
         if !parallel {
+            self.direct_kernels += 1;
             let st = self.f.emit("i32", call(&format!("i64 0, i64 {n}")));
             self.check_status(&st);
             return Ok(());
@@ -308,6 +309,7 @@ impl FunctionLowering<'_, '_> {
         let par_end = self.f.cur.clone();
         self.f.br(&join);
         self.f.start(&ser);
+        self.direct_kernels += 1;
         let s2 = self.f.emit("i32", call(&format!("i64 0, i64 {n}")));
         let ser_end = self.f.cur.clone();
         self.f.br(&join);
