@@ -317,7 +317,7 @@ struct Executable {
 #[pymethods]
 impl Executable {
     /// Where the compile time went: `[(phase, wall_seconds, cpu_seconds), ...]` in order (lower,
-    /// target, parse, optimize, codegen); the CPU time is the process's (all threads).
+    /// parse, target, optimize, codegen); the CPU time is the process's (all threads).
     fn compile_phases(&self) -> Vec<(String, f64, f64)> {
         self.compiled.0.phases.phases.iter().map(|p| (p.name.to_string(), p.wall.as_secs_f64(), p.cpu.as_secs_f64())).collect()
     }

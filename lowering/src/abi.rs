@@ -14,11 +14,32 @@ use crate::codegen::types::{comp_ty, dtype_code, mem_ty};
 /// Size of `xcs_tensor` in bytes (data, rank, shape, strides, dtype + padding).
 pub const XCS_TENSOR_SIZE: i64 = 40;
 
-/// Emits the wrapper `export` around internal function `internal` and its `_packed` form.
-pub fn emit_wrapper(ml: &mut ModuleLowering, export: &str, internal: &str, ins: &[Port], outs: &[Port]) -> R<()> {
-    let mut params: Vec<String> = (0..ins.len()).map(|i| format!("ptr %in{i}")).collect();
-    params.extend((0..outs.len()).map(|k| format!("ptr %out{k}")));
-    let mut f = FunctionBuilder::new(export, "", "i32", &params.join(", "));
+/// Emits the wrapper `export` around internal function `internal` and its `_packed` form; with
+/// `packed_only` (the JIT, which calls the packed form), only `<export>_packed`, which reads its
+/// argument and result pointers from the arrays itself (one function less to compile).
+pub fn emit_wrapper(
+    ml: &mut ModuleLowering,
+    export: &str,
+    internal: &str,
+    ins: &[Port],
+    outs: &[Port],
+    packed_only: bool,
+) -> R<()> {
+    let mut f = if packed_only {
+        let mut f = FunctionBuilder::new(&format!("{export}_packed"), "", "i32", "ptr %ins, ptr %outs");
+        for i in 0..ins.len() {
+            let q = f.gep("ptr", &Val::new("ptr", "%ins"), &Val::i64(i as i64));
+            f.raw(format!("%in{i} = load ptr, ptr {q}"));
+        }
+        for k in 0..outs.len() {
+            f.raw(format!("%out{k} = getelementptr i8, ptr %outs, i64 {}", k as i64 * XCS_TENSOR_SIZE));
+        }
+        f
+    } else {
+        let mut params: Vec<String> = (0..ins.len()).map(|i| format!("ptr %in{i}")).collect();
+        params.extend((0..outs.len()).map(|k| format!("ptr %out{k}")));
+        FunctionBuilder::new(export, "", "i32", &params.join(", "))
+    };
     f.attrs = SHELL_ATTRS;
     let copies: Vec<Val> = (0..ins.len()).map(|_| f.alloca("ptr", 1)).collect();
     for c in &copies {
@@ -136,6 +157,9 @@ pub fn emit_wrapper(ml: &mut ModuleLowering, export: &str, internal: &str, ins: 
     }
     f.ret(&Val::i32(0));
     ml.m.add_function(f.finish(&Default::default()));
+    if packed_only {
+        return Ok(());
+    }
 
     // The packed form.
     let mut g = FunctionBuilder::new(&format!("{export}_packed"), "", "i32", "ptr %ins, ptr %outs");

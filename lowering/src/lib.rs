@@ -72,8 +72,8 @@ pub struct Lowered {
 pub enum Which {
     /// Every public function with a body (and what they call), each exported.
     Public,
-    /// One function, exported as `symbol`; `shapes` (one per argument, empty for scalars)
-    /// specializes its argument sizes.
+    /// One function, exported as `<symbol>_packed` only (the JIT's entry); `shapes` (one per
+    /// argument, empty for scalars) specializes its argument sizes.
     One { name: String, symbol: String, shapes: Option<Vec<Vec<i64>>> },
 }
 
@@ -96,7 +96,7 @@ pub fn lower_module(ctx: &Context, module: &Module, opts: &Options, which: &Whic
             }
             None => ml.request(&name),
         };
-        abi::emit_wrapper(&mut ml, &symbol, &internal, &ins, &outs)?;
+        abi::emit_wrapper(&mut ml, &symbol, &internal, &ins, &outs, matches!(which, Which::One { .. }))?;
         let (arg_names, result_names, type_text) = port_names(ctx, module, ml.func_op(&name), ins.len(), outs.len());
         exports.push(Export { name, symbol, args: ins, results: outs, arg_names, result_names, type_text });
     }

@@ -71,14 +71,33 @@ pub fn compile<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine, optimize: boo
     Ok(module)
 }
 
+/// Parses IR text into a module of `ctx` for the host's triple and verifies it; the data layout
+/// is left to the JIT's engine (MCJIT sets its target machine's).
+pub fn parse_for_host<'c>(ctx: &'c Context, ir: &str) -> Result<Module<'c>, String> {
+    let module = parse_text(ctx, ir)?;
+    module.set_triple(&TargetMachine::get_default_triple());
+    verify(&module)?;
+    Ok(module)
+}
+
 /// Parses IR text into a module of `ctx` for `tm` and verifies it.
 pub fn parse<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine) -> Result<Module<'c>, String> {
-    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "xcs");
-    let module = ctx.create_module_from_ir(buf).map_err(|e| format!("LLVM rejected the generated IR: {}", e.to_string()))?;
+    let module = parse_text(ctx, ir)?;
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    module.verify().map_err(|e| format!("the generated IR does not verify: {}", e.to_string()))?;
+    verify(&module)?;
     Ok(module)
+}
+
+/// IR text parsed into a module of `ctx`.
+fn parse_text<'c>(ctx: &'c Context, ir: &str) -> Result<Module<'c>, String> {
+    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "xcs");
+    ctx.create_module_from_ir(buf).map_err(|e| format!("LLVM rejected the generated IR: {}", e.to_string()))
+}
+
+/// Verifies a parsed module.
+fn verify(module: &Module) -> Result<(), String> {
+    module.verify().map_err(|e| format!("the generated IR does not verify: {}", e.to_string()))
 }
 
 /// The optimization pipeline: LLVM's `default<O2>`. The lowering writes the vector code of its

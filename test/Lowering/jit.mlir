@@ -28,8 +28,8 @@ func.func @ieee(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<
 
 // BENCH: bench: entry=work backend=llvm threads=2 calls=3 min_ms={{[0-9.]+}} median_ms={{[0-9.]+}} compile_ms={{[0-9.]+}} first_call_ms={{[0-9.]+}}
 // PHASES:      phase: name=lower wall_ms={{[0-9.]+}} cpu_ms={{[0-9.]+}}
-// PHASES-NEXT: phase: name=target wall_ms=
 // PHASES-NEXT: phase: name=parse wall_ms=
+// PHASES-NEXT: phase: name=target wall_ms=
 // PHASES-NEXT: phase: name=optimize wall_ms=
 // PHASES-NEXT: phase: name=codegen wall_ms=
 // PHASES-NEXT: phase: name=total wall_ms={{[0-9.]+}} cpu_ms={{[0-9.]+}} ir_bytes={{[1-9][0-9]*}} ir_functions={{[1-9][0-9]*}}

@@ -15,7 +15,7 @@ them). Each process:
   xcs-run  `xcs-run FILE --entry main --input NAME=random:SEED ... --pass-pipeline P
            --threads T --bench R --time-phases`: `compile_ms` (lower + LLVM), `first_call_ms`
            (the first run), the median of R steady calls, and the process CPU time of each
-           compile phase (`phase:` lines: lower, target, parse, optimize, codegen).
+           compile phase (`phase:` lines: lower, parse, target, optimize, codegen).
   xcs.jit  a worker process that imports xcs and numpy, makes the inputs, and times the first
            call of a fresh `xcs.jit(f, pipeline=P)` (trace + pipeline + LLVM + run), wall and
            process CPU time, the compile phases of the executable, then the median of R calls.

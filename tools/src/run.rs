@@ -412,7 +412,7 @@ fn command() -> Command {
             Arg::new("time-phases")
                 .long("time-phases")
                 .action(ArgAction::SetTrue)
-                .help("Print where the LLVM JIT's compile time went to stderr, one 'phase:' line per phase (lower, target, parse, optimize, codegen) with its wall and CPU time, then a total"),
+                .help("Print where the LLVM JIT's compile time went to stderr, one 'phase:' line per phase (lower, parse, target, optimize, codegen) with its wall and CPU time, then a total"),
         )
         .arg(
             Arg::new("bench-buffers")

@@ -14,7 +14,7 @@ use xcs_ir::{Block, Body, Context, Location, Op, TypeKind, Value, DYNAMIC};
 use super::buffers::{Buf, BufState, PlanStats};
 use super::inplace::{InPlacePlan, LastUse};
 use super::interface::{LowerOp, OpSite};
-use super::llvm_ir::{FunctionBuilder, Val};
+use super::llvm_ir::{FunctionBuilder, Val, SHELL_ATTRS};
 use super::loops::copy_into;
 use super::module::{port_of, ModuleLowering, Port};
 use super::types::{check_addressable, comp_ty};
@@ -39,6 +39,9 @@ pub struct FunctionLowering<'a, 'm> {
     /// The site of the op being lowered (allocation failures report it).
     pub cur_site: i32,
     pub(super) kernels: u32,
+    /// Kernels this function calls itself, not through the pool: LLVM inlines them here, where
+    /// their bounds and sizes are constants.
+    pub(super) direct_kernels: u32,
     pub stats: PlanStats,
     /// Incoming (value, predecessor) pairs of open phi nodes.
     incoming: std::collections::BTreeMap<String, Vec<(String, String)>>,
@@ -139,6 +142,7 @@ pub fn lower_function(ml: &mut ModuleLowering, name: &str, llvm_name: &str, spec
         results: (0..outs.len()).map(|k| Val::new("ptr", format!("%r{k}"))).collect(),
         cur_site: -1,
         kernels: 0,
+        direct_kernels: 0,
         stats: PlanStats::default(),
         incoming: Default::default(),
         labels: FxHashMap::default(),
@@ -171,7 +175,14 @@ pub fn lower_function(ml: &mut ModuleLowering, name: &str, llvm_name: &str, spec
         lower_cfg(&mut fl, body, &blocks)?;
     }
     fl.f.raw("unreachable");
-    let FunctionLowering { f, incoming, stats, .. } = fl;
+    let FunctionLowering { mut f, incoming, stats, direct_kernels, .. } = fl;
+    // A JIT entry (only the C ABI wrapper calls it, once per call) without control flow or
+    // loops of its own that launches its kernels through the pool only allocates, launches and
+    // checks statuses: a call shell, not worth optimizing (W4's compile ~3M instructions less).
+    // Kernels it calls directly (one thread, small work) stay inlined into it.
+    if spec.is_some() && !multi && f.loops == 0 && direct_kernels == 0 {
+        f.attrs = SHELL_ATTRS;
+    }
     ml.stats.allocations += stats.allocations;
     ml.stats.reuses += stats.reuses;
     let text = f.finish(&incoming);

@@ -6,7 +6,7 @@ use xcs_dialects::interp::ElemType;
 
 use super::buffers::{RunTimeCheck, RunTimeError};
 use super::function::FunctionLowering;
-use super::llvm_ir::{FunctionBuilder, ModuleBuilder, Val};
+use super::llvm_ir::{FunctionBuilder, ModuleBuilder, Val, KERNEL_INLINE_ATTRS};
 use super::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_ty};
 use super::values::TensorVal;
 use super::R;
@@ -193,10 +193,11 @@ impl FunctionLowering<'_, '_> {
         }
     }
 
-    /// Adds kernel `k` to the module with parameters (captures..., `extra`...), and returns its
-    /// name and captures.
-    fn finish_kernel(&mut self, k: Kernel, extra: &[&str]) -> (String, Vec<(Val, String)>) {
+    /// Adds kernel `k` to the module with parameters (captures..., `extra`...) and attribute
+    /// group `attrs`, and returns its name and captures.
+    fn finish_kernel(&mut self, k: Kernel, extra: &[&str], attrs: &'static str) -> (String, Vec<(Val, String)>) {
         let Kernel { mut f, m, caps, .. } = k;
+        f.attrs = attrs;
         self.module.m = m;
         f.ret(&Val::i32(0));
         f.start("kerr");
@@ -250,7 +251,7 @@ impl FunctionLowering<'_, '_> {
     /// captures, and `i32 @<kernel>.cb(ptr %ctx, <params>)` calls it with the captures read from
     /// `ctx`. Returns the callback and its `ctx` (in the current function's frame).
     pub fn callback(&mut self, k: Kernel, params: &[&str]) -> (Val, Val) {
-        let (name, caps) = self.finish_kernel(k, params);
+        let (name, caps) = self.finish_kernel(k, params, "#0");
         let tname = format!("{name}.cb");
         let args: Vec<&str> = params.to_vec();
         self.add_trampoline(&name, &tname, &caps, &params.join(", "), &args);
@@ -260,9 +261,17 @@ impl FunctionLowering<'_, '_> {
 
     /// Finishes kernel `k` and calls it over `0..n` in the current function: directly, or when
     /// the options allow threads and `work` (elements touched) reaches the threshold, through
-    /// `xcs_rt_parallel_for` in chunks of at least `grain` iterations.
+    /// `xcs_rt_parallel_for` in chunks of at least `grain` iterations. When a static `work`
+    /// reaches the threshold, only the pool's trampoline calls the kernel, and the kernel is
+    /// `alwaysinline` ([`KERNEL_INLINE_ATTRS`]).
     pub fn launch(&mut self, k: Kernel, n: &Val, grain: &Val, work: &Val) -> R<()> {
-        let (name, caps) = self.finish_kernel(k, &["i64 %lo", "i64 %hi"]);
+        let threshold = self.module.opts.parallel_threshold;
+        let parallel = self.module.opts.threads > 1
+            && work.as_i64().is_none_or(|w| w >= threshold)
+            && n.as_i64().is_none_or(|v| v > 1);
+        let only_parallel = parallel && work.as_i64().is_some();
+        let attrs = if only_parallel { KERNEL_INLINE_ATTRS } else { "#0" };
+        let (name, caps) = self.finish_kernel(k, &["i64 %lo", "i64 %hi"], attrs);
         let args: Vec<String> = caps.iter().map(|(v, _)| v.t()).collect();
         let call = |lo_hi: &str| {
             format!(
@@ -271,10 +280,8 @@ impl FunctionLowering<'_, '_> {
                 if args.is_empty() { "" } else { ", " }
             )
         };
-        let parallel = self.module.opts.threads > 1
-            && work.as_i64().is_none_or(|w| w >= self.module.opts.parallel_threshold)
-            && n.as_i64().is_none_or(|v| v > 1);
         if !parallel {
+            self.direct_kernels += 1;
             let st = self.f.emit("i32", call(&format!("i64 0, i64 {n}")));
             self.check_status(&st);
             return Ok(());
@@ -282,18 +289,27 @@ impl FunctionLowering<'_, '_> {
         // The trampoline the pool calls: i32 (ptr ctx, i64 lo, i64 hi), captures in ctx slots.
         let tname = format!("{name}.par");
         self.add_trampoline(&name, &tname, &caps, "i64 %lo, i64 %hi", &["i64 %lo", "i64 %hi"]);
-        let big = self.f.icmp("sge", work, &Val::i64(self.module.opts.parallel_threshold));
+        let pool_call = |fl: &mut FunctionLowering| {
+            let ctxp = fl.store_captures(&caps);
+            fl.f.emit(
+                "i32",
+                format!("call i32 @xcs_rt_parallel_for(ptr @\"{tname}\", ptr {ctxp}, i64 {n}, i64 {grain})"),
+            )
+        };
+        if only_parallel {
+            let st = pool_call(self);
+            self.check_status(&st);
+            return Ok(());
+        }
+        let big = self.f.icmp("sge", work, &Val::i64(threshold));
         let (par, ser, join) = (self.f.label("par"), self.f.label("ser"), self.f.label("join"));
         self.f.condbr(&big, &par, &ser);
         self.f.start(&par);
-        let ctxp = self.store_captures(&caps);
-        let s1 = self.f.emit(
-            "i32",
-            format!("call i32 @xcs_rt_parallel_for(ptr @\"{tname}\", ptr {ctxp}, i64 {n}, i64 {grain})"),
-        );
+        let s1 = pool_call(self);
         let par_end = self.f.cur.clone();
         self.f.br(&join);
         self.f.start(&ser);
+        self.direct_kernels += 1;
         let s2 = self.f.emit("i32", call(&format!("i64 0, i64 {n}")));
         let ser_end = self.f.cur.clone();
         self.f.br(&join);

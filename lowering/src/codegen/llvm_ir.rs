@@ -102,14 +102,24 @@ pub struct FunctionBuilder {
     phis: BTreeMap<String, Vec<String>>,
     /// The attribute group (`#0`: the module's target attributes; see [`ModuleBuilder::finish`]).
     pub attrs: &'static str,
+    /// The loops emitted so far ([`FunctionBuilder::loop_begin`]).
+    pub loops: u32,
 }
 
 /// The attribute group of call-shell functions (`#3`: `noinline optnone`): code that runs once
-/// per call around the real work (the C ABI's argument checking and unpacking), which LLVM
-/// then neither optimizes nor code-generates beyond its fast instruction selector and register
-/// allocator. A JIT compile of W5 (layer norm) costs about 8.6M instructions less (opt 64.5M ->
+/// per call around the real work (the C ABI's argument checking and unpacking, and a JIT entry
+/// without loops of its own: allocations and kernel launches, see `lower_function`), which
+/// LLVM then neither optimizes nor code-generates beyond its fast instruction selector and
+/// register allocator. A JIT compile of W5 (layer norm) costs about 8.6M instructions less (opt 64.5M ->
 /// 60.4M, llc 85.3M -> 80.8M), W5 compiling about as fast as XLA instead of 1-3% slower.
 pub const SHELL_ATTRS: &str = "#3";
+
+/// The attribute group of a kernel whose only caller is its thread-pool trampoline (`#4`:
+/// `alwaysinline`, see `FunctionLowering::launch`): LLVM inlines it into the trampoline before
+/// simplifying either, so the kernel's body goes through the function simplification pipeline
+/// once instead of twice (as a function, then again inlined into the trampoline, which LLVM did
+/// anyway: the machine code is the same). W4's optimization 36.0M -> 26.5M instructions.
+pub const KERNEL_INLINE_ATTRS: &str = "#4";
 
 impl FunctionBuilder {
     /// A function `define <linkage> i32 @name(params) #0`; `params` is the parameter list text.
@@ -125,6 +135,7 @@ impl FunctionBuilder {
             cur: "entry".into(),
             phis: BTreeMap::new(),
             attrs: "#0",
+            loops: 0,
         };
         f.body.push_str("entry:\n  ;ALLOCAS\n");
         f
@@ -402,6 +413,7 @@ impl FunctionBuilder {
     /// The first half of a loop (see [`FunctionBuilder::for_acc`]): the header with the induction variable
     /// and carried values; the builder is left in the loop body.
     pub fn loop_begin(&mut self, lo: &Val, hi: &Val, init: &[Val]) -> LoopState {
+        self.loops += 1;
         let pre = self.cur.clone();
         let hdr = self.label("loop");
         let bb = self.label("body");
@@ -666,6 +678,7 @@ impl ModuleBuilder {
             self.fn_attrs
         );
         let _ = writeln!(s, "attributes {SHELL_ATTRS} = {{ nounwind noinline optnone {} }}", self.fn_attrs);
+        let _ = writeln!(s, "attributes {KERNEL_INLINE_ATTRS} = {{ nounwind alwaysinline {} }}", self.fn_attrs);
         for md in &self.metadata {
             s.push_str(md);
             s.push('\n');

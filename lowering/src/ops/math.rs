@@ -75,6 +75,12 @@ impl<'a> MathBuilder<'a> {
     pub fn scalar(m: &'a mut ModuleBuilder, f: &'a mut FunctionBuilder) -> Self {
         MathBuilder { m, f, wide: false }
     }
+    /// `<16 x float>` code for a loop the lowering writes as vector code itself: AVX-512
+    /// instructions where the functions that use them check `m.avx512` ([`exp`]'s [`scale`]);
+    /// otherwise the same operations as the scalar code on 16 lanes (two 8-lane halves on AVX2).
+    pub fn vector(m: &'a mut ModuleBuilder, f: &'a mut FunctionBuilder) -> Self {
+        MathBuilder { m, f, wide: true }
+    }
     fn fty(&self) -> &'static str {
         if self.wide {
             "<16 x float>"
@@ -268,10 +274,10 @@ fn pow2(mb: &mut MathBuilder, e: &Val) -> Val {
 }
 
 /// `v 2^n` for an integer `n` in `[-252, 254]`, given as a float `n` and as an i32 `ni`, with
-/// one rounding when the result is subnormal: `vscalefps` when wide, otherwise two normal
-/// exponent-field factors `2^(n>>1)` and `2^(n - n>>1)`.
+/// one rounding when the result is subnormal: `vscalefps` when wide on AVX-512, otherwise two
+/// normal exponent-field factors `2^(n>>1)` and `2^(n - n>>1)` (the same result).
 fn scale(mb: &mut MathBuilder, v: &Val, n: &Val, ni: &Val) -> Val {
-    if mb.wide {
+    if mb.wide && mb.m.avx512 {
         return mb.avx512("scalef", &[v, n], None);
     }
     let hi = mb.int("ashr", ni, &mb.ci(1));
@@ -282,9 +288,18 @@ fn scale(mb: &mut MathBuilder, v: &Val, n: &Val, ni: &Val) -> Val {
     mb.bin("fmul", &y, &s2)
 }
 
-/// `e^x` of a `float`.
+/// `e^x` of a `float` (or of 16 lanes).
 pub fn exp(mb: &mut MathBuilder, x: &Val) -> Val {
     let (r, n, ni) = exp_clamped(mb, x);
+    let y = exp_of_reduced(mb, &r);
+    scale(mb, &y, &n, &ni)
+}
+
+/// `e^x` of an `x <= 0` or NaN (softmax's `x - max`): [`exp`] without the upper clamp, which
+/// such `x` never reach (the same results; two instructions less per vector to compile and run).
+pub fn exp_nonpositive(mb: &mut MathBuilder, x: &Val) -> Val {
+    let xc = clamp(mb, "olt", x, -110.0);
+    let (r, n, ni) = exp_reduced(mb, &xc);
     let y = exp_of_reduced(mb, &r);
     scale(mb, &y, &n, &ni)
 }

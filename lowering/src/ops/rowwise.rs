@@ -101,25 +101,26 @@ pub fn rolled<T>(k: &mut Kernel, body: impl FnOnce(&mut Kernel) -> R<T>) -> R<T>
 }
 
 /// Folds the `nv` vectors of 16 f32 lanes from element `first` into up to 4 independent
-/// accumulators starting at `init` (a row reduction is latency-bound on one), in a rolled loop:
-/// `step(k, acc, j)` folds the vector at element `j` into `acc`. Returns the accumulators.
+/// accumulators starting at `init` (a row reduction is latency-bound on one), in a rolled loop
+/// of one vector per iteration that carries the accumulators rotated: `step(k, acc, j)` folds
+/// the vector at element `j` into `acc`, and vector `v` goes to accumulator `v % 4` (each fold
+/// waits on the one 4 vectors back; the rotation costs register moves, which the core
+/// eliminates). Returns the accumulators (in that order: `nv` is a multiple of their number).
+/// The same folds as 4 vectors per iteration in a quarter of the IR (less for LLVM to compile).
 fn fold_vectors(
     k: &mut Kernel,
     first: &Val,
     nv: i64,
     init: Val,
-    step: impl Fn(&mut Kernel, &Val, &Val) -> Val,
+    step: impl FnOnce(&mut Kernel, &Val, &Val) -> Val,
 ) -> R<Vec<Val>> {
     let u = divisor(nv, &[4, 2, 1]);
     rolled(k, |k| {
-        k.for_acc(&Val::i64(0), &Val::i64(nv / u), &vec![init; u as usize], |k, c, a| {
-            let c0 = k.f.mul(c, &Val::i64(u * LANES));
-            let at = k.f.add(first, &c0);
-            let mut next = Vec::new();
-            for (t, acc) in a.iter().enumerate() {
-                let j = k.f.add(&at, &Val::i64(t as i64 * LANES));
-                next.push(step(k, acc, &j));
-            }
+        k.for_acc(&Val::i64(0), &Val::i64(nv), &vec![init; u as usize], |k, c, a| {
+            let c0 = k.f.mul(c, &Val::i64(LANES));
+            let j = k.f.add(first, &c0);
+            let mut next = a[1..].to_vec();
+            next.push(step(k, &a[0], &j));
             Ok(next)
         })
     })
@@ -149,16 +150,15 @@ fn row_max(k: &mut Kernel, x: &Val, base: &Val, len: i64) -> R<Val> {
     Ok(k.f.emit("float", format!("extractelement {VF} {m}, i64 0")))
 }
 
-/// The sum of the `block` f32 elements at `j0` of `p` (16-byte aligned, in L1) as 16 f64 lanes:
-/// summed in f32 vector lanes, up to 4 accumulators of up to 4 vectors each combined as a tree
-/// (so at most 6 roundings of each lane's non-negative terms: relative error < 4e-7; a per-vector
-/// f64 sum cost 2 conversions and 2 adds per 16 lanes, 10% of W4's time), then widened. `each`
-/// runs once per vector, with its first element's index.
-fn block_sum(k: &mut Kernel, p: &Val, j0: &Val, block: i64, each: impl Fn(&mut Kernel, &Val)) -> R<Val> {
+/// The sum of `block` f32 elements as 16 f64 lanes: `value(k, j)` gives the 16 lanes of the
+/// elements from `j` (`j0`, `j0 + 16`, ...), summed in f32 vector lanes into up to 4
+/// accumulators ([`fold_vectors`]) combined as a tree (so at most 6 roundings of each lane's
+/// non-negative terms: relative error < 4e-7; a per-vector f64 sum cost 2 conversions and 2
+/// adds per 16 lanes, 10% of W4's time), then widened.
+fn block_sum(k: &mut Kernel, j0: &Val, block: i64, value: impl FnOnce(&mut Kernel, &Val) -> Val) -> R<Val> {
     let zero = Val::new(VF, "zeroinitializer");
     let accs = fold_vectors(k, j0, block / LANES, zero, |k, acc, j| {
-        let e = load_lanes(k, p, j, 16);
-        each(k, j);
+        let e = value(k, j);
         k.f.emit(VF, format!("fadd {VF} {acc}, {e}"))
     })?;
     let mut level = accs;
@@ -206,9 +206,10 @@ fn scale_out(k: &mut Kernel, scratch: &Val, out: &Val, base: &Val, len: i64, inv
 
 /// `tensor.softmax` over the rows of a contiguous f32 `x` (no producer) into the f32 `out`, rows
 /// of a static `len` ([`streaming_rows`]). Per row: the maximum (vector loop, [`row_max`]); then
-/// in blocks of up to 256 elements, `exp(x - max)` (inline f32 [`math::exp`], a scalar loop that
-/// LLVM vectorizes) into a row of scratch on the stack (in L1), and a vector loop summing the
-/// block's exponentials ([`block_sum`], added into 16 f64 lanes) that prefetches the block's
+/// in blocks of up to 256 elements one vector loop ([`block_sum`]) that computes `exp(x - max)`
+/// as 16-lane code ([`math::exp_nonpositive`] over [`MathBuilder::vector`]: nothing left for
+/// LLVM's loop vectorizer, less for LLVM to compile), stores it into a row of scratch on the
+/// stack (in L1), sums it (added into 16 f64 lanes per block) and prefetches the block's
 /// columns of the next row (one line per 16 lanes: the read of the next row overlaps this row's
 /// exponentials); then the scratch times `1 / sum` written with streaming stores
 /// ([`scale_out`]). The same operations as the general path of [`super::reduce`] but for the
@@ -228,23 +229,19 @@ pub fn softmax_stream(fl: &mut FunctionLowering, x: &TensorVal, out: &TensorVal,
     k.for_range(&lo, &hi, |k, row| {
         let base = k.f.mul(row, &Val::i64(len));
         let m = row_max(k, &kx.ptr, &base, len)?;
+        let ms = k.f.splat(VF, LANES, &m);
         let zero = Val::new("<16 x double>", "zeroinitializer");
         let sum = k.for_acc(&Val::i64(0), &Val::i64(len / block), &[zero], |k, b, acc| {
             let j0 = k.f.mul(b, &Val::i64(block));
-            let j1 = k.f.add(&j0, &Val::i64(block));
-            k.for_range(&j0, &j1, |k, j| {
+            let e = block_sum(k, &j0, block, |k, j| {
                 let i = k.f.add(&base, j);
-                let p = k.f.gep("float", &kx.ptr, &i);
-                let v = k.f.load("float", &p);
-                let d = k.f.emit("float", format!("fsub float {v}, {m}"));
-                let e = math::exp(&mut MathBuilder::scalar(&mut k.m, &mut k.f), &d);
+                let v = load_lanes(k, &kx.ptr, &i, 4);
+                let d = k.f.emit(VF, format!("fsub {VF} {v}, {ms}"));
+                let e = math::exp_nonpositive(&mut MathBuilder::vector(&mut k.m, &mut k.f), &d);
                 let q = k.f.gep("float", &scratch, j);
-                k.f.store(&e, &q);
-                Ok(())
-            })?;
-            let e = block_sum(k, &scratch, &j0, block, |k, j| {
-                let i = k.f.add(&base, j);
+                k.f.raw(format!("store {VF} {e}, ptr {q}, align 16"));
                 prefetch_next_row(k, &kx.ptr, &i, len);
+                e
             })?;
             Ok(vec![k
                 .f
