@@ -104,7 +104,7 @@ pub struct Jit<'a> {
 /// Input descriptors of one call (they point into `_bytes`).
 pub struct Inputs {
     descs: Vec<XcsTensor>,
-    _bytes: Vec<Vec<u8>>,
+    _bytes: Vec<runtime::ArgBytes>,
     _shapes: Vec<Vec<i64>>,
 }
 
@@ -254,7 +254,7 @@ impl Callable {
         for a in args {
             match a {
                 RtValue::Tensor(t) => {
-                    bytes.push(runtime::tensor_bytes(t));
+                    bytes.push(runtime::ArgBytes::new(&runtime::tensor_bytes(t)));
                     shapes.push(t.shape.iter().map(|&d| d as i64).collect::<Vec<i64>>());
                     dtypes.push(crate::codegen::types::dtype_code(t.elem()));
                 }
@@ -262,7 +262,7 @@ impl Callable {
                     let e = scalar_elem(*width).ok_or_else(|| run_err(format!("an i{width} scalar is not supported")))?;
                     let v = *value as i64;
                     let b = v.to_le_bytes()[..crate::codegen::types::elem_size(e) as usize].to_vec();
-                    bytes.push(if e == ElemType::I1 { vec![(v != 0) as u8] } else { b });
+                    bytes.push(runtime::ArgBytes::new(&if e == ElemType::I1 { vec![(v != 0) as u8] } else { b }));
                     shapes.push(Vec::new());
                     dtypes.push(crate::codegen::types::dtype_code(e));
                 }
@@ -272,7 +272,7 @@ impl Callable {
         let mut descs = Vec::new();
         for i in 0..bytes.len() {
             descs.push(XcsTensor {
-                data: bytes[i].as_ptr() as *mut _,
+                data: bytes[i].as_ptr(),
                 rank: shapes[i].len() as i64,
                 shape: shapes[i].as_ptr() as *mut i64,
                 strides: std::ptr::null_mut(),

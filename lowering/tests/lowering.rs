@@ -614,6 +614,57 @@ fn f32_sin_cos_erf_sweep() {
     }
 }
 
+/// A JIT argument's bytes are placed as the runtime's own buffers: 64-byte aligned, and from
+/// 4 MiB on 2 MiB aligned (huge pages where the kernel allows), with the bytes unchanged.
+#[test]
+fn argument_bytes_are_aligned_like_runtime_buffers() {
+    for (n, align) in [(1usize, 64usize), (1000, 64), ((4 << 20) - 1, 64), (4 << 20, 2 << 20), (9 << 20, 2 << 20)] {
+        let bytes: Vec<u8> = (0..n).map(|i| (i * 7 % 251) as u8).collect();
+        let a = runtime::ArgBytes::new(&bytes);
+        assert_eq!(a.as_ptr() as usize % align, 0, "{n} bytes");
+        // SAFETY: `a` holds `n` bytes.
+        let copy = unsafe { std::slice::from_raw_parts(a.as_ptr() as *const u8, n) };
+        assert!(copy == bytes.as_slice(), "{n} bytes");
+    }
+}
+
+/// A freed result buffer of 4 MiB or more goes to the next call that asks for about its size
+/// (the runtime's buffer cache): the second call's result is the first's buffer, for results of
+/// 4, 8, 12 and 64 MiB (2 MiB aligned, so their usable sizes carry up to 2 MiB of slack; before
+/// the cache allowed for it, no buffer under 16 MiB was reused).
+#[test]
+fn result_buffers_are_reused_across_calls() {
+    let _g = lock();
+    let ctx = xcs_lowering::context();
+    for n in [1usize << 20, 2 << 20, 3 << 20, 16 << 20] {
+        let src = format!(
+            "func.func @f(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.neg %x : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}"
+        );
+        let m = parse(&ctx, &src);
+        let jit = Jit::new(&ctx, &m, opts());
+        let x = RtValue::Tensor(Tensor::f32(&[n], &vec![1.5; n]));
+        let compiled = jit.compile_for("f", std::slice::from_ref(&x)).unwrap();
+        let bytes = runtime::ArgBytes::new(&vec![0u8; n * 4]);
+        let mut shape = [n as i64];
+        let desc = runtime::XcsTensor {
+            data: bytes.as_ptr(),
+            rank: 1,
+            shape: shape.as_mut_ptr(),
+            strides: std::ptr::null_mut(),
+            dtype: 3,
+        };
+        let mut buffer_of_a_call = || {
+            // SAFETY: `desc` points at `bytes`, n f32 values.
+            let mut r = unsafe { compiled.call_descriptors(std::slice::from_ref(&desc)) }.unwrap();
+            let p = r[0].data as usize;
+            runtime::release(&mut r[0]);
+            p
+        };
+        let first = buffer_of_a_call();
+        assert_eq!(buffer_of_a_call(), first, "{} MiB result", n * 4 >> 20);
+    }
+}
+
 /// The sweep points of the inline f32 math: special values, the clamps' edges, many
 /// magnitudes of both signs and a fine grid around 0.
 fn math_sweep_points() -> Vec<f32> {
