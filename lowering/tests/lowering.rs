@@ -653,7 +653,7 @@ fn result_buffers_are_reused_across_calls() {
             strides: std::ptr::null_mut(),
             dtype: 3,
         };
-        let mut buffer_of_a_call = || {
+        let buffer_of_a_call = || {
             // SAFETY: `desc` points at `bytes`, n f32 values.
             let mut r = unsafe { compiled.call_descriptors(std::slice::from_ref(&desc)) }.unwrap();
             let p = r[0].data as usize;
@@ -2424,13 +2424,7 @@ fn matmul_f32_kernel() {
             (40, 64, 257),
             (100, 70, 20),
         ] {
-            let (ta, tb, tr) = (
-                format!("tensor<{m}x{k}xf32>"),
-                format!("tensor<{k}x{n}xf32>"),
-                format!("tensor<{m}x{n}xf32>"),
-            );
-            let body = format!("  %r = tensor.matmul %a, %b : ({ta}, {tb}) -> {tr}");
-            check_matmul_f32(&body, &ta, &tb, &tr, &[m, k], &[k, n], k, threads);
+            check_static_matmul_f32(m, n, k, threads);
             // Dynamic sizes.
             let (da, db, dr) = ("tensor<?x?xf32>", "tensor<?x?xf32>", "tensor<?x?xf32>");
             let body = format!("  %r = tensor.matmul %a, %b : ({da}, {db}) -> {dr}");
@@ -2463,15 +2457,20 @@ fn matmul_f32_blocks() {
             // 128 + 12 columns at two.
             (97, 140, 1030),
         ] {
-            let (ta, tb, tr) = (
-                format!("tensor<{m}x{k}xf32>"),
-                format!("tensor<{k}x{n}xf32>"),
-                format!("tensor<{m}x{n}xf32>"),
-            );
-            let body = format!("  %r = tensor.matmul %a, %b : ({ta}, {tb}) -> {tr}");
-            check_matmul_f32(&body, &ta, &tb, &tr, &[m, k], &[k, n], k, threads);
+            check_static_matmul_f32(m, n, k, threads);
         }
     }
+}
+
+/// `check_matmul_f32` of one static `m x k` by `k x n` matmul.
+fn check_static_matmul_f32(m: usize, n: usize, k: usize, threads: usize) {
+    let (ta, tb, tr) = (
+        format!("tensor<{m}x{k}xf32>"),
+        format!("tensor<{k}x{n}xf32>"),
+        format!("tensor<{m}x{n}xf32>"),
+    );
+    let body = format!("  %r = tensor.matmul %a, %b : ({ta}, {tb}) -> {tr}");
+    check_matmul_f32(&body, &ta, &tb, &tr, &[m, k], &[k, n], k, threads);
 }
 
 // ---------------------------------------------------------------------------- workloads
