@@ -33,6 +33,7 @@ impl Default for XcsTensor {
 #[allow(dead_code)]
 extern "C" {
     fn xcs_rt_alloc(bytes: i64) -> *mut c_void;
+    fn xcs_rt_place(bytes: usize) -> *mut c_void;
     fn xcs_rt_free(p: *mut c_void);
     fn xcs_rt_fail(site: i32, msg: *const c_char) -> i32;
     fn xcs_rt_fail2(site: i32, fmt: *const c_char, a: i64, b: i64) -> i32;
@@ -177,47 +178,38 @@ pub fn tensor_bytes(t: &Tensor) -> Vec<u8> {
     t.data.to_le_bytes()
 }
 
-/// Bytes of an argument as compiled code reads them, placed as the runtime places its own large
-/// buffers (`xcs_rt_alloc`, and as numpy places its arrays): 64-byte aligned, and from 4 MiB on
-/// 2 MiB aligned and backed by transparent huge pages where the kernel allows (madvise mode), so
-/// that a kernel reading an argument pays no more split cache lines and TLB misses than one
-/// reading its own buffers. Not counted by [`live_allocations`] (the caller's memory).
+/// Bytes of an argument as compiled code reads them, placed as the runtime places its own
+/// buffers (`xcs_rt_place`: 64-byte aligned, and from 4 MiB on 2 MiB aligned on transparent huge
+/// pages, as numpy places its arrays), so that a kernel reading an argument pays no more split
+/// cache lines and TLB misses than one reading its own buffers. Not counted by
+/// [`live_allocations`] (the caller's memory).
 pub struct ArgBytes {
-    ptr: std::ptr::NonNull<u8>,
-    layout: std::alloc::Layout,
+    ptr: std::ptr::NonNull<c_void>,
 }
-
-/// `xcs_rt_alloc`'s threshold for huge-page-backed buffers.
-const HUGE_FROM: usize = 4 << 20;
-const HUGE_PAGE: usize = 2 << 20;
 
 impl ArgBytes {
     pub fn new(bytes: &[u8]) -> ArgBytes {
-        let n = bytes.len().max(1);
-        let align = if n >= HUGE_FROM { HUGE_PAGE } else { 64 };
-        let layout = std::alloc::Layout::from_size_align(n, align).expect("an argument's size fits a layout");
-        // SAFETY: the layout's size is non-zero; `bytes` fits the new allocation.
+        let n = bytes.len().max(1).next_multiple_of(64);
+        // SAFETY: `xcs_rt_place` returns n >= bytes.len() writable bytes or NULL.
         let ptr = unsafe {
-            let p = std::alloc::alloc(layout);
-            let Some(ptr) = std::ptr::NonNull::new(p) else { std::alloc::handle_alloc_error(layout) };
-            if n >= HUGE_FROM {
-                libc::madvise(p.cast(), n & !(HUGE_PAGE - 1), libc::MADV_HUGEPAGE);
-            }
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len());
+            let Some(ptr) = std::ptr::NonNull::new(xcs_rt_place(n)) else {
+                std::alloc::handle_alloc_error(std::alloc::Layout::from_size_align(n, 64).expect("a valid layout"))
+            };
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.as_ptr().cast::<u8>(), bytes.len());
             ptr
         };
-        ArgBytes { ptr, layout }
+        ArgBytes { ptr }
     }
 
     pub fn as_ptr(&self) -> *mut c_void {
-        self.ptr.as_ptr().cast()
+        self.ptr.as_ptr()
     }
 }
 
 impl Drop for ArgBytes {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) }
+        // SAFETY: allocated by `xcs_rt_place` (posix_memalign), released with free.
+        unsafe { libc::free(self.ptr.as_ptr()) }
     }
 }
 
