@@ -102,6 +102,8 @@ struct FusedRegion<'a> {
 /// The needed region values of an elementwise nest, in order, and how each is computed.
 struct Nest {
     nodes: Vec<(Value, Node)>,
+    /// Each node's position in `nodes`.
+    index: FxHashMap<Value, usize>,
     /// Per node: computed plainly or as a quotient ([`plan_quotients`]).
     forms: Vec<Form>,
     leaves: Vec<TensorVal>,
@@ -123,7 +125,7 @@ impl Nest {
 
     /// The yielded values at one element, from the leaves' values (and the anchor's).
     fn eval(&self, k: &mut Kernel, anchor: Option<&Val>, leaf_vals: &[Val]) -> R<Vec<Val>> {
-        let index: FxHashMap<Value, usize> = self.nodes.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
+        let index = &self.index;
         let mut vals: Vec<ElementValue> = Vec::with_capacity(self.nodes.len());
         let get = |vals: &[ElementValue], x: &Value| vals[index[x]].value();
         for ((_, n), form) in self.nodes.iter().zip(&self.forms) {
@@ -212,8 +214,7 @@ impl Form {
 /// The form of each node: products of `tanh` and `sigmoid` results (`tanh(u) * sigmoid(v)`,
 /// also through several products) share one division ([`Quotient`]) while their numerators' and
 /// denominators' bounds stay below 2^128 (four `tanh` factors); everything else is plain.
-fn plan_quotients(nodes: &[(Value, Node)], yields: &[Value]) -> Vec<Form> {
-    let index: FxHashMap<Value, usize> = nodes.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
+fn plan_quotients(nodes: &[(Value, Node)], index: &FxHashMap<Value, usize>, yields: &[Value]) -> Vec<Form> {
     let mut uses = vec![0usize; nodes.len()];
     let used: Vec<&Value> = nodes
         .iter()
@@ -497,9 +498,11 @@ fn plan_nest(
     if yields.iter().any(|y| dims.get(y) != Some(&out_dims)) {
         return Ok(None);
     }
-    let forms = plan_quotients(&nodes, &yields);
+    let index: FxHashMap<Value, usize> = nodes.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
+    let forms = plan_quotients(&nodes, &index, &yields);
     Ok(Some(Nest {
         nodes,
+        index,
         forms,
         leaves,
         out_dims,
