@@ -25,19 +25,11 @@ pub fn emit_wrapper(
     outs: &[Port],
     packed_only: bool,
 ) -> R<()> {
+    let mut params: Vec<String> = (0..ins.len()).map(|i| format!("ptr %in{i}")).collect();
+    params.extend((0..outs.len()).map(|k| format!("ptr %out{k}")));
     let mut f = if packed_only {
-        let mut f = FunctionBuilder::new(&format!("{export}_packed"), "", "i32", "ptr %ins, ptr %outs");
-        for i in 0..ins.len() {
-            let q = f.gep("ptr", &Val::new("ptr", "%ins"), &Val::i64(i as i64));
-            f.raw(format!("%in{i} = load ptr, ptr {q}"));
-        }
-        for k in 0..outs.len() {
-            f.raw(format!("%out{k} = getelementptr i8, ptr %outs, i64 {}", k as i64 * XCS_TENSOR_SIZE));
-        }
-        f
+        packed_entry(export, ins.len(), outs.len())
     } else {
-        let mut params: Vec<String> = (0..ins.len()).map(|i| format!("ptr %in{i}")).collect();
-        params.extend((0..outs.len()).map(|k| format!("ptr %out{k}")));
         FunctionBuilder::new(export, "", "i32", &params.join(", "))
     };
     f.attrs = SHELL_ATTRS;
@@ -162,20 +154,27 @@ pub fn emit_wrapper(
     }
 
     // The packed form.
-    let mut g = FunctionBuilder::new(&format!("{export}_packed"), "", "i32", "ptr %ins, ptr %outs");
+    let mut g = packed_entry(export, ins.len(), outs.len());
     g.attrs = SHELL_ATTRS;
-    let mut a = Vec::new();
-    for i in 0..ins.len() {
-        let q = g.gep("ptr", &Val::new("ptr", "%ins"), &Val::i64(i as i64));
-        a.push(g.load("ptr", &q).t());
-    }
-    for k in 0..outs.len() {
-        a.push(g.gep("i8", &Val::new("ptr", "%outs"), &Val::i64(k as i64 * XCS_TENSOR_SIZE)).t());
-    }
-    let r = g.emit("i32", format!("call i32 @\"{export}\"({})", a.join(", ")));
+    let r = g.emit("i32", format!("call i32 @\"{export}\"({})", params.join(", ")));
     g.ret(&r);
     ml.m.add_function(g.finish(&Default::default()));
     Ok(())
+}
+
+/// `i32 @<export>_packed(ptr %ins, ptr %outs)`, left after its prologue, which names the
+/// wrapper's ports as the unpacked form's parameters: `%in<i>` loaded from `%ins`, `%out<k>`
+/// the k-th `xcs_tensor` of `%outs`.
+fn packed_entry(export: &str, ins: usize, outs: usize) -> FunctionBuilder {
+    let mut f = FunctionBuilder::new(&format!("{export}_packed"), "", "i32", "ptr %ins, ptr %outs");
+    for i in 0..ins {
+        let q = f.gep("ptr", &Val::new("ptr", "%ins"), &Val::i64(i as i64));
+        f.raw(format!("%in{i} = load ptr, ptr {q}"));
+    }
+    for k in 0..outs {
+        f.raw(format!("%out{k} = getelementptr i8, ptr %outs, i64 {}", k as i64 * XCS_TENSOR_SIZE));
+    }
+    f
 }
 
 /// A C identifier from `s` (other characters become `_`; a leading digit gets a `_`).
