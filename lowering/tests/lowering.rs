@@ -32,6 +32,27 @@ fn opts() -> Options {
     o
 }
 
+/// [`opts`] for a CPU without AVX-512 (x86-64-v3: the scalar and 8-lane paths of code that has
+/// a 16-lane AVX-512 form).
+fn without_avx512() -> Options {
+    let mut o = opts();
+    o.cpu = "x86-64-v3".into();
+    o.features = String::new();
+    o
+}
+
+/// The f32 tensor of a JIT result.
+fn f32_data(v: &RtValue) -> Vec<f32> {
+    match v {
+        RtValue::Tensor(Tensor {
+            data: xcs_dialects::interp::TensorData::F32(v),
+            ..
+        }) => v.clone(),
+        other => panic!("not an f32 tensor: {other:?}"),
+    }
+}
+
+
 fn parse(ctx: &Context, src: &str) -> Module {
     match parse_module(ctx, src, "test.mlir", &ParseOptions::default()) {
         Ok(m) => {
@@ -422,13 +443,7 @@ fn special_float_values() {
             ],
         )
         .unwrap();
-    let bits = |v: &RtValue| match v {
-        RtValue::Tensor(Tensor {
-            data: xcs_dialects::interp::TensorData::F32(v),
-            ..
-        }) => v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-        _ => panic!(),
-    };
+    let bits = |v: &RtValue| f32_data(v).iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&r[0]), vec![0, 0]);
     assert_eq!(bits(&r[1]), vec![0x8000_0000, 0x8000_0000]);
 }
@@ -441,13 +456,9 @@ fn assert_same_bits(ctx: &Context, src: &str, args: &[RtValue], opts: Options) {
     let jit = Jit::new(ctx, &m, opts);
     let got = jit.call("f", args).unwrap();
     let want = Interpreter::new(ctx, &m).call("f", args.to_vec()).unwrap();
-    let f32s = |v: &RtValue| match v {
-        RtValue::Tensor(Tensor { data: xcs_dialects::interp::TensorData::F32(v), .. }) => v.clone(),
-        other => panic!("not f32: {other:?}"),
-    };
-    let inputs: Vec<Vec<f32>> = args.iter().map(f32s).collect();
+    let inputs: Vec<Vec<f32>> = args.iter().map(f32_data).collect();
     for (g, w) in got.iter().zip(&want) {
-        for (i, (a, b)) in f32s(g).iter().zip(f32s(w)).enumerate() {
+        for (i, (a, b)) in f32_data(g).iter().zip(f32_data(w)).enumerate() {
             let ok = (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits();
             let ins: Vec<f32> = inputs.iter().map(|v| v[i]).collect();
             assert!(ok, "{src}\n  at {i} (inputs {ins:?}): jit {a:e}, interpreter {b:e}");
@@ -470,10 +481,7 @@ fn exact_new_ops_on_special_values() {
     let x = RtValue::Tensor(Tensor::f32(&[n], &vals));
     let (px, py) = (RtValue::Tensor(Tensor::f32(&[nn], &xs)), RtValue::Tensor(Tensor::f32(&[nn], &ys)));
     let ctx = xcs_lowering::context();
-    let mut v3 = opts();
-    v3.cpu = "x86-64-v3".into();
-    v3.features = String::new();
-    for o in [opts(), v3] {
+    for o in [opts(), without_avx512()] {
         for op in ["floor", "ceil", "round", "sign"] {
             let src = format!("func.func @f(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.{op} %x : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
             assert_same_bits(&ctx, &src, std::slice::from_ref(&x), o.clone());
@@ -586,19 +594,14 @@ fn f32_sin_cos_erf_sweep() {
     let x = RtValue::Tensor(Tensor::f32(&[n], &xs));
     let refs: [(&str, fn(f64) -> f64); 3] = [("sin", f64::sin), ("cos", f64::cos), ("erf", libm::erf)];
     let ctx = xcs_lowering::context();
-    let mut v3 = opts();
-    v3.cpu = "x86-64-v3".into();
-    v3.features = String::new();
-    for o in [opts(), v3] {
+    for o in [opts(), without_avx512()] {
         for (op, r) in refs {
             let src = format!("func.func @f(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.{op} %x : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
             let m = parse(&ctx, &src);
             let got = Jit::new(&ctx, &m, o.clone()).call("f", std::slice::from_ref(&x)).unwrap();
-            let RtValue::Tensor(Tensor { data: xcs_dialects::interp::TensorData::F32(got), .. }) = &got[0] else {
-                panic!()
-            };
+            let got = f32_data(&got[0]);
             let mut worst = (0.0f64, 0.0f32);
-            for (&xi, &g) in xs.iter().zip(got) {
+            for (&xi, &g) in xs.iter().zip(&got) {
                 let want = r(xi as f64);
                 let e = ulp_error(g, want);
                 assert!(e <= 2.0, "{op}({xi:e}) = {g:e}, expected {want:e} ({e} ulp, cpu {})", o.cpu);
@@ -709,17 +712,6 @@ fn math_sweep_points() -> Vec<f32> {
         xs.push(i as f32 * 0.0251);
     }
     xs
-}
-
-/// The f32 tensor of a JIT result.
-fn f32_data(v: &RtValue) -> Vec<f32> {
-    match v {
-        RtValue::Tensor(Tensor {
-            data: xcs_dialects::interp::TensorData::F32(v),
-            ..
-        }) => v.clone(),
-        other => panic!("not an f32 tensor: {other:?}"),
-    }
 }
 
 /// `got` against f64 references `want` rounded to f32: NaN for NaN, infinities and zeros
@@ -862,10 +854,7 @@ fn f32_pow_sweep() {
     // the host (AVX-512 here: the 16-lane function pair) and a CPU without AVX-512 (scalar
     // code the loop vectorizer widens to 8 lanes)
     pow_sweep(opts());
-    let mut v3 = opts();
-    v3.cpu = "x86-64-v3".into();
-    v3.features = String::new();
-    pow_sweep(v3);
+    pow_sweep(without_avx512());
 }
 
 /// The same (x, y) gives the same bits in a loop's vector part and in its remainder: on AVX-512
@@ -906,13 +895,7 @@ fn pow_vector_and_remainder_agree() {
                 ],
             )
             .unwrap();
-        let RtValue::Tensor(Tensor {
-            data: xcs_dialects::interp::TensorData::F32(got),
-            ..
-        }) = &got[0]
-        else {
-            panic!()
-        };
+        let got = f32_data(&got[0]);
         for k in 0..m {
             let (a, b) = (got[k], got[32 + k]);
             assert_eq!(
@@ -1030,13 +1013,7 @@ fn pow_sweep(o: Options) {
         RtValue::Tensor(Tensor::f32(&[n], &ys)),
     ];
     let got = jit.call("f", &args).unwrap();
-    let RtValue::Tensor(Tensor {
-        data: xcs_dialects::interp::TensorData::F32(got),
-        ..
-    }) = &got[0]
-    else {
-        panic!()
-    };
+    let got = f32_data(&got[0]);
     let mut worst = 0.0f64;
     for i in 0..n {
         let (x, y, g) = (xs[i], ys[i], got[i]);
@@ -1471,14 +1448,8 @@ fn softmax_streaming_rows_same_bits_without_avx512() {
     let m = parse(&ctx, &src);
     let mut host = opts();
     host.threads = 2;
-    let mut v3 = opts();
-    v3.cpu = "x86-64-v3".into();
-    v3.features = String::new();
-    let run = |o: Options| match Jit::new(&ctx, &m, o).call("f", std::slice::from_ref(&x)).map(|mut r| r.remove(0)) {
-        Ok(RtValue::Tensor(Tensor { data: xcs_dialects::interp::TensorData::F32(d), .. })) => d,
-        other => panic!("expected an f32 tensor: {other:?}"),
-    };
-    let (a, b) = (run(host), run(v3));
+    let run = |o: Options| f32_data(&Jit::new(&ctx, &m, o).call("f", std::slice::from_ref(&x)).unwrap()[0]);
+    let (a, b) = (run(host), run(without_avx512()));
     for (i, (p, q)) in a.iter().zip(&b).enumerate() {
         assert!(p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()), "at {i}: host {p:e}, x86-64-v3 {q:e}");
     }
