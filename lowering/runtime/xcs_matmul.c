@@ -56,9 +56,11 @@ typedef struct mm_isa {
  * memory dominates, and the panel being used and the next one being prefetched fit L2 together
  * (64x1024x4096: 6.2 ms instead of 6.85 at 1 thread with 256 columns, and 6.3 instead of 7.3
  * with 256 rows of K rather than 1024; with larger M the wider blocks are faster: 1024^3 21.5 ms
- * instead of 22.9). */
-#define KC_SMALL_M 256
-#define NC_SMALL_M 256
+ * instead of 22.9). Once A is packed whole (`whole_a`), 512 rows of 128 columns are 1.5-2% faster
+ * than 256 of 256 on 64x1024x4096 and 96x1024x4096 at 1 and 2 threads (same-process A/B, medians
+ * of 31 calls; 1024 x 64 or 128, 512 x 64 or 256, 128 x 256 or 512 and 64 x 1024 no faster). */
+#define KC_SMALL_M 512
+#define NC_SMALL_M 128
 #define MIN_NCB_TILES 4
 #define MAX_TILE (16 * 64)
 /* The row pitch of a packed A tile: KC plus one cache line, so that the tile's rows (4 KB apart
@@ -134,7 +136,9 @@ static float *scratch(size_t floats) {
 }
 
 /* A matmul and how it is split: operands, sizes and strides, batch dims (`bdims`: nbd sizes,
- * then A's and B's strides per dim), the epilogue, the microkernel, and the blocking. */
+ * then A's and B's strides per dim), the epilogue, the microkernel, and the blocking;
+ * `whole_a` when a thread's row tiles of A fit one packed block with all of K (M <= MC_ROWS,
+ * K <= KC): A is then packed once for all the column blocks and K blocks that use it. */
 typedef struct mm_problem {
     const float *a, *b;
     float *c;
@@ -146,6 +150,7 @@ typedef struct mm_problem {
     const mm_isa *isa;
     mm_kernel_fn kernel;
     int64_t mr, nr, mct, mt, ncb, njc, kc;
+    int whole_a;
     int32_t site;
     const char *oom;
 } mm_problem;
@@ -170,14 +175,20 @@ typedef struct mm_prefetch {
 } mm_prefetch;
 
 static inline void mm_prefetch_some(mm_prefetch *pf) {
-    for (int64_t i = 0; i < pf->per && pf->r < pf->rows; i++) {
-        __builtin_prefetch(pf->row + pf->l * 16, 0, 2);
-        if (++pf->l == pf->lpr) {
-            pf->l = 0;
-            pf->r++;
-            pf->row += pf->ld;
+    /* in locals: through `pf` every step would store and reload the position */
+    int64_t l = pf->l, r = pf->r, lpr = pf->lpr, rows = pf->rows, ld = pf->ld;
+    const float *row = pf->row;
+    for (int64_t i = 0; i < pf->per && r < rows; i++) {
+        __builtin_prefetch(row + l * 16, 0, 2);
+        if (++l == lpr) {
+            l = 0;
+            r++;
+            row += ld;
         }
     }
+    pf->l = l;
+    pf->r = r;
+    pf->row = row;
 }
 
 /* Where a K block is, and the prefetches of the next B panel during it. */
@@ -247,13 +258,29 @@ static int32_t mm_tile(const mm_problem *p, mm_kblock *kb, const mm_cblock *cb, 
     return 0;
 }
 
+/* Which row tiles of which batch a thread's packed A holds (with `whole_a`). */
+typedef struct mm_packed_a {
+    int64_t batch, t0, t1;
+} mm_packed_a;
+
+/* With `whole_a`: row tiles t0..t1 of `cb`'s A, all of K, packed into `pa` unless it holds them. */
+static void mm_pack_whole_a(const mm_problem *p, float *pa, mm_packed_a *held, const mm_cblock *cb, int64_t t0,
+                            int64_t t1) {
+    if (held->batch == cb->bi && held->t0 == t0 && held->t1 == t1) return;
+    for (int64_t ti = t0; ti < t1; ti++)
+        p->isa->pack_a(cb->a, p->sam, p->sak, p->m, ti * p->mr, 0, p->k, p->mr, pa + (ti - t0) * p->mr * MM_KC);
+    *held = (mm_packed_a){cb->bi, t0, t1};
+}
+
 /* Row tiles t0..t1 of column block `cb` (`next`: the thread's next one, or NULL): per K block,
- * B packed (with the first row block), then per block of MCT row tiles, A packed, then each B
- * column tile against every row tile of the block; meanwhile the next B panel is prefetched. */
-static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, const mm_cblock *cb,
+ * B packed (with the first row block), then per block of MCT row tiles, A packed (unless it is
+ * packed whole), then each B column tile against every row tile of the block; meanwhile the
+ * next B panel is prefetched. */
+static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, mm_packed_a *held, const mm_cblock *cb,
                                const mm_cblock *next, int64_t t0, int64_t t1) {
     int64_t mr = p->mr, nr = p->nr, ntn = ceil_div(cb->nc, nr);
     int64_t npc = max64(1, ceil_div(p->k, p->kc));
+    if (p->whole_a) mm_pack_whole_a(p, pa, held, cb, t0, t1);
     for (int64_t pcb = 0; pcb < npc; pcb++) {
         mm_kblock kb = {.pc = pcb * p->kc, .first = pcb == 0, .last = pcb == npc - 1};
         kb.kc = max64(0, min64(p->kc, p->k - kb.pc));
@@ -261,13 +288,16 @@ static int32_t mm_column_block(const mm_problem *p, float *pa, float *pb, const 
         kb.pf = kb.last ? mm_prefetch_plan(p, next, 0, calls) : mm_prefetch_plan(p, cb, kb.pc + p->kc, calls);
         for (int64_t it0 = t0; it0 < t1; it0 += p->mct) {
             int64_t it1 = min64(it0 + p->mct, t1);
-            for (int64_t ti = it0; ti < it1; ti++)
+            /* a whole-A tile's K block starts kb.pc columns into its rows */
+            int64_t a_col = p->whole_a ? kb.pc : 0;
+            for (int64_t ti = it0; ti < it1 && !p->whole_a; ti++)
                 p->isa->pack_a(cb->a, p->sam, p->sak, p->m, ti * mr, kb.pc, kb.kc, mr, pa + (ti - it0) * mr * MM_KC);
             if (it0 == t0) p->isa->pack_b(cb->b, p->sbk, p->sbn, p->n, kb.pc, kb.kc, cb->jc, cb->nc, pb);
             for (int64_t jt = 0; jt < ntn; jt++) {
                 float *bt = pb + jt * kb.kc * nr;
                 for (int64_t ti = it0; ti < it1; ti++) {
-                    int32_t st = mm_tile(p, &kb, cb, ti, cb->jc + jt * nr, pa + (ti - it0) * mr * MM_KC, bt);
+                    const float *at = pa + (ti - it0) * mr * MM_KC + a_col;
+                    int32_t st = mm_tile(p, &kb, cb, ti, cb->jc + jt * nr, at, bt);
                     if (st) return st;
                 }
             }
@@ -285,10 +315,11 @@ static int32_t mm_units(void *ctx, int64_t lo, int64_t hi) {
     if (!pa) return xcs_rt_fail(p->site, p->oom);
     float *pb = pa + ((pa_floats + 15) & ~(size_t)15);
     int64_t bj_end = ceil_div(hi, p->mt);
+    mm_packed_a held = {-1, -1, -1};
     for (int64_t bj = lo / p->mt; bj < bj_end; bj++) {
         int64_t t0 = max64(lo - bj * p->mt, 0), t1 = min64(hi - bj * p->mt, p->mt);
         mm_cblock cb = mm_cblock_at(p, bj), next = bj + 1 < bj_end ? mm_cblock_at(p, bj + 1) : cb;
-        int32_t st = mm_column_block(p, pa, pb, &cb, bj + 1 < bj_end ? &next : NULL, t0, t1);
+        int32_t st = mm_column_block(p, pa, pb, &held, &cb, bj + 1 < bj_end ? &next : NULL, t0, t1);
         if (st) return st;
     }
     return 0;
@@ -339,6 +370,7 @@ RT int32_t xcs_rt_matmul_f32(const float *a, const float *b, float *c, int64_t m
         p.ncb = min64(per * p.nr, nc);
     }
     p.njc = ceil_div(n, p.ncb);
+    p.whole_a = p.mt <= p.mct && k <= KC;
     int64_t units = nb * p.njc * p.mt;
     if (threads <= 1) return mm_units(&p, 0, units);
     int64_t tile_work = max64(1, k * min64(n, p.ncb) * p.mr);

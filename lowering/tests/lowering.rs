@@ -2420,9 +2420,12 @@ fn matmul_f32_blocks() {
     let _g = lock();
     for threads in [1, 2] {
         for (m, n, k) in [
-            // M <= 96: 256-row K blocks (3 here, the last 88 rows) and 256-column blocks (2 at
-            // one thread, the last 44 columns): the next B panel (256 KB at most) is prefetched.
+            // M <= 96: A packed whole once (K <= 1024), 512-row K blocks (2 here, the second
+            // 88 rows) and 128-column blocks (3, the last 44 columns; at two threads one thread's
+            // row tiles differ between its column blocks); the next B panel is prefetched.
             (30, 300, 600),
+            // M <= 96 with K > 1024: A packed per K block (3 here, the last 76 rows).
+            (20, 70, 1100),
             // M > 96: 1024-row K blocks (2 here, the second 6 rows), 12-row tiles (the last
             // with 1 row); one 140-column block at one thread (a 573 KB panel, not prefetched),
             // 128 + 12 columns at two.

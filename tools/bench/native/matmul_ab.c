@@ -3,6 +3,10 @@
  * both alike, and at one thread each call is timed in thread CPU time (a descheduled thread
  * costs nothing). Used by tools/bench/bench_matmul.py, which builds and runs it.
  *
+ * The arrays are placed as numpy places its own (the peer's arrays in bench_native.py): 64-byte
+ * aligned, and from 4 MiB on advised onto huge pages (numpy's `madvise(MADV_HUGEPAGE)` on large
+ * arrays); on 4 KiB pages packing a 16 MiB B walks a page table per row.
+ *
  * usage: matmul_ab OPENBLAS_SO BATCH M K N THREADS RUNS
  * prints one line: key=value pairs (min and median ms of each, the largest |difference|). */
 #define _GNU_SOURCE
@@ -10,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 int32_t xcs_rt_matmul_f32(const float *a, const float *b, float *c, int64_t m, int64_t n, int64_t k, int64_t sam,
@@ -27,6 +32,17 @@ static double now_ms(int cpu) {
     struct timespec t;
     clock_gettime(cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+/* `floats` f32s placed as numpy places an array: 64-byte aligned, huge pages advised from 4 MiB. */
+static float *numpy_like_array(int64_t floats) {
+    size_t bytes = ((size_t)floats * 4 + 63) & ~(size_t)63;
+    float *p = aligned_alloc(64, bytes);
+    if (p && bytes >= ((size_t)4 << 20)) {
+        uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    }
+    return p;
 }
 
 static int cmp(const void *x, const void *y) {
@@ -75,10 +91,8 @@ int main(int argc, char **argv) {
     }
     if (set_threads) set_threads(threads);
     xcs_set_num_threads(threads);
-    float *a = aligned_alloc(64, ((size_t)(nb * m * k) * 4 + 63) & ~(size_t)63);
-    float *b = aligned_alloc(64, ((size_t)(nb * k * n) * 4 + 63) & ~(size_t)63);
-    float *c = aligned_alloc(64, ((size_t)(nb * m * n) * 4 + 63) & ~(size_t)63);
-    float *c2 = aligned_alloc(64, ((size_t)(nb * m * n) * 4 + 63) & ~(size_t)63);
+    float *a = numpy_like_array(nb * m * k), *b = numpy_like_array(nb * k * n);
+    float *c = numpy_like_array(nb * m * n), *c2 = numpy_like_array(nb * m * n);
     double *tx = malloc(sizeof(double) * runs), *to = malloc(sizeof(double) * runs);
     if (!a || !b || !c || !c2 || !tx || !to) {
         fprintf(stderr, "error: out of memory\n");
