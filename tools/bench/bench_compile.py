@@ -16,9 +16,12 @@ them). Each process:
            --threads T --bench R --time-phases`: `compile_ms` (lower + LLVM), `first_call_ms`
            (the first run), the median of R steady calls, and the process CPU time of each
            compile phase (`phase:` lines: lower, parse, target, optimize, codegen).
-  xcs.jit  a worker process that imports xcs and numpy, makes the inputs, and times the first
-           call of a fresh `xcs.jit(f, pipeline=P)` (trace + pipeline + LLVM + run), wall and
-           process CPU time, the compile phases of the executable, then the median of R calls.
+  xcs.jit  a worker process that imports xcs and numpy, makes the inputs, starts XCS's JIT up
+           with a trivial xcs.jit (as the jax worker does: LLVM's code paged in, its passes
+           registered), then times `xcs.jit(f, pipeline=P).lower(*args).compile()` (trace +
+           pipeline + lowering + LLVM; wall and CPU), and separately the first call of a fresh
+           `xcs.jit(f, pipeline=P)` (trace + pipeline + LLVM + run) with the compile phases of
+           its executable, then the median of R calls.
   jax.jit  a worker process that imports jax (JAX_PLATFORMS=cpu), initializes the backend with
            a trivial jit (so neither side counts its one-time start-up), then times
            `jax.jit(f).lower(*args).compile()` (wall and CPU), the first call of the compiled
@@ -26,9 +29,10 @@ them). Each process:
            computation (trace + compile + run), then the median of R calls.
 The CPU columns are process CPU time (all threads): on a shared machine the wall times also
 count the waits for a core, the CPU times do not. The load average before and after is printed.
-Ratios are xcs / jax (lower is better for XCS): `compile` compares xcs-run's compile_ms with
-jax's lower().compile(); `first` compares the first calls (compile + first run; for xcs.jit
-also the trace, as for jax.jit).
+Ratios are xcs / jax (lower is better for XCS): `compile` compares xcs-run's compile_ms (a fresh
+process: LLVM's start-up counted) and xcs.jit's lower().compile() (after start-up, like jax's)
+with jax's lower().compile(); `first` compares the first calls (compile + first run; for
+xcs.jit also the trace, as for jax.jit). The goal is judged on both pairs, each printed.
 
 Usage (from the repository root):
     make bench-deps                                     # jax (only benchmarks need it)
@@ -172,6 +176,7 @@ def worker_jax(w: Workload, runs: int) -> dict:
 
 
 def worker_xcs(w: Workload, runs: int, pipeline: str, threads: int) -> dict:
+    import numpy as np
     import xcs
     import xcs.nn
     import xcs.numpy as xnp
@@ -180,17 +185,21 @@ def worker_xcs(w: Workload, runs: int, pipeline: str, threads: int) -> dict:
     fn = functions(xnp, xcs.nn)[w.name]
     if threads:
         os.environ["XCS_NUM_THREADS"] = str(threads)
-    f = xcs.jit(fn, pipeline=pipeline) if pipeline else xcs.jit(fn)
+    xcs.jit(lambda v: v + 1)(np.ones(4, np.float32))  # start-up, as the jax worker's
+    jit = (lambda: xcs.jit(fn, pipeline=pipeline)) if pipeline else (lambda: xcs.jit(fn))
     c0, t0 = time.process_time(), time.perf_counter()
-    f(*args)
+    jit().lower(*args).compile()
     c1, t1 = time.process_time(), time.perf_counter()
+    f = jit()
+    c2, t2 = time.process_time(), time.perf_counter()
+    f(*args)
+    c3, t3 = time.process_time(), time.perf_counter()
     steady = median_call(lambda: f(*args), runs)
-    row = {"first_call_s": t1 - t0, "first_call_cpu_s": c1 - c0, "steady_s": steady}
+    row = {"compile_s": t1 - t0, "compile_cpu_s": c1 - c0, "first_call_s": t3 - t2, "first_call_cpu_s": c3 - c2,
+           "steady_s": steady}
     phases = executable_phases(f)
     if phases:
         row["phases"] = {name: {"wall_s": wall, "cpu_s": cpu} for name, wall, cpu in phases}
-        row["compile_s"] = sum(p[1] for p in phases)
-        row["compile_cpu_s"] = sum(p[2] for p in phases)
     return row
 
 
@@ -364,20 +373,25 @@ def fmt_table(results: dict) -> str:
 
 
 def goal_lines(results: dict) -> list[str]:
-    """PASS/MISS of the goal (xcs-run compile <= jax's lower().compile()), judged on the wall
-    time and, separately, on the CPU time (the fair figure when other processes share the cores)."""
+    """PASS/MISS of the goal (XCS's compile <= jax's lower().compile()) for each XCS row: xcs-run
+    (a fresh process, LLVM's start-up counted) and xcs.jit (lower().compile() after start-up,
+    as jax's is measured); judged on the wall time and, separately, on the CPU time (the fair
+    figure when other processes share the cores)."""
     out = []
 
     def verdict(x: float | None) -> str:
         return "-" if x is None else ("PASS" if x <= 1.0 else "MISS")
 
     for name, r in results.items():
-        x, j = r.get("xcs-run") or {}, r.get("jax") or {}
-        if "compile_s" not in x or "compile_s" not in j:
-            continue
-        wall, cpu = ratio(x["compile_s"], j["compile_s"]), ratio(x.get("compile_cpu_s"), j.get("compile_cpu_s"))
-        out.append(f"  {name:<10} compile xcs-run/jax = {rt(wall)} wall {verdict(wall)}, {rt(cpu)} cpu {verdict(cpu)}"
-                   " (goal <= 1.0)")
+        j = r.get("jax") or {}
+        for impl in ("xcs-run", "xcs.jit"):
+            x = r.get(impl) or {}
+            if "compile_s" not in x or "compile_s" not in j:
+                continue
+            wall = ratio(x["compile_s"], j["compile_s"])
+            cpu = ratio(x.get("compile_cpu_s"), j.get("compile_cpu_s"))
+            out.append(f"  {name:<10} compile {impl}/jax = {rt(wall)} wall {verdict(wall)}, {rt(cpu)} cpu "
+                       f"{verdict(cpu)} (goal <= 1.0)")
     return out
 
 
@@ -454,7 +468,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average after {load_average()}")
     goals = goal_lines(results)
     if goals:
-        print("goal: no workload compiles slower than XLA (xcs-run compile_ms vs jax lower().compile())")
+        print("goal: no workload compiles slower than XLA (xcs-run compile_ms in a fresh process, and xcs.jit's "
+              "lower().compile() after start-up, vs jax's lower().compile() after start-up)")
         print("\n".join(goals))
     if args.json:
         os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)

@@ -77,11 +77,13 @@ class Aggregation(unittest.TestCase):
         self.assertIsNone(bc.ratio(1.0, 0.0))
         results = {"A": {"xcs-run": {"compile_s": 0.1, "compile_cpu_s": 0.05}, "jax": {"compile_s": 0.2, "compile_cpu_s": 0.1}},
                    "B": {"xcs-run": {"compile_s": 0.3}, "jax": {"compile_s": 0.2}},
-                   "C": {"xcs-run": {"error": "exit 1"}, "jax": {"compile_s": 0.2}}}
+                   "C": {"xcs-run": {"error": "exit 1"}, "jax": {"compile_s": 0.2}},
+                   "D": {"xcs.jit": {"compile_s": 0.1, "compile_cpu_s": 0.3}, "jax": {"compile_s": 0.2, "compile_cpu_s": 0.2}}}
         goals = bc.goal_lines(results)
-        self.assertEqual(len(goals), 2)
-        self.assertIn("0.50 wall PASS, 0.50 cpu PASS", goals[0])
+        self.assertEqual(len(goals), 3)
+        self.assertIn("xcs-run/jax = 0.50 wall PASS, 0.50 cpu PASS", goals[0])
         self.assertIn("1.50 wall MISS, - cpu -", goals[1])  # no CPU figures: no CPU verdict
+        self.assertIn("D          compile xcs.jit/jax = 0.50 wall PASS, 1.50 cpu MISS", goals[2])
 
     def test_table(self):
         results = {"W2-256": {"xcs-run": bc.parse_xcs_run(XCS_RUN_OUT + PHASES),
