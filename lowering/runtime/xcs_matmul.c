@@ -61,6 +61,9 @@ typedef struct mm_isa {
  * of 31 calls; 1024 x 64 or 128, 512 x 64 or 256, 128 x 256 or 512 and 64 x 1024 no faster). */
 #define KC_SMALL_M 512
 #define NC_SMALL_M 128
+/* Rows of B packed per visit of a column tile when the panel's rows are not adjacent in memory
+ * (xcs_matmul_isa.h, mm_pack_b). */
+#define MM_PACK_ROWS 8
 #define MIN_NCB_TILES 4
 #define MAX_TILE (16 * 64)
 /* The row pitch of a packed A tile: KC plus one cache line, so that the tile's rows (4 KB apart
