@@ -80,7 +80,7 @@ pub fn translate(
     let reloc = if emit == Emit::SharedLib || emit == Emit::Obj { RelocMode::PIC } else { RelocMode::Default };
     let tm = crate::llvm::target_machine(&opts.cpu, &opts.features, reloc)?;
     let llctx = LlvmContext::create();
-    let m = crate::llvm::compile(&llctx, &lowered.ir, &tm, opts.optimize)?;
+    let m = crate::llvm::compile(&llctx, &lowered.ir, &tm, opts.optimize.then_some(lowered.pipeline))?;
     let write = |e: String| format!("cannot write '{}': {e}", out.display());
     match emit {
         Emit::LlvmIr => {

@@ -178,7 +178,8 @@ impl<'a> Jit<'a> {
         });
         phases.end("target");
         if self.opts.optimize {
-            crate::llvm::optimize(&module, &tm).map_err(internal)?;
+            crate::llvm::optimize(&module, &tm, lowered.pipeline).map_err(internal)?;
+            phases.pipeline = lowered.pipeline.name();
         }
         phases.end("optimize");
         for (sym, addr) in runtime::symbols() {

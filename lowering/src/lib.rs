@@ -65,6 +65,8 @@ pub struct Lowered {
     pub sites: Vec<Site>,
     pub exports: Vec<Export>,
     pub stats: PlanStats,
+    /// The LLVM optimization pipeline the module needs.
+    pub pipeline: llvm::Pipeline,
 }
 
 /// What to lower.
@@ -101,8 +103,9 @@ pub fn lower_module(ctx: &Context, module: &Module, opts: &Options, which: &Whic
         exports.push(Export { name, symbol, args: ins, results: outs, arg_names, result_names, type_text });
     }
     ml.lower_requested()?;
+    let pipeline = if ml.m.needs_loop_optimizer() { llvm::Pipeline::Default } else { llvm::Pipeline::VectorCode };
     let ir = ml.m.finish("xcs");
-    Ok(Lowered { ir, sites: ml.sites, exports, stats: ml.stats })
+    Ok(Lowered { ir, sites: ml.sites, exports, stats: ml.stats, pipeline })
 }
 
 fn port_names(ctx: &Context, module: &Module, op: Option<xcs_ir::Op>, nin: usize, nout: usize) -> (Vec<String>, Vec<String>, String) {

@@ -1,6 +1,7 @@
 //! The LLVM side through inkwell: native target initialization, the host CPU and features,
-//! target machines, and parsing + verifying + optimizing ([`PIPELINE`], `default<O2>` without
-//! loop unrolling: [`pipeline_options`]) the IR text the lowering writes.
+//! target machines, and parsing + verifying + optimizing the IR text the lowering writes
+//! ([`Pipeline`]: [`PIPELINE`], `default<O2>` without loop unrolling, or
+//! [`VECTOR_CODE_PIPELINE`] for modules whose loops are vector code as written).
 
 use std::sync::Once;
 
@@ -62,11 +63,12 @@ pub fn target_machine(cpu: &str, features: &str, reloc: RelocMode) -> Result<Tar
         .ok_or_else(|| format!("LLVM cannot make a target machine for {} ({cpu})", triple.as_str().to_string_lossy()))
 }
 
-/// Parses IR text into a module of `ctx` for `tm`, verifies it and optimizes it (when `optimize`).
-pub fn compile<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine, optimize: bool) -> Result<Module<'c>, String> {
+/// Parses IR text into a module of `ctx` for `tm`, verifies it and optimizes it with `pipeline`
+/// (none: not optimized).
+pub fn compile<'c>(ctx: &'c Context, ir: &str, tm: &TargetMachine, pipeline: Option<Pipeline>) -> Result<Module<'c>, String> {
     let module = parse(ctx, ir, tm)?;
-    if optimize {
-        self::optimize(&module, tm)?;
+    if let Some(pipeline) = pipeline {
+        self::optimize(&module, tm, pipeline)?;
     }
     Ok(module)
 }
@@ -107,6 +109,45 @@ fn verify(module: &Module) -> Result<(), String> {
 /// W3's two matmul kernels 277-309 ms of `opt` CPU at O3, 136-160 ms at O2 (LLVM 22).
 pub const PIPELINE: &str = "default<O2>";
 
+/// The optimization pipeline of a module whose innermost loops are all explicit vector code or
+/// scalar code marked to stay scalar (`ModuleBuilder::needs_loop_optimizer` false; W4's
+/// softmax): what `default<O2>` does that changes such code: the kernels inlined into their
+/// trampolines, instructions combined, loop invariants hoisted (the vector constants), loops
+/// rotated and their induction variables folded, redundant loads removed. W4's machine code is
+/// the same as with [`PIPELINE`] up to register names (the kernels' loops instruction for
+/// instruction); its JIT optimization 6.0-6.5 ms -> 3.5-4.1, the whole compile 16.0-17.4 ms ->
+/// 13.3-15.5 (10 alternating fresh processes). No inliner beyond `alwaysinline`, no
+/// interprocedural constant propagation: a call shell keeps passing its constants.
+pub const VECTOR_CODE_PIPELINE: &str =
+    "always-inline,function(instcombine,simplifycfg,loop-mssa(loop-rotate,licm),loop(indvars),gvn,instcombine,simplifycfg)";
+
+/// Which optimization pipeline a lowered module gets (`Lowered::pipeline`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipeline {
+    /// [`PIPELINE`] with [`pipeline_options`].
+    Default,
+    /// [`VECTOR_CODE_PIPELINE`].
+    VectorCode,
+}
+
+impl Pipeline {
+    /// The name `--time-phases` prints (`pipeline=`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pipeline::Default => "default",
+            Pipeline::VectorCode => "vector-code",
+        }
+    }
+
+    /// The pass pipeline text (LLVM's new pass manager syntax, as `opt -passes=`).
+    pub fn passes(self) -> &'static str {
+        match self {
+            Pipeline::Default => PIPELINE,
+            Pipeline::VectorCode => VECTOR_CODE_PIPELINE,
+        }
+    }
+}
+
 /// The options of [`PIPELINE`]: no loop unrolling (as `opt --disable-loop-unrolling`; LLVM's
 /// `PipelineTuningOptions::LoopUnrolling` off: neither partial nor full unrolling unless a
 /// pragma forces it). The loop vectorizer already interleaves the loops it vectorizes (4 wide
@@ -122,10 +163,10 @@ pub fn pipeline_options() -> PassBuilderOptions {
     options
 }
 
-/// Optimizes a parsed module for `tm` ([`PIPELINE`] with [`pipeline_options`]).
-pub fn optimize(module: &Module, tm: &TargetMachine) -> Result<(), String> {
+/// Optimizes a parsed module for `tm` with `pipeline`.
+pub fn optimize(module: &Module, tm: &TargetMachine, pipeline: Pipeline) -> Result<(), String> {
     module
-        .run_passes(PIPELINE, tm, pipeline_options())
+        .run_passes(pipeline.passes(), tm, pipeline_options())
         .map_err(|e| format!("LLVM optimization failed: {}", e.to_string()))?;
     // Vector variants of math functions (`ops::math::vector_pair`) were kept for the loop
     // vectorizer; now they are inlined where it called them, and dropped.

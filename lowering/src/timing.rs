@@ -31,6 +31,8 @@ pub struct Phases {
     /// Bytes of LLVM IR text the lowering wrote, and its function definitions.
     pub ir_bytes: usize,
     pub ir_functions: usize,
+    /// The optimization pipeline (`llvm::Pipeline::name`; empty when not optimized).
+    pub pipeline: &'static str,
     started: Option<(Instant, Duration)>,
 }
 
@@ -63,11 +65,12 @@ impl Phases {
         }
         let (w, c) = self.total();
         s.push_str(&format!(
-            "phase: name=total wall_ms={} cpu_ms={} ir_bytes={} ir_functions={}\n",
+            "phase: name=total wall_ms={} cpu_ms={} ir_bytes={} ir_functions={}{}\n",
             ms(w),
             ms(c),
             self.ir_bytes,
-            self.ir_functions
+            self.ir_functions,
+            if self.pipeline.is_empty() { String::new() } else { format!(" pipeline={}", self.pipeline) }
         ));
         s
     }

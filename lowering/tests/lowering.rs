@@ -2552,6 +2552,45 @@ fn compile_phases_are_recorded() {
     assert!(text.lines().all(|l| l.starts_with("phase: name=") && l.contains(" wall_ms=") && l.contains(" cpu_ms=")), "{text}");
 }
 
+/// A module whose innermost loops are all explicit vector code (the streaming softmax of a large
+/// f32 matrix), or that has no loops (a library matmul call), gets `Pipeline::VectorCode`; one with a loop left
+/// to LLVM's vectorizer (an elementwise op, a `pow` that asks it to interleave, a `cf` body's
+/// branches) or a math
+/// function's vector variant waiting for the vectorizer (`tanh` with AVX-512) gets
+/// `Pipeline::Default`. The JIT says which in its phases; the softmax's results under the
+/// vector-code pipeline are checked by `softmax_streaming_rows_same_bits_without_avx512`.
+#[test]
+fn modules_of_vector_code_get_the_vector_code_pipeline() {
+    use xcs_lowering::llvm::Pipeline;
+    let _g = lock();
+    let unary = |op: &str, ty: &str| format!("func.func @f(%x: {ty}) -> {ty} {{\n  %r = {op} %x : {ty}\n  return %r : {ty}\n}}");
+    // 32 MiB: written with streaming stores by `rowwise::softmax_stream`
+    let softmax = "func.func @f(%x: tensor<2048x4096xf32>) -> tensor<2048x4096xf32> {\n  %r = tensor.softmax %x {axis = 1 : i64} : tensor<2048x4096xf32>\n  return %r : tensor<2048x4096xf32>\n}";
+    let matmul = "func.func @f(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {\n  %r = tensor.matmul %a, %b : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>\n  return %r : tensor<64x16xf32>\n}";
+    let pow = "func.func @f(%x: tensor<1024xf32>) -> tensor<1024xf32> {\n  %r = tensor.pow %x, %x : tensor<1024xf32>\n  return %r : tensor<1024xf32>\n}";
+    let ctx = xcs_lowering::context();
+    let pipeline = |src: &str| {
+        let m = parse(&ctx, src);
+        let which = xcs_lowering::Which::One { name: "f".into(), symbol: "entry".into(), shapes: None };
+        xcs_lowering::lower_module(&ctx, &m, &opts(), &which).unwrap().pipeline
+    };
+    assert_eq!(pipeline(softmax), Pipeline::VectorCode);
+    assert_eq!(pipeline(matmul), Pipeline::VectorCode);
+    assert_eq!(pipeline(&unary("tensor.exp", "tensor<1024xf32>")), Pipeline::Default);
+    assert_eq!(pipeline(pow), Pipeline::Default);
+    // a `cf` body: its branches may loop
+    let branches = "func.func @f(%a: i64, %b: i64, %c: i1) -> i64 {\n  cf.cond_br %c, ^r(%a : i64), ^r(%b : i64)\n^r(%v: i64):\n  return %v : i64\n}";
+    assert_eq!(pipeline(branches), Pipeline::Default);
+    let avx512 = xcs_lowering::llvm::host_cpu().1.contains("+avx512f");
+    if avx512 {
+        assert_eq!(pipeline(&unary("tensor.tanh", "tensor<1024xf32>")), Pipeline::Default);
+    }
+    let m = parse(&ctx, matmul);
+    let args = [rand("f32", &[64, 32], 1), rand("f32", &[32, 16], 2)];
+    let c = Jit::new(&ctx, &m, opts()).compile_for("f", &args).expect("compiles");
+    assert!(c.phases.render().contains(" pipeline=vector-code\n"), "{}", c.phases.render());
+}
+
 /// `tensor.dynamic_update_slice` writes into its operand when the operand dies at it
 /// (`codegen/inplace.rs`): in a single block the copy's allocation goes; in a `cf` loop (as
 /// `lax.scan` exports it) the carry is updated in place, so the allocations per iteration drop

@@ -172,6 +172,8 @@ pub fn lower_function(ml: &mut ModuleLowering, name: &str, llvm_name: &str, spec
     if !multi {
         lower_block(&mut fl, body, entry)?;
     } else {
+        // its branches may form loops of scalar code, which LLVM's loop optimizer is left with
+        fl.f.leave_to_loop_optimizer();
         lower_cfg(&mut fl, body, &blocks)?;
     }
     fl.f.raw("unreachable");

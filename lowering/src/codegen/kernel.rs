@@ -11,11 +11,13 @@ use super::types::{comp_to_f64, comp_ty, f64_to_mem, int_to_i64, load_elem, mem_
 use super::values::TensorVal;
 use super::R;
 
-/// How [`Kernel::rolled_loops`] keeps loops: rolled, and vectorized or scalar.
+/// How [`Kernel::rolled_loops`] keeps loops rolled: vectorized by LLVM, scalar, or as written
+/// (explicit vector code: LLVM's vectorizer has nothing to do in them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RolledLoops {
     Vector,
     Scalar,
+    Explicit,
 }
 
 /// An outlined loop kernel being built: `i32 @name(captures..., i64 %lo, i64 %hi)` returning 0,
@@ -125,11 +127,14 @@ impl Kernel {
         // loop's
         self.m.interleave = None;
         let next = body(self, &i, &accs)?;
-        let md = match self.m.interleave.take() {
-            Some(n) => Some(self.m.loop_interleave_md(n)),
-            None => self.rolled_loops.map(|r| self.m.loop_rolled_md(r == RolledLoops::Scalar)),
+        let (md, as_written) = match self.m.interleave.take() {
+            Some(n) => (Some(self.m.loop_interleave_md(n)), false),
+            None => (
+                self.rolled_loops.map(|r| self.m.loop_rolled_md(r != RolledLoops::Vector)),
+                matches!(self.rolled_loops, Some(RolledLoops::Scalar | RolledLoops::Explicit)),
+            ),
         };
-        self.f.loop_end_md(st, &next, md.as_deref())
+        self.f.loop_end_md(st, &next, md.as_deref(), as_written)
     }
     /// Nested loops over `dims` (first dim outermost) with carried values; `body` gets the index
     /// of every dim.

@@ -104,6 +104,17 @@ pub struct FunctionBuilder {
     pub attrs: &'static str,
     /// The loops emitted so far ([`FunctionBuilder::loop_begin`]).
     pub loops: u32,
+    /// Per open loop, outermost first: whether a loop has begun inside it.
+    open_loops: Vec<bool>,
+    /// Innermost loops left to LLVM's loop optimizer ([`FunctionBuilder::loop_end_md`]).
+    optimizer_loops: u32,
+}
+
+/// A finished function: its text, and how many of its innermost loops are left to LLVM's loop
+/// optimizer (see [`ModuleBuilder::needs_loop_optimizer`]).
+pub struct FunctionText {
+    pub text: String,
+    pub optimizer_loops: u32,
 }
 
 /// The attribute group of call-shell functions (`#3`: `noinline optnone`): code that runs once
@@ -136,6 +147,8 @@ impl FunctionBuilder {
             phis: BTreeMap::new(),
             attrs: "#0",
             loops: 0,
+            open_loops: Vec::new(),
+            optimizer_loops: 0,
         };
         f.body.push_str("entry:\n  ;ALLOCAS\n");
         f
@@ -238,8 +251,8 @@ impl FunctionBuilder {
         (Val::new(ty, t), key)
     }
 
-    /// The finished function text.
-    pub fn finish(mut self, open_incoming: &BTreeMap<String, Vec<(String, String)>>) -> String {
+    /// The finished function.
+    pub fn finish(mut self, open_incoming: &BTreeMap<String, Vec<(String, String)>>) -> FunctionText {
         let mut body = std::mem::take(&mut self.body);
         for (m, lines) in &self.phis {
             let mut text = lines.join("\n");
@@ -260,10 +273,11 @@ impl FunctionBuilder {
             );
         }
         body = body.replacen("  ;ALLOCAS\n", &self.entry_allocas, 1);
-        format!(
+        let text = format!(
             "define {} {} @\"{}\"({}) {} {{\n{body}}}\n",
             self.linkage, self.ret, self.name, self.params, self.attrs
-        )
+        );
+        FunctionText { text, optimizer_loops: self.optimizer_loops }
     }
 
     // ------------------------------------------------------------ i64 arithmetic (folding)
@@ -414,6 +428,10 @@ impl FunctionBuilder {
     /// and carried values; the builder is left in the loop body.
     pub fn loop_begin(&mut self, lo: &Val, hi: &Val, init: &[Val]) -> LoopState {
         self.loops += 1;
+        if let Some(outer) = self.open_loops.last_mut() {
+            *outer = true;
+        }
+        self.open_loops.push(false);
         let pre = self.cur.clone();
         let hdr = self.label("loop");
         let bb = self.label("body");
@@ -445,14 +463,26 @@ impl FunctionBuilder {
         }
     }
 
+    /// Counts the function's control flow as a loop left to LLVM's loop optimizer (a `cf` body,
+    /// whose branches may loop: see `ModuleBuilder::needs_loop_optimizer`).
+    pub fn leave_to_loop_optimizer(&mut self) {
+        self.optimizer_loops += 1;
+    }
+
     /// The second half of a loop: `next` are the carried values at the end of the body.
     pub fn loop_end(&mut self, st: LoopState, next: &[Val]) -> R<Vec<Val>> {
-        self.loop_end_md(st, next, None)
+        self.loop_end_md(st, next, None, false)
     }
 
     /// [`FunctionBuilder::loop_end`] with loop metadata `md` (`!N`, see `ModuleBuilder::loop_interleave_md`) on the
-    /// back edge.
-    pub fn loop_end_md(&mut self, st: LoopState, next: &[Val], md: Option<&str>) -> R<Vec<Val>> {
+    /// back edge. `as_written`: the loop is explicit vector code, or scalar code marked to stay
+    /// scalar, so LLVM's loop vectorizer has nothing to do in it; an innermost loop that is not
+    /// counts as left to LLVM's loop optimizer (`FunctionText::optimizer_loops`).
+    pub fn loop_end_md(&mut self, st: LoopState, next: &[Val], md: Option<&str>, as_written: bool) -> R<Vec<Val>> {
+        let innermost = !self.open_loops.pop().unwrap_or(false);
+        if innermost && !as_written {
+            self.optimizer_loops += 1;
+        }
         if next.len() != st.accs.len() {
             return Err(LowerError::internal(
                 "loop body returned the wrong number of carried values",
@@ -525,6 +555,8 @@ pub struct ModuleBuilder {
     /// `pow` and GELU erf): the innermost kernel loop around it asks the vectorizer to
     /// interleave this many vector iterations (see `Kernel::for_acc`).
     pub interleave: Option<u32>,
+    /// Innermost loops of the functions added so far left to LLVM's loop optimizer.
+    optimizer_loops: u32,
 }
 
 impl ModuleBuilder {
@@ -592,8 +624,16 @@ impl ModuleBuilder {
         self.counter += 1;
         format!("{hint}.{}", self.counter)
     }
-    pub fn add_function(&mut self, text: String) {
-        self.funcs.push(text);
+    pub fn add_function(&mut self, f: FunctionText) {
+        self.optimizer_loops += f.optimizer_loops;
+        self.funcs.push(f.text);
+    }
+    /// Whether the module needs LLVM's loop optimizer ([`crate::llvm::Pipeline::Default`]): an
+    /// innermost loop is left to its vectorizer, or a math function's vector variant waits for
+    /// the vectorizer to call it (`used`). Otherwise every hot loop is already vector code (or
+    /// scalar by choice) and [`crate::llvm::Pipeline::VectorCode`] gives the same machine code.
+    pub fn needs_loop_optimizer(&self) -> bool {
+        self.optimizer_loops > 0 || !self.used.is_empty()
     }
     /// True the first time `name` is passed: the caller then defines that function.
     pub fn define_once(&mut self, name: &str) -> bool {
@@ -613,16 +653,16 @@ impl ModuleBuilder {
             .push(format!("!{} = !{{!\"llvm.loop.interleave.count\", i32 {n}}}", id + 1));
         format!("!{id}")
     }
-    /// A new loop ID asking LLVM to keep the loop rolled and, if `scalar`, not to vectorize it
-    /// (code that runs rarely or briefly, whose vector and unrolled copies would mostly cost
-    /// compile time); returns its name (`!N`).
-    pub fn loop_rolled_md(&mut self, scalar: bool) -> String {
+    /// A new loop ID asking LLVM to keep the loop rolled and, if `no_vectorize`, not to vectorize
+    /// it (explicit vector code, or code that runs rarely or briefly, whose vector and unrolled
+    /// copies would mostly cost compile time); returns its name (`!N`).
+    pub fn loop_rolled_md(&mut self, no_vectorize: bool) -> String {
         let id = self.metadata.len();
-        let n = if scalar { 2 } else { 1 };
+        let n = if no_vectorize { 2 } else { 1 };
         let refs: Vec<String> = (1..=n).map(|i| format!("!{}", id + i)).collect();
         self.metadata.push(format!("!{id} = distinct !{{!{id}, {}}}", refs.join(", ")));
         self.metadata.push(format!("!{} = !{{!\"llvm.loop.unroll.disable\"}}", id + 1));
-        if scalar {
+        if no_vectorize {
             self.metadata.push(format!("!{} = !{{!\"llvm.loop.vectorize.enable\", i1 false}}", id + 2));
         }
         format!("!{id}")

@@ -91,10 +91,11 @@ fn max_lanes(k: &mut Kernel, a: &Val, b: &Val) -> Val {
     k.f.emit(VF, format!("select <16 x i1> {gt}, {VF} {b}, {VF} {a}"))
 }
 
-/// Runs `body` with its loops kept rolled (still vector code): loops of whole vectors gain
-/// little from unrolling on an out-of-order core, and their unrolled copies cost compile time.
+/// Runs `body`, whose loops are explicit vector code, with them kept rolled and as written:
+/// loops of whole vectors gain little from unrolling on an out-of-order core, their unrolled
+/// copies cost compile time, and LLVM's vectorizer has nothing to do in them.
 pub fn rolled<T>(k: &mut Kernel, body: impl FnOnce(&mut Kernel) -> R<T>) -> R<T> {
-    let keep = k.rolled_loops.replace(RolledLoops::Vector);
+    let keep = k.rolled_loops.replace(RolledLoops::Explicit);
     let r = body(k);
     k.rolled_loops = keep;
     r
