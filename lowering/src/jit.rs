@@ -255,7 +255,7 @@ impl Callable {
         for a in args {
             match a {
                 RtValue::Tensor(t) => {
-                    bytes.push(runtime::ArgBytes::new(&runtime::tensor_bytes(t)));
+                    bytes.push(runtime::ArgBytes::of_tensor(t));
                     shapes.push(t.shape.iter().map(|&d| d as i64).collect::<Vec<i64>>());
                     dtypes.push(crate::codegen::types::dtype_code(t.elem()));
                 }

@@ -188,14 +188,31 @@ pub struct ArgBytes {
 }
 
 impl ArgBytes {
+    /// A placed copy of `bytes`.
     pub fn new(bytes: &[u8]) -> ArgBytes {
-        let n = bytes.len().max(1).next_multiple_of(64);
-        // SAFETY: `xcs_rt_place` returns n >= bytes.len() writable bytes or NULL.
+        ArgBytes::filled(bytes.len(), |b| {
+            b.iter_mut().zip(bytes).for_each(|(d, &s)| {
+                d.write(s);
+            })
+        })
+    }
+
+    /// A tensor's elements as compiled code reads them (`TensorData::write_le_bytes`), written
+    /// straight into the placed buffer.
+    pub fn of_tensor(t: &Tensor) -> ArgBytes {
+        ArgBytes::filled(t.data.le_byte_len(), |b| t.data.write_le_bytes(b))
+    }
+
+    /// A placed buffer of `len` bytes that `fill` writes (all of them).
+    fn filled(len: usize, fill: impl FnOnce(&mut [std::mem::MaybeUninit<u8>])) -> ArgBytes {
+        let n = len.max(1).next_multiple_of(64);
+        // SAFETY: `xcs_rt_place` returns n >= len writable bytes or NULL; they are ours until
+        // `drop` frees them.
         let ptr = unsafe {
             let Some(ptr) = std::ptr::NonNull::new(xcs_rt_place(n)) else {
                 std::alloc::handle_alloc_error(std::alloc::Layout::from_size_align(n, 64).expect("a valid layout"))
             };
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.as_ptr().cast::<u8>(), bytes.len());
+            fill(std::slice::from_raw_parts_mut(ptr.as_ptr().cast::<std::mem::MaybeUninit<u8>>(), len));
             ptr
         };
         ArgBytes { ptr }

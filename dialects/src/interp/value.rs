@@ -206,20 +206,47 @@ impl TensorData {
     /// The little-endian bytes of the elements (i1 one byte, f16/bf16 their bits, strings
     /// nothing): the layout of dense attributes and of native buffers.
     pub fn to_le_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
+        let n = self.le_byte_len();
+        let mut out = Vec::with_capacity(n);
+        self.write_le_bytes(&mut out.spare_capacity_mut()[..n]);
+        // SAFETY: `write_le_bytes` initialized all n bytes.
+        unsafe { out.set_len(n) };
+        out
+    }
+    /// The length of [`TensorData::to_le_bytes`].
+    pub fn le_byte_len(&self) -> usize {
+        let width = match self {
+            TensorData::I1(_) | TensorData::I8(_) => 1,
+            TensorData::F16(_) | TensorData::BF16(_) | TensorData::I16(_) => 2,
+            TensorData::F32(_) | TensorData::I32(_) => 4,
+            TensorData::F64(_) | TensorData::I64(_) => 8,
+            TensorData::Str(_) => 0,
+        };
+        width * self.len()
+    }
+    /// Writes [`TensorData::to_le_bytes`] into `out`, which is [`TensorData::le_byte_len`] long
+    /// and may be uninitialized (a buffer placed by its user: no intermediate vector).
+    pub fn write_le_bytes(&self, out: &mut [std::mem::MaybeUninit<u8>]) {
+        assert_eq!(out.len(), self.le_byte_len(), "write_le_bytes: the buffer does not fit the elements");
+        fn put<const N: usize, T: Copy>(out: &mut [std::mem::MaybeUninit<u8>], v: &[T], le: impl Fn(T) -> [u8; N]) {
+            out.chunks_exact_mut(N).zip(v).for_each(|(o, &x)| {
+                o.iter_mut().zip(le(x)).for_each(|(d, b)| {
+                    d.write(b);
+                })
+            });
+        }
         match self {
-            TensorData::F16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
-            TensorData::BF16(v) => v.iter().for_each(|x| out.extend(x.to_bits().to_le_bytes())),
-            TensorData::F32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-            TensorData::F64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-            TensorData::I1(v) => v.iter().for_each(|&x| out.push(x as u8)),
-            TensorData::I8(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-            TensorData::I16(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-            TensorData::I32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-            TensorData::I64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+            TensorData::F16(v) => put(out, v, |x| x.to_bits().to_le_bytes()),
+            TensorData::BF16(v) => put(out, v, |x| x.to_bits().to_le_bytes()),
+            TensorData::F32(v) => put(out, v, f32::to_le_bytes),
+            TensorData::F64(v) => put(out, v, f64::to_le_bytes),
+            TensorData::I1(v) => put(out, v, |x| [x as u8]),
+            TensorData::I8(v) => put(out, v, i8::to_le_bytes),
+            TensorData::I16(v) => put(out, v, i16::to_le_bytes),
+            TensorData::I32(v) => put(out, v, i32::to_le_bytes),
+            TensorData::I64(v) => put(out, v, i64::to_le_bytes),
             TensorData::Str(_) => {}
         }
-        out
     }
     /// An empty vector of element type `elem`.
     pub fn empty(elem: ElemType) -> TensorData {

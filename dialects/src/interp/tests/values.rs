@@ -26,6 +26,33 @@ fn npy_file(descr: &str, fortran: bool, shape: &[usize], data: &[u8]) -> Vec<u8>
     out
 }
 
+/// `to_le_bytes` of every element type: little-endian element bytes (f16/bf16 their bits, i1
+/// one byte), `le_byte_len` long; `write_le_bytes` writes the same into a buffer of that length.
+#[test]
+fn le_bytes_of_every_element_type() {
+    use half::{bf16, f16};
+    let cases: Vec<(TensorData, Vec<u8>)> = vec![
+        (TensorData::F16(vec![f16::from_f32(1.0), f16::from_f32(-2.0)]), vec![0x00, 0x3c, 0x00, 0xc0]),
+        (TensorData::BF16(vec![bf16::from_f32(1.0)]), vec![0x80, 0x3f]),
+        (TensorData::F32(vec![1.0, -0.0]), vec![0, 0, 0x80, 0x3f, 0, 0, 0, 0x80]),
+        (TensorData::F64(vec![2.0]), vec![0, 0, 0, 0, 0, 0, 0, 0x40]),
+        (TensorData::I1(vec![true, false, true]), vec![1, 0, 1]),
+        (TensorData::I8(vec![-1, 5]), vec![0xff, 5]),
+        (TensorData::I16(vec![-2, 0x102]), vec![0xfe, 0xff, 2, 1]),
+        (TensorData::I32(vec![0x01020304]), vec![4, 3, 2, 1]),
+        (TensorData::I64(vec![-1]), vec![0xff; 8]),
+        (TensorData::Str(vec!["ab".into()]), vec![]),
+    ];
+    for (data, want) in cases {
+        assert_eq!(data.to_le_bytes(), want, "{data:?}");
+        assert_eq!(data.le_byte_len(), want.len(), "{data:?}");
+        let mut out = vec![std::mem::MaybeUninit::new(0xaa_u8); want.len()];
+        data.write_le_bytes(&mut out);
+        let got: Vec<u8> = out.iter().map(|b| unsafe { b.assume_init() }).collect();
+        assert_eq!(got, want, "{data:?}");
+    }
+}
+
 #[test]
 fn npy_helper_matches_numpy() {
     // np.save(f, np.array([0.5, -2.0, 0.1], dtype=np.float16)), bytes from numpy 2.4
