@@ -166,7 +166,9 @@ static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
  * microkernel call of the current panel, so that reading B from memory overlaps the FMAs
  * instead of stalling the packing: `rows` rows of `lpr` lines, `ld` floats apart; the next is
  * line l of row r (at `row`). Only for panels of at most PREFETCH_PANEL_MAX bytes: a panel
- * that small stays in L2 beside the one in use until it is packed (64x1024x4096, 256x256
+ * that small stays in L2 beside the one in use until it is packed, or, when B's rows are a
+ * multiple of 16 KB apart (N = 4096: a 512x128 panel puts 64 lines into each L2 set it uses),
+ * moves on to L3 when evicted, still nearer than memory (64x1024x4096, 256x256
  * panels, at 1 thread: 6.1-6.25 ms with the prefetches, 6.6 without); a larger one is evicted
  * before its packing reads it and only takes L2 from the panel in use (256x4096x1024 and
  * 256x1024x4096, 1024x1024 panels at 1 thread: 1.2-1.9% faster without, same-process A/B;
