@@ -110,6 +110,17 @@ impl ElemType {
     pub fn is_numeric(self) -> bool {
         self.is_float() || self.is_int()
     }
+    /// Bytes per element in little-endian storage (dense attributes, native buffers; i1 one
+    /// byte); none for strings, which are not stored as bytes.
+    pub fn stored_bytes(self) -> Option<usize> {
+        match self {
+            ElemType::I1 | ElemType::I8 => Some(1),
+            ElemType::F16 | ElemType::BF16 | ElemType::I16 => Some(2),
+            ElemType::F32 | ElemType::I32 => Some(4),
+            ElemType::F64 | ElemType::I64 => Some(8),
+            ElemType::Str => None,
+        }
+    }
 }
 
 impl fmt::Display for ElemType {
@@ -215,14 +226,7 @@ impl TensorData {
     }
     /// The length of [`TensorData::to_le_bytes`].
     pub fn le_byte_len(&self) -> usize {
-        let width = match self {
-            TensorData::I1(_) | TensorData::I8(_) => 1,
-            TensorData::F16(_) | TensorData::BF16(_) | TensorData::I16(_) => 2,
-            TensorData::F32(_) | TensorData::I32(_) => 4,
-            TensorData::F64(_) | TensorData::I64(_) => 8,
-            TensorData::Str(_) => 0,
-        };
-        width * self.len()
+        self.elem().stored_bytes().unwrap_or(0) * self.len()
     }
     /// Writes [`TensorData::to_le_bytes`] into `out`, which is [`TensorData::le_byte_len`] long
     /// and may be uninitialized (a buffer placed by its user: no intermediate vector).
@@ -813,12 +817,8 @@ fn le_bytes<const N: usize>(b: &[u8]) -> [u8; N] {
 
 /// Decodes `n` elements of `elem` from dense storage bytes (little-endian, i1 one byte each).
 fn decode_dense(elem: ElemType, bytes: &[u8], n: usize) -> Result<TensorData, String> {
-    let w = match elem {
-        ElemType::I1 | ElemType::I8 => 1,
-        ElemType::F16 | ElemType::BF16 | ElemType::I16 => 2,
-        ElemType::F32 | ElemType::I32 => 4,
-        ElemType::F64 | ElemType::I64 => 8,
-        ElemType::Str => return Err("string elements are not stored as bytes".into()),
+    let Some(w) = elem.stored_bytes() else {
+        return Err("string elements are not stored as bytes".into());
     };
     if n.checked_mul(w) != Some(bytes.len()) {
         return Err(format!("dense storage has {} bytes, but {n} {elem} elements need {}", bytes.len(), n.saturating_mul(w)));

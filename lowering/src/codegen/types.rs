@@ -40,14 +40,9 @@ pub fn mem_ty(e: ElemType) -> &'static str {
     }
 }
 
-/// Bytes per element in memory.
+/// Bytes per element in memory (a string element is a pointer).
 pub fn elem_size(e: ElemType) -> i64 {
-    match e {
-        ElemType::I1 | ElemType::I8 => 1,
-        ElemType::F16 | ElemType::BF16 | ElemType::I16 => 2,
-        ElemType::F32 | ElemType::I32 => 4,
-        ElemType::F64 | ElemType::I64 | ElemType::Str => 8,
-    }
+    e.stored_bytes().unwrap_or(8) as i64
 }
 
 /// Checks that a tensor of static sizes `shape` (`?` dims count as 1) and element `e` has a
