@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define RT __attribute__((visibility("hidden")))
 
@@ -119,7 +120,15 @@ static const mm_isa *mm_isa_select(void) {
     return s;
 }
 
-/* The calling thread's packing scratch, kept between calls (freed when the thread exits). */
+/* The calling thread's packing scratch, kept between calls (freed when the thread exits). One
+ * of SCRATCH_HUGE bytes or more is aligned to and rounded up to 2 MiB and placed on transparent
+ * huge pages, as numpy and glibc place large arrays when THP is `madvise`: a packed 1024x1024 B
+ * panel spans 1024 4 KB pages, and the microkernel reading it and the packed A block missed in
+ * the TLB (same-process A/B, medians of 31 calls, 1 thread: 256x4096x1024, 256x1024x4096 and
+ * 1024^3 1.4-3% faster, 2 threads 1.3-2.2%; 64x1024x4096 and 256^3, whose scratch is smaller,
+ * unchanged). */
+#define SCRATCH_HUGE ((size_t)1 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
 static __thread float *tl_scratch;
 static __thread size_t tl_scratch_floats;
 static pthread_key_t scratch_key;
@@ -131,8 +140,12 @@ static float *scratch(size_t floats) {
     if (floats <= tl_scratch_floats) return tl_scratch;
     pthread_once(&scratch_once, scratch_key_init);
     free(tl_scratch);
-    size_t bytes = (floats * sizeof(float) + 63) & ~(size_t)63;
-    tl_scratch = aligned_alloc(64, bytes);
+    size_t bytes = floats * sizeof(float), align = bytes >= SCRATCH_HUGE ? HUGE_PAGE : 64;
+    bytes = (bytes + align - 1) & ~(align - 1);
+    tl_scratch = aligned_alloc(align, bytes);
+#ifdef MADV_HUGEPAGE
+    if (tl_scratch && align == HUGE_PAGE) madvise(tl_scratch, bytes, MADV_HUGEPAGE);
+#endif
     tl_scratch_floats = tl_scratch ? floats : 0;
     pthread_setspecific(scratch_key, tl_scratch);
     return tl_scratch;
