@@ -112,7 +112,7 @@ fn float_unary(m: &mut ModuleBuilder, f: &mut FunctionBuilder, op: UnaryFn, x: &
         let mb = &mut MathBuilder::scalar(m, f);
         match op {
             UnaryFn::Exp => return math::exp(mb, x),
-            UnaryFn::Log => return math::log(mb, x),
+            UnaryFn::Log => return math::log_call(mb.m, mb.f, x),
             UnaryFn::Tanh => return math::tanh(mb, x),
             UnaryFn::Sigmoid => return math::sigmoid(mb, x),
             UnaryFn::Silu => return math::silu(mb, x),
