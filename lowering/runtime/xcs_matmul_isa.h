@@ -1,7 +1,7 @@
 /* XCS runtime: the per-ISA part of the f32 matmul (xcs_matmul.c includes this file once per
  * instruction set, with MM_ISA (a name suffix), MM_TARGET (a target attribute), MM_VL (f32 lanes
- * of a vector), MM_NV (vectors per tile row), MM_MR (tile rows) and MM_KC (the row pitch of a
- * packed A tile) defined): the register-tiled
+ * of a vector), MM_NV (vectors per tile row), MM_MR (tile rows), MM_STREAM_STORE (a streaming
+ * store of one vector) and MM_KC (the row pitch of a packed A tile) defined): the register-tiled
  * microkernel (MR x NV*VL accumulators of GCC/clang vector extensions, multiply-adds contracted
  * into FMAs) and the two packing routines, compiled for that instruction set. The file undefines
  * those parameters at its end, so the next inclusion defines them afresh. */
@@ -51,9 +51,10 @@ MM_MICROKERNEL(MM_FN(mm_kernel_8), 8)
  * MM_PACK_ROWS rows at a time, tile by tile, so each tile receives 1 KB of whole lines per visit
  * from 8 concurrent read streams (row by row, every 4 KB piece of a row was a new stream: a cold
  * 1024x1024 panel of a 1024x4096 B packed at 9.7 GB/s, now 23; 2, 4, 16 and 32 rows: 13.7, 19.6,
- * 17.0, 10.0; 256x1024x4096 at 1 thread 3% faster, the other shapes of bench_matmul.py within 1%). */
+ * 17.0, 10.0; 256x1024x4096 at 1 thread 3% faster, the other shapes of bench_matmul.py within 1%).
+ * `streaming`: full tiles are written with streaming stores (see MM_STREAM_PANEL), then fenced. */
 MM_TARGET static void MM_FN(mm_pack_b)(const float *b, int64_t sbk, int64_t sbn, int64_t n, int64_t pc,
-                                       int64_t kc, int64_t jc, int64_t nc, float *restrict dst) {
+                                       int64_t kc, int64_t jc, int64_t nc, float *restrict dst, int streaming) {
     typedef float vfu __attribute__((vector_size(MM_VL * 4), aligned(4)));
     typedef float vf __attribute__((vector_size(MM_VL * 4)));
     int64_t full = sbn == 1 ? nc / MM_NR : 0, ntn = (nc + MM_NR - 1) / MM_NR;
@@ -63,9 +64,14 @@ MM_TARGET static void MM_FN(mm_pack_b)(const float *b, int64_t sbk, int64_t sbn,
         for (int64_t t = 0; t < full; t++) {
             const float *src = b + (pc + p0) * sbk + jc + t * MM_NR;
             float *d = dst + t * kc * MM_NR + p0 * MM_NR;
-            for (int64_t p = p0; p < p1; p++, src += sbk, d += MM_NR)
-                _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)
-                    *(vf *)(d + v * MM_VL) = *(const vfu *)(src + v * MM_VL);
+            if (streaming)
+                for (int64_t p = p0; p < p1; p++, src += sbk, d += MM_NR)
+                    _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)
+                        MM_STREAM_STORE(d + v * MM_VL, *(const vfu *)(src + v * MM_VL));
+            else
+                for (int64_t p = p0; p < p1; p++, src += sbk, d += MM_NR)
+                    _Pragma("GCC unroll 4") for (int v = 0; v < MM_NV; v++)
+                        *(vf *)(d + v * MM_VL) = *(const vfu *)(src + v * MM_VL);
         }
         for (int64_t t = full; t < ntn; t++) {
             int64_t col0 = jc + t * MM_NR, cols = n - col0 < MM_NR ? n - col0 : MM_NR;
@@ -77,6 +83,7 @@ MM_TARGET static void MM_FN(mm_pack_b)(const float *b, int64_t sbk, int64_t sbn,
             }
         }
     }
+    if (streaming) MM_STREAM_FENCE();
 }
 
 /* Packs rows row0..row0+mr of A's columns pc..pc+kc into `dst` (row r at dst + r*MM_KC, so the
@@ -118,3 +125,4 @@ static const mm_isa MM_FN(mm_isa) = {
 #undef MM_VL
 #undef MM_NV
 #undef MM_MR
+#undef MM_STREAM_STORE

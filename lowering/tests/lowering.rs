@@ -2477,9 +2477,10 @@ fn matmul_f32_blocks() {
             // M <= 96 with K > 1024: A packed per K block (3 here, the last 76 rows).
             (20, 70, 1100),
             // M > 96: 1024-row K blocks (2 here, the second 6 rows), 12-row tiles (the last
-            // with 1 row); one 140-column block at one thread (a 573 KB panel, not prefetched),
-            // 128 + 12 columns at two.
-            (97, 140, 1030),
+            // with 1 row); one 300-column block at one thread (its first panel, 1.2 MB, over
+            // MM_STREAM_PANEL: packed with streaming stores, the second K block's with plain
+            // ones), 160 + 140 columns at two (655 and 573 KB panels, neither prefetched).
+            (97, 300, 1030),
         ] {
             check_static_matmul_f32(m, n, k, threads);
         }
