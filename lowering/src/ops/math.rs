@@ -687,20 +687,9 @@ const LOG1P_Q: [f32; 5] = [-1.0 / 6.0, 1.0 / 5.0, -1.0 / 4.0, 1.0 / 3.0, -1.0 / 
 /// `|r| < 2^-5`. For x = 0, inf, NaN: `m` = 0, 1, NaN and `e` = -inf, inf, NaN, so `hi` =
 /// -inf, inf, NaN (`lo` is then NaN; `pow` bounds it).
 fn ln_two_float_wide(mb: &mut MathBuilder, x: &Val) -> (Val, Val) {
-    let table = ln_table();
-    // imm 7: interval [3/4, 3/2), sign control 01 (the mantissa of |x|)
-    let m = mb.avx512("getmant", &[x], Some(7));
-    let e = mb.avx512("getexp", &[x], None);
-    let mb_bits = mb.bits(&m);
-    let idx = mb.int("lshr", &mb_bits, &mb.ci(18));
-    let invc = mb.lookup32(&table.invc, &idx);
-    let thi = mb.lookup32(&table.hi, &idx);
-    let tlo = mb.lookup32(&table.lo, &idx);
-    let r = mb.fma(&m, &invc, &mb.c(-1.0));
-    let h0 = mb.fma(&e, &mb.c(LN2_HI), &thi);
+    let LnReduction { r, h0, t } = ln_reduce_wide(mb, x);
     // w = e LN2_LO + lo + r^2 q(r), with r^2 = z + zl exactly: -zl/2 is the part of r^2 q(r)
     // that z q(r) misses above 2^-32 relative (q(r) is about -1/2).
-    let t = mb.fma(&e, &mb.c(LN2_LO), &tlo);
     let (z, zl) = two_prod(mb, &r, &r);
     let w = mb.fma(&zl, &mb.c(-0.5), &t);
     let q = horner(mb, &r, &LOG1P_Q);
@@ -711,6 +700,33 @@ fn ln_two_float_wide(mb: &mut MathBuilder, x: &Val) -> (Val, Val) {
     let (hi, err) = fast_two_sum(mb, &h0, &s);
     let lo = mb.exact("fadd", &err, &sl);
     (hi, lo)
+}
+
+/// `ln |x| = h0 + t + ln(1 + r)` as the table reduction of [`ln_two_float_wide`] splits it:
+/// `r = m invc - 1` (exact), `h0 = e LN2_HI + hi` (exact), `t = e LN2_LO + lo` (small).
+struct LnReduction {
+    r: Val,
+    h0: Val,
+    t: Val,
+}
+
+/// The table reduction shared by [`ln_two_float_wide`] and [`log_wide`]: `m` in `[3/4, 3/2)`
+/// and `e` from `vgetmantps`/`vgetexpps` of `|x|`, `invc`, `hi`, `lo` of [`LnTable`] by
+/// `vpermi2ps` on the mantissa's top five bits.
+fn ln_reduce_wide(mb: &mut MathBuilder, x: &Val) -> LnReduction {
+    let table = ln_table();
+    // imm 7: interval [3/4, 3/2), sign control 01 (the mantissa of |x|)
+    let m = mb.avx512("getmant", &[x], Some(7));
+    let e = mb.avx512("getexp", &[x], None);
+    let m_bits = mb.bits(&m);
+    let idx = mb.int("lshr", &m_bits, &mb.ci(18));
+    let invc = mb.lookup32(&table.invc, &idx);
+    let thi = mb.lookup32(&table.hi, &idx);
+    let tlo = mb.lookup32(&table.lo, &idx);
+    let r = mb.fma(&m, &invc, &mb.c(-1.0));
+    let h0 = mb.fma(&e, &mb.c(LN2_HI), &thi);
+    let t = mb.fma(&e, &mb.c(LN2_LO), &tlo);
+    LnReduction { r, h0, t }
 }
 
 /// `ln x` of a `float` in the elementwise loop being built: on AVX-512 targets the function pair
@@ -733,18 +749,7 @@ pub fn log_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val) -> Val 
 /// 16M elements at one thread 8.6 -> 4.4 ms, now bound by memory (8.7 -> 4.3 at two threads).
 /// `ln 0 = ln -0 = -inf` (`vgetexpps`), `ln inf = inf`, NaN stays NaN, `x < 0` (`-inf` too) NaN.
 fn log_wide(mb: &mut MathBuilder, x: &Val) -> Val {
-    let table = ln_table();
-    // imm 7: interval [3/4, 3/2), sign control 01 (the mantissa of |x|)
-    let m = mb.avx512("getmant", &[x], Some(7));
-    let e = mb.avx512("getexp", &[x], None);
-    let m_bits = mb.bits(&m);
-    let idx = mb.int("lshr", &m_bits, &mb.ci(18));
-    let invc = mb.lookup32(&table.invc, &idx);
-    let thi = mb.lookup32(&table.hi, &idx);
-    let tlo = mb.lookup32(&table.lo, &idx);
-    let r = mb.fma(&m, &invc, &mb.c(-1.0));
-    let h0 = mb.fma(&e, &mb.c(LN2_HI), &thi);
-    let t = mb.fma(&e, &mb.c(LN2_LO), &tlo);
+    let LnReduction { r, h0, t } = ln_reduce_wide(mb, x);
     let z = mb.bin("fmul", &r, &r);
     let q = horner(mb, &r, &LOG1P_Q);
     let w = mb.fma(&z, &q, &t);
