@@ -67,16 +67,15 @@ typedef struct mm_isa {
 #define MM_PACK_ROWS 8
 /* A thread's first B panel of a call is packed with streaming (non-temporal) stores when it is
  * larger than this (L2): its buffer was last touched a call ago and is no longer cached, so
- * ordinary stores first read every line of it from memory (a 4 MiB panel: 0.43-0.57 ms to pack
- * with a cold buffer, 0.20-0.23 with streaming stores, which write without reading; the
- * microkernel then reads the panel back while it multiplies; inside 256x4096x1024 at 1 thread
- * the first of its four panels took 0.32-0.36 ms and the others 0.19-0.24, the first streamed
- * 0.19-0.22). Same-process A/B, both orders,
- * twice: 1024^3, 256x4096x1024 and 256x1024x4096 0.5-1.2% faster at 1 thread (medians of 61
- * calls, 12 of 12), 0.6-2.5% at 2 (41 calls, 10 of 12; two 0.2-0.4% slower); smaller shapes
- * unchanged (their panels are under the limit). Later panels go to a buffer still in cache:
- * streaming them too was no faster (256x4096x1024, 256x1024x4096: up to 3% slower at 2 threads,
- * within 2.5% either way at 1). */
+ * ordinary stores first read every line of it from memory. A cold 4 MiB panel packs in 0.43-0.57
+ * ms, in 0.20-0.23 with streaming stores, which write without reading (the microkernel then reads
+ * the panel back while it multiplies); inside 256x4096x1024 at 1 thread the first of its four
+ * panels took 0.32-0.36 ms and the others 0.19-0.24, streamed the first takes 0.19-0.22.
+ * Same-process A/B, both orders, twice: 1024^3, 256x4096x1024 and 256x1024x4096 0.5-1.2% faster
+ * at 1 thread (medians of 61 calls, 12 of 12), 0.6-2.5% at 2 (41 calls, 10 of 12; two 0.2-0.4%
+ * slower); smaller shapes unchanged (their panels are under the limit). Later panels go to a
+ * buffer still in cache: streaming them too was no faster (256x4096x1024, 256x1024x4096: up to 3%
+ * slower at 2 threads, within 2.5% either way at 1). */
 #define MM_STREAM_PANEL ((size_t)1 << 20)
 #define MIN_NCB_TILES 4
 #define MAX_TILE (16 * 64)
