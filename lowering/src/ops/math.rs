@@ -746,7 +746,8 @@ pub fn log_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val) -> Val 
 /// first sum exact (zero where `x` is near 1, so `r` carries the result), 0.72 ulp worst (test
 /// `f32_log_within_one_ulp_on_both_paths`). 21 vector instructions per 16 elements against
 /// about 35 for [`log`]'s polynomial in `m - 1` with the exponent taken apart in integer code:
-/// 16M elements at one thread 8.6 -> 4.4 ms, now bound by memory (8.7 -> 4.3 at two threads).
+/// 16M elements at one thread 8.6 -> 4.4 ms, now bound by memory (bench_native at two threads:
+/// 7.3-7.4 -> 2.9 ms).
 /// `ln 0 = ln -0 = -inf` (`vgetexpps`), `ln inf = inf`, NaN stays NaN, `x < 0` (`-inf` too) NaN.
 fn log_wide(mb: &mut MathBuilder, x: &Val) -> Val {
     let LnReduction { r, h0, t } = ln_reduce_wide(mb, x);
