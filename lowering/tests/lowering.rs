@@ -502,13 +502,9 @@ fn exact_new_ops_on_special_values() {
 #[test]
 fn f32_rem_is_exact() {
     let _g = lock();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        seed >> 11
-    };
+    let mut next = lcg(0x9E37_79B9_7F4A_7C15);
     let mut random_float = |max_exp: i32| {
-        let bits = next();
+        let bits = next() >> 11;
         let e = (bits % (2 * max_exp as u64 + 1)) as i32 - max_exp;
         let m = 1.0 + (bits >> 20) as f64 / (1u64 << 44) as f64;
         let s = if bits & (1 << 19) != 0 { -1.0 } else { 1.0 };
@@ -530,6 +526,21 @@ fn f32_rem_is_exact() {
     let src = format!("func.func @f(%x: tensor<{n}xf32>, %y: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  %r = tensor.rem %x, %y : tensor<{n}xf32>\n  return %r : tensor<{n}xf32>\n}}");
     let args = [RtValue::Tensor(Tensor::f32(&[n], &xs)), RtValue::Tensor(Tensor::f32(&[n], &ys))];
     assert_same_bits(&ctx, &src, &args, opts());
+}
+
+/// A fixed-seed 64-bit linear congruential generator (Knuth's MMIX multiplier and increment):
+/// the reproducible random numbers of the math tests; callers take the high bits.
+fn lcg(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed
+    }
+}
+
+/// Uniform f64s in [0, 1) from [`lcg`] (its top 53 bits).
+fn lcg_unit(seed: u64) -> impl FnMut() -> f64 {
+    let mut next = lcg(seed);
+    move || (next() >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// The error of f32 `got` against the f64 reference `want`, in units in the last place of the
@@ -558,11 +569,7 @@ fn ulp_error(got: f32, want: f64) -> f64 {
 #[test]
 fn f32_sin_cos_erf_sweep() {
     let _g = lock();
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut unit = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut unit = lcg_unit(0x2545_F491_4F6C_DD1D);
     let mut xs: Vec<f32> = (0..400_000).map(|i| ((unit() * 2.0 - 1.0) * [1e4, 10.0, 1.0][i % 3]) as f32).collect();
     for k in 1..2000 {
         let c = k as f64 * std::f64::consts::FRAC_PI_2 * if k % 2 == 0 { 1.0 } else { -3.1 };
@@ -626,12 +633,8 @@ fn f32_sin_cos_erf_sweep() {
 #[test]
 fn f32_log_within_one_ulp_on_both_paths() {
     let _g = lock();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut bits = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 32) as u32
-    };
-    let mut xs: Vec<f32> = (0..300_000).map(|_| f32::from_bits(bits() % 0x7f80_0000)).collect();
+    let mut next = lcg(0x9E37_79B9_7F4A_7C15);
+    let mut xs: Vec<f32> = (0..300_000).map(|_| f32::from_bits((next() >> 32) as u32 % 0x7f80_0000)).collect();
     for i in 1..=4096u32 {
         xs.push(f32::from_bits(1f32.to_bits() + i));
         xs.push(f32::from_bits(1f32.to_bits() - i));
@@ -920,11 +923,7 @@ fn pow_vector_and_remainder_agree() {
     let ctx = xcs_lowering::context();
     let module = parse(&ctx, &src);
     let jit = Jit::new(&ctx, &module, opts());
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut unit = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut unit = lcg_unit(0x2545_F491_4F6C_DD1D);
     for _ in 0..400 {
         let (mut xs, mut ys) = (vec![1.5f32; n], vec![0.25f32; n]);
         for k in 0..m {
@@ -1016,11 +1015,7 @@ fn pow_sweep(o: Options) {
     }
     // Random cases (a fixed LCG): bases over the whole float range, exponents up to +-900 near
     // x = 1, where y ln x is large while ln x is small (the two-float ln is what keeps these).
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut unit = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut unit = lcg_unit(0x9E37_79B9_7F4A_7C15);
     for k in 0..60_000 {
         let (x, y) = match k % 3 {
             0 => ((unit() * 180.0 - 95.0).exp(), unit() * 2.4 - 1.2),
