@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define RT __attribute__((visibility("hidden")))
 
@@ -17,6 +16,7 @@ typedef int32_t (*xcs_body)(void *ctx, int64_t lo, int64_t hi);
 int32_t xcs_rt_parallel_for(xcs_body fn, void *ctx, int64_t n, int64_t min_chunk);
 int32_t xcs_rt_fail(int32_t site, const char *msg);
 int32_t xcs_get_num_threads(void);
+void *xcs_rt_place_from(size_t n, size_t huge_from);
 
 /* The epilogue of a fused matmul: called once per finished output tile (batch index, first row
  * and column, valid rows and columns; C's row pitch is N); non-zero stops the matmul (the
@@ -149,10 +149,10 @@ static const mm_isa *mm_isa_select(void) {
 }
 
 /* The calling thread's packing scratch, kept between calls (freed when the thread exits). One
- * of SCRATCH_HUGE bytes or more is aligned to and rounded up to 2 MiB and placed on transparent
- * huge pages, as numpy and glibc place large arrays when THP is `madvise`: a packed 1024x1024 B
- * panel spans 1024 4 KB pages, and the microkernel reading it and the packed A block missed in
- * the TLB (same-process A/B, medians of 31 calls, 1 thread: 256x4096x1024, 256x1024x4096 and
+ * of SCRATCH_HUGE bytes or more is rounded up to whole 2 MiB pages and placed on transparent
+ * huge pages (xcs_rt_place_from, as the runtime's buffers from 4 MiB on and numpy's arrays): a
+ * packed 1024x1024 B panel spans 1024 4 KB pages, and the microkernel reading it and the packed
+ * A block missed in the TLB (same-process A/B, medians of 31 calls, 1 thread: 256x4096x1024, 256x1024x4096 and
  * 1024^3 1.4-3% faster, 2 threads 1.3-2.2%; 64x1024x4096 and 256^3, whose scratch is smaller,
  * unchanged). */
 #define SCRATCH_HUGE ((size_t)1 << 20)
@@ -168,12 +168,8 @@ static float *scratch(size_t floats) {
     if (floats <= tl_scratch_floats) return tl_scratch;
     pthread_once(&scratch_once, scratch_key_init);
     free(tl_scratch);
-    size_t bytes = floats * sizeof(float), align = bytes >= SCRATCH_HUGE ? HUGE_PAGE : 64;
-    bytes = (bytes + align - 1) & ~(align - 1);
-    tl_scratch = aligned_alloc(align, bytes);
-#ifdef MADV_HUGEPAGE
-    if (tl_scratch && align == HUGE_PAGE) madvise(tl_scratch, bytes, MADV_HUGEPAGE);
-#endif
+    size_t bytes = floats * sizeof(float), unit = bytes >= SCRATCH_HUGE ? HUGE_PAGE : 64;
+    tl_scratch = xcs_rt_place_from((bytes + unit - 1) & ~(unit - 1), SCRATCH_HUGE);
     tl_scratch_floats = tl_scratch ? floats : 0;
     pthread_setspecific(scratch_key, tl_scratch);
     return tl_scratch;

@@ -88,19 +88,24 @@ static int cache_put(void *p, size_t n) {
     return kept;
 }
 
-/* `n` bytes (a multiple of 64) placed as the runtime places its buffers: 64-byte aligned, and
- * from BIG on 2 MiB aligned and backed by transparent huge pages where the kernel allows (madvise
- * mode): 512x fewer page faults (as numpy does). Neither cached nor counted; freed with free().
- * The JIT's copies of its arguments are placed the same way (runtime.rs, ArgBytes). */
-RT void *xcs_rt_place(size_t n) {
+/* `n` bytes placed from `huge_from` bytes on 2 MiB aligned and backed by transparent huge pages
+ * where the kernel allows (madvise mode; the whole 2 MiB pages of `n`), below it 64-byte
+ * aligned. Neither cached nor counted; freed with free(). The matmul's packing scratch is placed
+ * this way from 1 MiB on (xcs_matmul.c, scratch). */
+RT void *xcs_rt_place_from(size_t n, size_t huge_from) {
     void *p = NULL;
-    int big = n >= BIG;
+    int big = n >= huge_from;
     if (posix_memalign(&p, big ? ((size_t)2 << 20) : 64, n) != 0) return NULL;
 #ifdef MADV_HUGEPAGE
     if (big) madvise(p, n & ~(((size_t)2 << 20) - 1), MADV_HUGEPAGE);
 #endif
     return p;
 }
+
+/* `n` bytes (a multiple of 64) placed as the runtime places its buffers: 64-byte aligned, and
+ * from BIG on 2 MiB aligned on transparent huge pages: 512x fewer page faults (as numpy does).
+ * The JIT's copies of its arguments are placed the same way (runtime.rs, ArgBytes). */
+RT void *xcs_rt_place(size_t n) { return xcs_rt_place_from(n, BIG); }
 
 RT void *xcs_rt_alloc(int64_t bytes) {
     if (bytes < 0) return NULL;
