@@ -733,11 +733,7 @@ fn ln_reduce_wide(mb: &mut MathBuilder, x: &Val) -> LnReduction {
 /// of [`vector_pair`] around [`log_wide`], otherwise [`log`] inline (the loop vectorizer widens
 /// it).
 pub fn log_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val) -> Val {
-    if m.avx512 {
-        vector_pair(m, f, "log", &[x], |mb, a| log_wide(mb, &a[0]))
-    } else {
-        log(&mut MathBuilder::scalar(m, f), x)
-    }
+    pair_or_inline(m, f, "log", &[x], |mb, a| log_wide(mb, &a[0]), |mb, a| log(mb, &a[0]))
 }
 
 /// `ln x` on 16 lanes with AVX-512, the reduction of [`ln_two_float_wide`] in one float: `m`
@@ -772,10 +768,26 @@ const LONG_CHAIN_INTERLEAVE: u32 = 2;
 /// otherwise [`pow`] inline as scalar code.
 pub fn pow_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val, y: &Val) -> Val {
     m.interleave = Some(LONG_CHAIN_INTERLEAVE);
+    let body = |mb: &mut MathBuilder, a: &[Val]| pow(mb, &a[0], &a[1]);
+    pair_or_inline(m, f, "pow", &[x, y], body, body)
+}
+
+/// The f32 math function `name` of `args` in the elementwise loop being built: on AVX-512
+/// targets a call of the function pair of [`vector_pair`] around `wide` (16 lanes), otherwise
+/// `scalar` inline (the loop vectorizer widens it).
+fn pair_or_inline(
+    m: &mut ModuleBuilder,
+    f: &mut FunctionBuilder,
+    name: &str,
+    args: &[&Val],
+    wide: fn(&mut MathBuilder, &[Val]) -> Val,
+    scalar: fn(&mut MathBuilder, &[Val]) -> Val,
+) -> Val {
     if m.avx512 {
-        vector_pair(m, f, "pow", &[x, y], |mb, a| pow(mb, &a[0], &a[1]))
+        vector_pair(m, f, name, args, wide)
     } else {
-        pow(&mut MathBuilder::scalar(m, f), x, y)
+        let args: Vec<Val> = args.iter().map(|&v| v.clone()).collect();
+        scalar(&mut MathBuilder::scalar(m, f), &args)
     }
 }
 
@@ -1294,11 +1306,7 @@ fn erf_wide(mb: &mut MathBuilder, x: &Val) -> Val {
 /// pair of [`vector_pair`] around [`erf_wide`], otherwise [`erf`] inline (the loop vectorizer
 /// widens it).
 pub fn erf_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val) -> Val {
-    if m.avx512 {
-        vector_pair(m, f, "erf", &[x], |mb, a| erf_wide(mb, &a[0]))
-    } else {
-        erf(&mut MathBuilder::scalar(m, f), x)
-    }
+    pair_or_inline(m, f, "erf", &[x], |mb, a| erf_wide(mb, &a[0]), |mb, a| erf(mb, &a[0]))
 }
 
 // ---------------------------------------------------------------------------- rem
@@ -1352,9 +1360,6 @@ fn numpy_remainder(mb: &mut MathBuilder, m: &Val, y: &Val) -> Val {
 /// function pair of [`vector_pair`] around [`rem`], otherwise [`rem`] inline (its rare-lane
 /// branch keeps that loop scalar).
 pub fn rem_call(m: &mut ModuleBuilder, f: &mut FunctionBuilder, x: &Val, y: &Val) -> Val {
-    if m.avx512 {
-        vector_pair(m, f, "rem", &[x, y], |mb, a| rem(mb, &a[0], &a[1]))
-    } else {
-        rem(&mut MathBuilder::scalar(m, f), x, y)
-    }
+    let body = |mb: &mut MathBuilder, a: &[Val]| rem(mb, &a[0], &a[1]);
+    pair_or_inline(m, f, "rem", &[x, y], body, body)
 }
