@@ -127,7 +127,7 @@ bench: build-release bench-deps
 	$(PYTHON) tools/bench/bench_vmap_batch.py --xcs-opt target/release/xcs-opt --json target/bench/vmap_batch.json
 	$(PYTHON) tools/bench/bench_cost.py --xcs-opt target/release/xcs-opt --xcs-cost target/release/xcs-cost --json target/bench/cost.json
 	$(PYTHON) tools/bench/bench_auto_shard.py --xcs-opt target/release/xcs-opt --json target/bench/auto_shard.json
-	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --repeat 3 --json target/bench/native.json
 	$(PYTHON) tools/bench/bench_matmul.py --json target/bench/matmul.json
 	$(PYTHON) tools/bench/bench_workload_ir.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/workload_ir.json
 	$(PYTHON) tools/bench/bench_compile.py --xcs-run target/release/xcs-run --skip-python --json target/bench/compile.json
@@ -161,9 +161,9 @@ bench-deps: deps
 
 # the LLVM backend (xcs-run) vs numpy and jax.jit at 1 and 2 threads, STREAM and peak FMA roofs
 bench-native: build-release bench-deps
-	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --json target/bench/native.json
+	$(PYTHON) tools/bench/bench_native.py --xcs-run $(BENCH_XCS_RUN) --repeat 3 --json target/bench/native.json
 
-# the f32 matmul library vs numpy's OpenBLAS alternating in one process (thread CPU time at 1 thread)
+# the f32 matmul library vs numpy's OpenBLAS alternating in one process, at 1 and 2 threads
 bench-matmul: deps
 	$(PYTHON) tools/bench/bench_matmul.py --json target/bench/matmul.json
 

@@ -5,18 +5,21 @@
 core is busy (or whose host is), those wall-clock medians swing by 10-50%. This benchmark builds
 `native/matmul_ab.c` with the runtime's C sources (lowering/runtime/xcs_matmul.c and the pool)
 and numpy's OpenBLAS (dlopen), and alternates the two calls in one process: at 1 thread each is
-timed in thread CPU time, so preemption costs neither. It is a 1-thread benchmark: with more
-threads (wall time) the two libraries' idle workers spin after each call and take the cores
-from the other's next call (1024^3 at 2 threads: both ~21 ms, as slow as one thread; with
-OPENBLAS_THREAD_TIMEOUT=4 OpenBLAS's sleep, and pay the wake-ups), so `--threads 2` only checks
-results; bench_native.py, one process per library, gives the 2-thread ratios.
+timed in thread CPU time, so preemption costs neither. With more threads each call is timed
+in wall time, and both libraries' workers sleep as soon as a call ends (OPENBLAS_THREAD_TIMEOUT=4,
+XCS_SPIN_US=0): left spinning, as both do by default, a library's idle workers take the cores
+from the other's next call (1024^3 at 2 threads: both ~20 ms, as slow as one thread; OpenBLAS's
+workers also spin once the library loads: 64x1024x4096's first ten calls ran at one thread's speed). So at 2 threads every call of either
+library pays the wake-up of its workers, which the back-to-back calls of bench_native.py (one
+process per library, workers spinning) do not: the ratio compares the libraries' work, the
+wake-up included, and small shapes (256^3: 0.2 ms) feel the wake-up most.
 Every OpenBLAS kernel variant bench_native.py tries
 (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE) runs; the fastest counts. Prints per shape and thread count
 the medians, quartiles, the ratio OpenBLAS/XCS (>= 1: XCS at least as fast) and the largest
 difference of the results.
 
-    python3 tools/bench/bench_matmul.py                      # the issue's shapes and the MLP's, 1 thread
-    python3 tools/bench/bench_matmul.py --shapes 1024x1024x1024 --threads 1 --runs 21
+    python3 tools/bench/bench_matmul.py                      # the issue's shapes and the MLP's, 1 and 2 threads
+    python3 tools/bench/bench_matmul.py --shapes 1024x1024x1024 --threads 2 --runs 21
 
 Shapes are MxKxN or BxMxKxN (B batched products). Needs gcc and numpy (with its OpenBLAS).
 """
@@ -35,6 +38,8 @@ RUNTIME = ROOT / "lowering" / "runtime"
 SOURCES = [ROOT / "tools/bench/native/matmul_ab.c"] + [RUNTIME / f for f in ("xcs_matmul.c", "xcs_runtime.c", "xcs_collectives.c")]
 # The issue's shapes (item 2) and the MLP's two layers (W3).
 DEFAULT_SHAPES = "1024x1024x1024,256x256x256,64x1024x4096,8x128x64x128,256x1024x4096,256x4096x1024"
+# At more than one thread: both libraries' workers sleep when a call ends (see above).
+SLEEPING_WORKERS = {"OPENBLAS_THREAD_TIMEOUT": "4", "XCS_SPIN_US": "0"}
 
 
 def bench_native():
@@ -84,6 +89,8 @@ def run_one(tool: Path, lib: str, shape, threads: int, runs: int, env_over: dict
     cmd = [str(tool), lib, *map(str, shape), str(threads), str(runs)]
     if threads == 1:
         cmd = ["taskset", "-c", "0"] + cmd
+    else:
+        env.update(SLEEPING_WORKERS)
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     if r.returncode != 0:
         raise SystemExit(f"error: {' '.join(cmd)}: {r.stderr.strip()}")
@@ -94,7 +101,7 @@ def run_one(tool: Path, lib: str, shape, threads: int, runs: int, env_over: dict
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shapes", default=DEFAULT_SHAPES)
-    ap.add_argument("--threads", default="1", help="1 (see above: more threads only check results)")
+    ap.add_argument("--threads", default="1,2", help="comma-separated thread counts (more than 1: workers sleep between calls, see above)")
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--openblas", default="auto", help="as bench_native.py's --openblas")
     ap.add_argument("--json")
@@ -104,7 +111,9 @@ def main() -> int:
     tool = build(ROOT / "target" / "bench" / "matmul_ab")
     lib = openblas_library()
     variants = bench_native().openblas_variants(args.openblas)
-    print(f"OpenBLAS: {lib}; variants: {', '.join(v for v, _ in variants)}; runs {args.runs}, alternating in one process")
+    print(f"OpenBLAS: {lib}; variants: {', '.join(v for v, _ in variants)}; runs {args.runs}, alternating in one process"
+          + ("; above 1 thread workers sleep between calls: " + " ".join(f"{k}={v}" for k, v in SLEEPING_WORKERS.items())
+             if any(t > 1 for t in threads) else ""))
     head = f"{'shape':>18} {'thr':>3} {'clock':>10} {'xcs med ms (q1-q3)':>26} {'OpenBLAS med ms (q1-q3)':>26} {'best variant':>34} {'OB/xcs':>6} {'maxdiff':>8}"
     print(head + "\n" + "-" * len(head))
     results = []

@@ -1,7 +1,7 @@
 """unittest checks of bench_native.py without the LLVM backend or jax: the `bench:` line parser
 (with the per-call times), the probe's "no LLVM backend" message, the xcs-run path (timing,
 --output-dir check, a wrong result caught, fresh buffers) through a fake xcs-run written in Python,
-the goals and speedup spreads, the peers' environments (retained allocations, OpenBLAS variants),
+the goals and speedup spreads, repeats (the median repeat, a claim needing two that pass), the peers' environments (retained allocations, OpenBLAS variants),
 the choice of numpy's fastest BLAS variant, and one real numpy worker. Run:
     python3 -m unittest tools/bench/test_bench_native.py      (~2 s; needs numpy)
 """
@@ -197,6 +197,50 @@ class Ratios(unittest.TestCase):
         rows = self.rows(triad * 1.5, triad * 2.4)  # 1.6x XLA
         goals = bn.evaluate([self.W4], rows, self.ROOFS, True)
         self.assertEqual([g["status"] for g in goals], ["PASS"])
+
+
+class Repeats(unittest.TestCase):
+    W4 = next(w for w in bn.workloads() if w.name == "W4")
+
+    @staticmethod
+    def run_of(xcs_med, xla_med, gbps):
+        rows = [{"workload": "W4", "impl": "xcs", "threads": 1, "median_s": xcs_med},
+                {"workload": "W4", "impl": "jax", "threads": 1, "median_s": xla_med}]
+        roofs = {"stream": {1: {"triad_GBps": gbps, "copy_GBps": gbps, "n": 1}}}
+        return rows, roofs
+
+    def combine(self, runs):
+        reps = [self.run_of(*r) for r in runs]
+        per_repeat = [bn.evaluate([self.W4], rows, {}, True) for rows, _ in reps]
+        rows = bn.median_rows([rows for rows, _ in reps])
+        goals = bn.evaluate([self.W4], rows, {}, True)
+        bn.agree(goals, rows, per_repeat)
+        return rows, goals, bn.median_roofs([roofs for _, roofs in reps])
+
+    def test_one_slow_window_does_not_fail_the_claim(self):
+        # xcs 2x XLA twice; a slow window in the middle repeat makes it 0.5x there
+        rows, goals, roofs = self.combine([(1.0, 2.0, 10.0), (4.0, 2.0, 30.0), (1.1, 2.1, 20.0)])
+        xcs = next(r for r in rows if r["impl"] == "xcs")
+        self.assertAlmostEqual(xcs["median_s"], 1.1)  # the repeat with the median median
+        self.assertEqual(xcs["repeat_medians_s"], [1.0, 4.0, 1.1])
+        self.assertEqual(goals[0]["status"], "PASS")
+        self.assertEqual([h["status"] for h in goals[0]["repeats"]], ["PASS", "MISS", "PASS"])
+        self.assertEqual(xcs["status"], "PASS 2/3")
+        self.assertEqual(roofs["stream"][1]["triad_GBps"], 20.0)
+        table = bn.fmt_table([self.W4], rows, [1])
+        self.assertIn("repeats ms", table)
+        self.assertIn("1000.000-4000.000", table)
+
+    def test_a_goal_passed_once_is_no_claim(self):
+        rows, goals, _ = self.combine([(1.0, 2.0, 10.0), (4.0, 2.0, 10.0), (4.0, 2.1, 10.0)])
+        self.assertEqual(goals[0]["status"], "MISS")
+        rows, goals, _ = self.combine([(1.0, 2.0, 10.0), (4.0, 2.0, 10.0)])  # two repeats: both must pass
+        self.assertEqual(goals[0]["status"], "MISS")
+
+    def test_the_chosen_row_is_not_changed_in_its_repeat(self):
+        reps = [self.run_of(1.0, 2.0, 10.0)[0], self.run_of(3.0, 2.0, 10.0)[0]]
+        bn.median_rows(reps)
+        self.assertNotIn("repeat_medians_s", reps[0][0])
 
 
 class Peers(unittest.TestCase):
