@@ -148,6 +148,9 @@ static const mm_isa *mm_isa_select(void) {
     return s;
 }
 
+/* The instruction set the matmul runs ("avx512", "avx2" or "generic"). */
+__attribute__((visibility("default"))) const char *xcs_matmul_isa(void) { return mm_isa_select()->name; }
+
 /* The calling thread's packing scratch, kept between calls (freed when the thread exits). One
  * of SCRATCH_HUGE bytes or more is rounded up to whole 2 MiB pages and placed on transparent
  * huge pages (xcs_rt_place_from, as the runtime's buffers from 4 MiB on and numpy's arrays): a

@@ -46,6 +46,9 @@ int64_t xcs_total_allocations(void);
 /* 1 (the default): freed buffers of 4 MiB or more are kept and handed out again, so repeated
  * calls reuse mapped memory; 0: every buffer comes fresh from malloc (and the kept ones are freed). */
 void xcs_set_buffer_reuse(int32_t on);
+/* The f32 matmul's instruction set: "avx512", "avx2" (with FMA) or "generic" (SSE, no FMA), the
+ * best the CPU runs unless XCS_MATMUL_ISA names a lesser one. */
+const char *xcs_matmul_isa(void);
 /* Stops the worker threads (they restart on demand); call before exit under leak checkers. */
 void xcs_shutdown(void);
 

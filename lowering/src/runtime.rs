@@ -66,6 +66,7 @@ extern "C" {
     fn xcs_live_allocations() -> i64;
     fn xcs_total_allocations() -> i64;
     fn xcs_set_buffer_reuse(on: i32);
+    fn xcs_matmul_isa() -> *const c_char;
     fn xcs_shutdown();
     fn xcs_rt_all_gather(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, a: i64, o: *mut c_void) -> i32;
     fn xcs_rt_all_slice(s: *const c_void, x: *const c_void, d: *const i64, r: i32, t: i32, a: i64, o: *mut c_void) -> i32;
@@ -161,6 +162,12 @@ pub fn total_allocations() -> i64 {
 /// measures: the page faults of new memory on every call).
 pub fn set_buffer_reuse(on: bool) {
     unsafe { xcs_set_buffer_reuse(on as i32) }
+}
+
+/// The instruction set of the f32 matmul library: "avx512", "avx2" (with FMA) or "generic" (SSE,
+/// no FMA): the best the CPU runs, unless `XCS_MATMUL_ISA` names a lesser one.
+pub fn matmul_isa() -> String {
+    unsafe { CStr::from_ptr(xcs_matmul_isa()).to_string_lossy().into_owned() }
 }
 
 /// Joins the pool's worker threads (they restart on demand).

@@ -95,7 +95,7 @@ def run_one(tool: Path, lib: str, shape, threads: int, runs: int, env_over: dict
     if r.returncode != 0:
         raise SystemExit(f"error: {' '.join(cmd)}: {r.stderr.strip()}")
     out = dict(kv.split("=", 1) for kv in r.stdout.split())
-    return {k: (v if k in ("clock", "sgemm") else float(v)) for k, v in out.items()}
+    return {k: (v if k in ("clock", "sgemm", "isa") else float(v)) for k, v in out.items()}
 
 
 def main() -> int:
@@ -114,7 +114,7 @@ def main() -> int:
     print(f"OpenBLAS: {lib}; variants: {', '.join(v for v, _ in variants)}; runs {args.runs}, alternating in one process"
           + ("; above 1 thread workers sleep between calls: " + " ".join(f"{k}={v}" for k, v in SLEEPING_WORKERS.items())
              if any(t > 1 for t in threads) else ""))
-    head = f"{'shape':>18} {'thr':>3} {'clock':>10} {'xcs med ms (q1-q3)':>26} {'OpenBLAS med ms (q1-q3)':>26} {'best variant':>34} {'OB/xcs':>6} {'maxdiff':>8}"
+    head = f"{'shape':>18} {'thr':>3} {'clock':>10} {'isa':>7} {'xcs med ms (q1-q3)':>26} {'OpenBLAS med ms (q1-q3)':>26} {'best variant':>34} {'OB/xcs':>6} {'maxdiff':>8}"
     print(head + "\n" + "-" * len(head))
     results = []
     for shape in shapes:
@@ -124,7 +124,7 @@ def main() -> int:
             b, m, k, n = shape
             label = (f"{b}x" if b > 1 else "") + f"{m}x{k}x{n}"
             ratio = best["blas_med"] / best["xcs_med"]
-            print(f"{label:>18} {t:>3} {best['clock']:>10} {best['xcs_med']:>9.3f} ({best['xcs_q1']:.3f}-{best['xcs_q3']:.3f})"
+            print(f"{label:>18} {t:>3} {best['clock']:>10} {best['isa']:>7} {best['xcs_med']:>9.3f} ({best['xcs_q1']:.3f}-{best['xcs_q3']:.3f})"
                   f" {best['blas_med']:>9.3f} ({best['blas_q1']:.3f}-{best['blas_q3']:.3f}) {name:>34} {ratio:>6.3f} {best['maxdiff']:>8.2g}")
             results.append({"shape": label, "threads": t, "variant": name, **best, "ratio": ratio,
                             "flops": 2.0 * b * m * k * n})

@@ -1,6 +1,8 @@
 """Checks of bench_matmul.py: it builds its driver, runs odd shapes (edge tiles, batches) at 1 and 2
-threads, and the library's results equal OpenBLAS's (part of `make test-python`, ~3 s)."""
+threads, under each microkernel the CPU runs (XCS_MATMUL_ISA), and the library's results equal
+OpenBLAS's (part of `make test-python`, ~5 s)."""
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,29 @@ class BenchMatmulTest(unittest.TestCase):
             self.assertLess(x["maxdiff"], 1e-4, x)
             self.assertGreater(x["ratio"], 0.0)
             self.assertEqual(x["clock"], "thread-cpu" if x["threads"] == 1 else "wall")
+
+    def test_every_microkernel_agrees_with_openblas(self):
+        # XCS_MATMUL_ISA picks a lesser microkernel than the CPU's best (each has its own tile
+        # shape, packing and edge handling); the library reports the one it ran.
+        sys.path.insert(0, str(HERE))
+        import bench_native
+
+        flags = bench_native.cpu_flags()
+        for isa in ("avx2", "generic"):
+            if isa == "avx2" and not {"avx2", "fma"} <= flags:
+                continue
+            with self.subTest(isa=isa), tempfile.TemporaryDirectory() as d:
+                out = Path(d) / "m.json"
+                r = subprocess.run(
+                    [sys.executable, str(HERE / "bench_matmul.py"), "--shapes", "3x17x9x33,100x300x70",
+                     "--threads", "1,2", "--runs", "3", "--openblas", "none", "--json", str(out)],
+                    capture_output=True, text=True, timeout=300, env=dict(os.environ, XCS_MATMUL_ISA=isa))
+                self.assertEqual(r.returncode, 0, r.stderr)
+                rows = json.loads(out.read_text())
+                self.assertEqual(len(rows), 4)
+                for x in rows:
+                    self.assertEqual(x["isa"], isa, x)
+                    self.assertLess(x["maxdiff"], 1e-4, x)
 
     def test_bad_shape_is_an_error(self):
         r = subprocess.run([sys.executable, str(HERE / "bench_matmul.py"), "--shapes", "4x0x4"],

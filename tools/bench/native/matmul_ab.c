@@ -8,7 +8,8 @@
  * arrays); on 4 KiB pages packing a 16 MiB B walks a page table per row.
  *
  * usage: matmul_ab OPENBLAS_SO BATCH M K N THREADS RUNS
- * prints one line: key=value pairs (min and median ms of each, the largest |difference|). */
+ * prints one line: key=value pairs (the matmul's instruction set, min and median ms of each, the
+ * largest |difference|). XCS_MATMUL_ISA=avx2|generic runs a lesser microkernel. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@ int32_t xcs_rt_matmul_f32(const float *a, const float *b, float *c, int64_t m, i
                           int64_t sak, int64_t sbk, int64_t sbn, int64_t nbd, const int64_t *bdims, void *epi,
                           void *epi_ctx, int64_t min_fmas, int32_t site, const char *oom);
 void xcs_set_num_threads(int32_t n);
+const char *xcs_matmul_isa(void);
 
 /* cblas_sgemm with 64-bit integers (numpy's scipy-openblas) or 32-bit ones (a system OpenBLAS). */
 typedef void (*sgemm64_fn)(int, int, int, int64_t, int64_t, int64_t, float, const float *, int64_t, const float *,
@@ -129,9 +131,9 @@ int main(int argc, char **argv) {
     }
     qsort(tx, runs, sizeof(double), cmp);
     qsort(to, runs, sizeof(double), cmp);
-    printf("clock=%s sgemm=%s xcs_min=%.4f xcs_med=%.4f xcs_q1=%.4f xcs_q3=%.4f blas_min=%.4f blas_med=%.4f "
+    printf("clock=%s sgemm=%s isa=%s xcs_min=%.4f xcs_med=%.4f xcs_q1=%.4f xcs_q3=%.4f blas_min=%.4f blas_med=%.4f "
            "blas_q1=%.4f blas_q3=%.4f maxdiff=%.3g\n",
-           cpu ? "thread-cpu" : "wall", name, tx[0], tx[runs / 2], tx[runs / 4], tx[(3 * runs) / 4], to[0],
+           cpu ? "thread-cpu" : "wall", name, xcs_matmul_isa(), tx[0], tx[runs / 2], tx[runs / 4], tx[(3 * runs) / 4], to[0],
            to[runs / 2], to[runs / 4], to[(3 * runs) / 4], maxdiff);
     return 0;
 }
