@@ -28,7 +28,12 @@ them). Each process:
            function, and separately the first call of a fresh `jax.jit(g)` of the same
            computation (trace + compile + run), then the median of R calls.
 The CPU columns are process CPU time (all threads): on a shared machine the wall times also
-count the waits for a core, the CPU times do not. The load average before and after is printed.
+count the waits for a core, the CPU times do not. Both workers run with OPENBLAS_NUM_THREADS=1:
+they import numpy but never call its BLAS (XCS runs its own matmul, XLA Eigen's), and with
+its default threads numpy's OpenBLAS starts a worker that spins on the other core after the
+library loads, which the CPU clock charged to the timed compile in 4 ms ticks (W2-256's xcs.jit
+compile: 6 ms wall, 10-14 ms CPU in 9 of 10 processes; with one OpenBLAS thread CPU = wall in 10
+of 10). The load average before and after is printed.
 Ratios are xcs / jax (lower is better for XCS): `compile` compares xcs-run's compile_ms (a fresh
 process: LLVM's start-up counted) and xcs.jit's lower().compile() (after start-up, like jax's)
 with jax's lower().compile(); `first` compares the first calls (compile + first run; for
@@ -435,7 +440,9 @@ def measure(w: Workload, args: argparse.Namespace, peers: dict, tmp: Path) -> di
         rows, err = fresh_processes(xcs_run_cmd(args.xcs_run, w, module_path(w, tmp), args), parse_xcs_run,
                                     args.procs, args.timeout)
         r["xcs-run"] = {"error": err} if err else median_rows(rows)
-    env = dict(os.environ, XCS_NUM_THREADS=str(args.threads), JAX_PLATFORMS="cpu")
+    # OPENBLAS_NUM_THREADS=1: numpy's OpenBLAS (which neither worker calls) starts no worker thread,
+    # whose spinning would be counted in the CPU time of the timed compile (see the docstring).
+    env = dict(os.environ, XCS_NUM_THREADS=str(args.threads), JAX_PLATFORMS="cpu", OPENBLAS_NUM_THREADS="1")
     for kind, impl in (("xcs", "xcs.jit"), ("jax", "jax")):
         if peers[impl]:
             rows, err = fresh_processes(worker_cmd(kind, w, args), parse_worker, args.procs, args.timeout, env)
