@@ -43,6 +43,13 @@ Counting (the GFLOP/s and GB/s columns; a convention, not a hardware counter):
     while other processes hold the CPUs: on a shared machine the 1-thread figures stay
     comparable; at 2 threads it is the work of both threads (spinning included), not latency.
     The roofs (STREAM, FMA) are always wall-clock.
+  - Machine probe: a short peak_fma run (5 x 2M iterations, ~70 ms) right before each xcs-run
+    row and before and after each peer process, at the row's thread count, as a fraction of the
+    run's peak FMA rate. On this 2-vCPU VM the host now and then gives two threads one core's
+    FMA rate for a second or two (W6 at 2 threads at its 1-thread time, 6.0 ms instead of 3.7,
+    with peak_fma at 2 threads measuring 117 GFLOP/s instead of 230 right after, 4 times in 40
+    alternations): rows measured under 80% of the peak are listed after the table, and a missed
+    goal says the machine's figure.
 
 Peers at their best (issue 22): every peer configuration runs in its own subprocess with the
 environment set before the import. Memory: numpy and jax run with LD_PRELOAD=libjemalloc.so.2
@@ -84,7 +91,7 @@ Usage (from the repository root):
 Options: --pipeline P (the pass pipeline xcs-run runs first; default
 builtin.module(func.func(fuse)), '' for none), --runs N (default 10), --repeat R (default 1), --threads 1,2, --only W1,W2,ew,exp,... (workload names, groups
 or elementwise op names), --clock wall|cpu (above), --skip-numpy, --skip-jax, --skip-xcs, --skip-fresh (no "xcs fresh" rows),
---skip-roofs, --peer-alloc retained|default (the peers' allocator, above), --jemalloc PATH,
+--skip-roofs, --skip-probe (no machine probes, below), --peer-alloc retained|default (the peers' allocator, above), --jemalloc PATH,
 --openblas auto|"CORETYPE=Haswell,L2_SIZE=1048576;none;..." (numpy's OpenBLAS variants), --stream-n N
 (doubles per STREAM array; default 80M: 3 x 640 MB), --cache DIR (default target/bench/native),
 --fail-on-miss (exit 3 when a goal is missed; by default goals are only reported),
@@ -773,6 +780,33 @@ def run_roofs(args: argparse.Namespace, threads: list[int], loads: dict) -> dict
     return roofs
 
 
+# A short peak_fma run (5 x ~13 ms) right before each xcs-run row and around each peer
+# configuration: on a shared host the machine sometimes gives two threads only one core's FMA
+# rate for a second or two (both vCPUs on one physical core); a row measured then measures the
+# machine. SLOW_MACHINE: the fraction of the run's peak below which a row is flagged.
+PROBE_ITERS = 2_000_000
+SLOW_MACHINE = 0.8
+
+
+def machine_probe(args: argparse.Namespace, roofs: dict):
+    """A function of the thread count giving the fraction of this run's peak FMA rate the
+    machine delivers now (None without the roofs or with --skip-probe)."""
+    fma = roofs.get("fma", {})
+    if args.skip_probe or not fma:
+        return lambda t: None
+    exe = build_c("peak_fma", Path(args.cache))
+
+    def probe(t: int) -> float | None:
+        if t not in fma:
+            return None
+        env = dict(os.environ, OMP_NUM_THREADS=str(t), OMP_PROC_BIND="true")
+        p = subprocess.run(pin(t) + [str(exe), str(PROBE_ITERS)], env=env, capture_output=True, text=True,
+                           timeout=args.timeout)
+        return float(kv(p.stdout)["gflops"]) / fma[t]["gflops"] if p.returncode == 0 else None
+
+    return probe
+
+
 # ---------------------------------------------------------------------------------------------
 # the table
 
@@ -864,7 +898,8 @@ def evaluate(ws: list[Workload], rows: list[dict], roofs: dict, xcs_ok: bool) ->
                 else:
                     status, value = goal_value(kind, thr, x)
                 goals.append({"workload": w.name, "threads": t, "goal": desc, "value": value,
-                              "status": status, "vs_triad_time": (x or {}).get("vs_triad_time")})
+                              "status": status, "vs_triad_time": (x or {}).get("vs_triad_time"),
+                              "machine": (x or {}).get("machine")})
                 if x is not None:
                     x["goal"], x["status"] = desc, status
     return goals
@@ -913,8 +948,8 @@ def agree(goals: list[dict], rows: list[dict], per_repeat: list[list[dict]]) -> 
     for g in goals:
         key = (g["workload"], g["threads"], g["goal"])
         mine = [next((h for h in gs if (h["workload"], h["threads"], h["goal"]) == key), None) for gs in per_repeat]
-        g["repeats"] = [{"status": h["status"], "value": h["value"]} if h else {"status": "n/a", "value": None}
-                        for h in mine]
+        g["repeats"] = [{"status": h["status"], "value": h["value"], "machine": h.get("machine")} if h
+                        else {"status": "n/a", "value": None, "machine": None} for h in mine]
         passes = sum(h["status"] == "PASS" for h in g["repeats"])
         counted = sum(h["status"] in ("PASS", "MISS") for h in g["repeats"])
         if counted:
@@ -1033,16 +1068,19 @@ def collect(args: argparse.Namespace, ws: list[Workload], threads: list[int], ha
         except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
             print(f"error: roofs: {e}", file=sys.stderr)
             status = 1
-    rows, versions, peer_status = run_peers(args, ws, threads, have_jax, loads)
+    probe = machine_probe(args, roofs)
+    rows, versions, peer_status = run_peers(args, ws, threads, have_jax, loads, probe)
     status = status or peer_status
     if xcs_ok:
         print("== xcs-run (LLVM)", file=sys.stderr, flush=True)
         for t in threads:
             settle(args, f"xcs t={t}", loads)
             for w in ws:
-                rows.append(run_xcs(args.xcs_run, w, t, args, check_it=(t == threads[0])))
-                if not args.skip_fresh:
-                    rows.append(run_xcs(args.xcs_run, w, t, args, check_it=False, buffers="fresh"))
+                for buffers in ("retained",) if args.skip_fresh else ("retained", "fresh"):
+                    machine = probe(t)
+                    row = run_xcs(args.xcs_run, w, t, args, check_it=(t == threads[0] and buffers == "retained"),
+                                  buffers=buffers)
+                    rows.append(dict(row, machine=machine))
     use_clock(rows, args.clock)
     # the roofs are wall-clock figures: compared with wall-clock times only
     goals = evaluate(ws, rows, roofs if args.clock == "wall" else {}, xcs_ok)
@@ -1130,6 +1168,7 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--skip-xcs", action="store_true")
     ap.add_argument("--skip-fresh", action="store_true")
     ap.add_argument("--skip-roofs", action="store_true")
+    ap.add_argument("--skip-probe", action="store_true")
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     ap.add_argument("--peer-alloc", choices=["retained", "default"], default="retained")
     ap.add_argument("--jemalloc")
@@ -1160,9 +1199,10 @@ def parse_args() -> argparse.Namespace:
 
 
 def run_peers(args: argparse.Namespace, ws: list[Workload], threads: list[int], have_jax: bool,
-              loads: dict) -> tuple[list[dict], dict[str, str], int]:
+              loads: dict, probe) -> tuple[list[dict], dict[str, str], int]:
     """numpy (every OpenBLAS variant on the BLAS workloads; the first on all) and jax at each
-    thread count; (rows, versions, status)."""
+    thread count, each configuration between two machine probes (the lower kept on its rows);
+    (rows, versions, status)."""
     rows: list[dict] = []
     versions: dict[str, str] = {}
     status = 0
@@ -1175,8 +1215,12 @@ def run_peers(args: argparse.Namespace, ws: list[Workload], threads: list[int], 
                 if i > 0 and not blas_names:
                     break
                 try:
+                    before = probe(t)
                     v, r = run_peer(impl, t, args, check_it=(t == threads[0] and i == 0),
                                     only=blas_names if i > 0 else None, variant=variant)
+                    after = probe(t)
+                    machine = min((m for m in (before, after) if m is not None), default=None)
+                    r = [dict(x, machine=machine) for x in r]
                 except (RuntimeError, OSError, subprocess.TimeoutExpired, ValueError) as e:
                     print(f"error: {impl} at {t} thread(s) [{variant[0]}]: {e}", file=sys.stderr)
                     status = 1
@@ -1185,6 +1229,11 @@ def run_peers(args: argparse.Namespace, ws: list[Workload], threads: list[int], 
                 rows += r
     use_clock(rows, args.clock)  # the fastest BLAS variant by the clock the table uses
     return best_numpy_rows(rows), versions, status
+
+
+def slow_machine(r: dict) -> bool:
+    """Whether a row (or goal) was measured while the machine probe was under SLOW_MACHINE."""
+    return r.get("machine") is not None and r["machine"] < SLOW_MACHINE
 
 
 def print_report(args, ws, rows, roofs, goals, versions, loads, xcs_note) -> None:
@@ -1207,6 +1256,10 @@ def print_report(args, ws, rows, roofs, goals, versions, loads, xcs_note) -> Non
           + "; jax inputs device_put and ready before timing; 1-thread peers pinned (taskset -c 0, "
           "OPENBLAS_NUM_THREADS=1, XLA intra-op threads 1); numpy's BLAS workloads under each OpenBLAS "
           "variant, the fastest counts (below)")
+    if not args.skip_probe and roofs.get("fma"):
+        print(f"  machine probe: peak_fma ({PROBE_ITERS} iterations, best of 5) before each xcs-run row and before and "
+              "after each peer process, as a fraction of this run's peak; rows under "
+              f"{SLOW_MACHINE:.0%} are listed after the table")
     print("  xcs: `xcs-run --bench` with retained buffers (the runtime's default: big buffers reused across "
           "calls) and with fresh ones (--bench-buffers=fresh, row 'xcs fresh'); goals use the retained rows")
     for t in threads:
@@ -1243,6 +1296,12 @@ def print_report(args, ws, rows, roofs, goals, versions, loads, xcs_note) -> Non
         print("\nroofline of the memory-bound workloads (bytes: one read of each input, one write of each "
               "output; triad time = bytes / this run's STREAM triad; (x) = median / triad time):")
         print(roof_lines)
+    slow = [r for r in rows if slow_machine(r)]
+    if slow:
+        print(f"\nmeasured while the machine gave under {SLOW_MACHINE:.0%} of this run's FMA peak at the row's thread "
+              "count (peak_fma just before an xcs row; before or after a peer's process): these rows measure the host")
+        print("  " + ", ".join(f"{r['workload']} {IMPL_NAME[r['impl']]} t={r['threads']} ({r['machine']:.0%})"
+                               for r in slow))
     counted = [g for g in goals if g["status"] in ("PASS", "MISS")]
     if goals:
         npass = sum(g["status"] == "PASS" for g in counted)
@@ -1254,9 +1313,12 @@ def print_report(args, ws, rows, roofs, goals, versions, loads, xcs_note) -> Non
                 got = "-" if g["value"] is None else f"{g['value']:.2f}"
                 if g.get("vs_triad_time"):
                     got += f"; {g['vs_triad_time']:.2f}x triad time"
+                if slow_machine(g):
+                    got += f"; machine at {g['machine']:.0%}"
                 if reps:
                     got += "; repeats: " + ", ".join(
-                        h["status"] + ("" if h["value"] is None else f" {h['value']:.2f}") for h in reps)
+                        h["status"] + ("" if h["value"] is None else f" {h['value']:.2f}")
+                        + (f" (machine at {h['machine']:.0%})" if slow_machine(h) else "") for h in reps)
                 print(f"  {g['status']} {g['workload']} t={g['threads']}: {g['goal']} (got {got})")
 
 

@@ -1,7 +1,7 @@
 """unittest checks of bench_native.py without the LLVM backend or jax: the `bench:` line parser
 (with the per-call times), the probe's "no LLVM backend" message, the xcs-run path (timing,
 --output-dir check, a wrong result caught, fresh buffers) through a fake xcs-run written in Python,
-the goals and speedup spreads, repeats (the median repeat, a claim needing two that pass), the peers' environments (retained allocations, OpenBLAS variants),
+the goals and speedup spreads, repeats (the median repeat, a claim needing two that pass), machine probes, the peers' environments (retained allocations, OpenBLAS variants),
 the choice of numpy's fastest BLAS variant, and one real numpy worker. Run:
     python3 -m unittest tools/bench/test_bench_native.py      (~2 s; needs numpy)
 """
@@ -241,6 +241,38 @@ class Repeats(unittest.TestCase):
         reps = [self.run_of(1.0, 2.0, 10.0)[0], self.run_of(3.0, 2.0, 10.0)[0]]
         bn.median_rows(reps)
         self.assertNotIn("repeat_medians_s", reps[0][0])
+
+
+class MachineProbe(unittest.TestCase):
+    W4 = Repeats.W4
+
+    def test_a_row_measured_in_a_slow_window_is_flagged_in_its_goal(self):
+        rows = [{"workload": "W4", "impl": "xcs", "threads": 2, "median_s": 2.0, "machine": 0.51},
+                {"workload": "W4", "impl": "jax", "threads": 2, "median_s": 2.5, "machine": 0.98}]
+        goals = bn.evaluate([self.W4], rows, {}, True)
+        self.assertEqual(goals[0]["status"], "MISS")
+        self.assertAlmostEqual(goals[0]["machine"], 0.51)
+        self.assertTrue(bn.slow_machine(goals[0]))
+        self.assertFalse(bn.slow_machine(rows[1]))
+        self.assertFalse(bn.slow_machine({"machine": None}))
+
+    def test_no_probe_without_the_peak(self):
+        args = argparse.Namespace(skip_probe=False, cache="/nonexistent", timeout=10)
+        self.assertIsNone(bn.machine_probe(args, {})(2))
+        args.skip_probe = True
+        self.assertIsNone(bn.machine_probe(args, {"fma": {2: {"gflops": 1.0}}})(2))
+
+    def test_probe_measures_a_fraction_of_the_peak(self):
+        with tempfile.TemporaryDirectory() as d:
+            args = argparse.Namespace(skip_probe=False, cache=d, timeout=60)
+            try:
+                probe = bn.machine_probe(args, {"fma": {1: {"gflops": 1.0}}})
+            except RuntimeError as e:  # no compiler with OpenMP and AVX2 here
+                self.skipTest(str(e))
+            got = probe(1)
+            self.assertIsNotNone(got)
+            self.assertGreater(got, 1.0)  # GFLOP/s over a peak of 1 GFLOP/s
+            self.assertIsNone(probe(2))  # no peak measured at 2 threads
 
 
 class Peers(unittest.TestCase):
