@@ -43,13 +43,14 @@ Counting (the GFLOP/s and GB/s columns; a convention, not a hardware counter):
     while other processes hold the CPUs: on a shared machine the 1-thread figures stay
     comparable; at 2 threads it is the work of both threads (spinning included), not latency.
     The roofs (STREAM, FMA) are always wall-clock.
-  - Machine probe: a short peak_fma run (5 x 2M iterations, ~70 ms) right before each xcs-run
-    row and before and after each peer process, at the row's thread count, as a fraction of the
-    run's peak FMA rate. On this 2-vCPU VM the host now and then gives two threads one core's
-    FMA rate for a second or two (W6 at 2 threads at its 1-thread time, 6.0 ms instead of 3.7,
-    with peak_fma at 2 threads measuring 117 GFLOP/s instead of 230 right after, 4 times in 40
-    alternations): rows measured under 80% of the peak are listed after the table, and a missed
-    goal says the machine's figure.
+  - Machine probe: short runs of peak_fma (5 x 2M iterations, ~70 ms) and of the triad over
+    3 x 64 MB (best of 3) right before each xcs-run row and before and after each peer process,
+    at the row's thread count: the lower of the two as a fraction of the run's roofs. On this
+    2-vCPU VM the host now and then gives two threads one core's FMA rate for a second or two
+    (W6 at 2 threads at its 1-thread time, 6.0 ms instead of 3.7, with peak_fma at 2 threads
+    measuring 117 GFLOP/s instead of 230 right after, 4 times in 40 alternations), or memory-bound
+    rows run 4x slow: rows measured under 80% are listed after the table, and a missed goal says
+    the machine's figure.
 
 Peers at their best (issue 22): every peer configuration runs in its own subprocess with the
 environment set before the import. Memory: numpy and jax run with LD_PRELOAD=libjemalloc.so.2
@@ -780,29 +781,41 @@ def run_roofs(args: argparse.Namespace, threads: list[int], loads: dict) -> dict
     return roofs
 
 
-# A short peak_fma run (5 x ~13 ms) right before each xcs-run row and around each peer
-# configuration: on a shared host the machine sometimes gives two threads only one core's FMA
-# rate for a second or two (both vCPUs on one physical core); a row measured then measures the
-# machine. SLOW_MACHINE: the fraction of the run's peak below which a row is flagged.
+# Short runs of peak_fma (5 x ~13 ms) and of the 3 x 64 MB STREAM triad (3 passes) right before
+# each xcs-run row and around each peer configuration: on a shared host the machine sometimes
+# gives two threads only one core's FMA rate, or a fraction of its memory bandwidth, for a second
+# or two; a row measured then measures the machine. A probe's figure is the lower of the two
+# fractions of this run's roofs; SLOW_MACHINE: the figure below which a row is flagged.
 PROBE_ITERS = 2_000_000
+PROBE_STREAM_N, PROBE_STREAM_TIMES = 8 * 1024 * 1024, 3
 SLOW_MACHINE = 0.8
 
 
 def machine_probe(args: argparse.Namespace, roofs: dict):
-    """A function of the thread count giving the fraction of this run's peak FMA rate the
-    machine delivers now (None without the roofs or with --skip-probe)."""
-    fma = roofs.get("fma", {})
+    """A function of the thread count giving the fraction of this run's peak FMA rate or STREAM
+    triad bandwidth (at 3 x 64 MB), whichever is lower, that the machine delivers now (None
+    without the roofs or with --skip-probe)."""
+    fma, stream = roofs.get("fma", {}), roofs.get("stream_64MB", {})
     if args.skip_probe or not fma:
         return lambda t: None
-    exe = build_c("peak_fma", Path(args.cache))
+    cache = Path(args.cache)
+    fma_exe, stream_exe = build_c("peak_fma", cache), build_c("stream", cache)
+
+    def run(t: int, cmd: list[str]) -> dict[str, str]:
+        env = dict(os.environ, OMP_NUM_THREADS=str(t), OMP_PROC_BIND="true")
+        p = subprocess.run(pin(t) + cmd, env=env, capture_output=True, text=True, timeout=args.timeout)
+        return kv(p.stdout) if p.returncode == 0 else {}
 
     def probe(t: int) -> float | None:
         if t not in fma:
             return None
-        env = dict(os.environ, OMP_NUM_THREADS=str(t), OMP_PROC_BIND="true")
-        p = subprocess.run(pin(t) + [str(exe), str(PROBE_ITERS)], env=env, capture_output=True, text=True,
-                           timeout=args.timeout)
-        return float(kv(p.stdout)["gflops"]) / fma[t]["gflops"] if p.returncode == 0 else None
+        got = run(t, [str(fma_exe), str(PROBE_ITERS)])
+        fracs = [float(got["gflops"]) / fma[t]["gflops"]] if "gflops" in got else []
+        if t in stream:
+            got = run(t, [str(stream_exe), str(PROBE_STREAM_N), str(PROBE_STREAM_TIMES)])
+            if "triad_GBps" in got:
+                fracs.append(float(got["triad_GBps"]) / stream[t]["triad_GBps"])
+        return min(fracs, default=None)
 
     return probe
 
@@ -1257,9 +1270,9 @@ def print_report(args, ws, rows, roofs, goals, versions, loads, xcs_note) -> Non
           "OPENBLAS_NUM_THREADS=1, XLA intra-op threads 1); numpy's BLAS workloads under each OpenBLAS "
           "variant, the fastest counts (below)")
     if not args.skip_probe and roofs.get("fma"):
-        print(f"  machine probe: peak_fma ({PROBE_ITERS} iterations, best of 5) before each xcs-run row and before and "
-              "after each peer process, as a fraction of this run's peak; rows under "
-              f"{SLOW_MACHINE:.0%} are listed after the table")
+        print(f"  machine probe: peak_fma ({PROBE_ITERS} iterations, best of 5) and the 3 x 64 MB triad (best of "
+              f"{PROBE_STREAM_TIMES}) before each xcs-run row and before and after each peer process, the lower "
+              f"fraction of this run's roofs; rows under {SLOW_MACHINE:.0%} are listed after the table")
     print("  xcs: `xcs-run --bench` with retained buffers (the runtime's default: big buffers reused across "
           "calls) and with fresh ones (--bench-buffers=fresh, row 'xcs fresh'); goals use the retained rows")
     for t in threads:
@@ -1298,8 +1311,9 @@ def print_report(args, ws, rows, roofs, goals, versions, loads, xcs_note) -> Non
         print(roof_lines)
     slow = [r for r in rows if slow_machine(r)]
     if slow:
-        print(f"\nmeasured while the machine gave under {SLOW_MACHINE:.0%} of this run's FMA peak at the row's thread "
-              "count (peak_fma just before an xcs row; before or after a peer's process): these rows measure the host")
+        print(f"\nmeasured while the machine gave under {SLOW_MACHINE:.0%} of this run's FMA peak or triad bandwidth at the "
+              "row's thread count (probed just before an xcs row; before or after a peer's process): these rows measure "
+              "the host")
         print("  " + ", ".join(f"{r['workload']} {IMPL_NAME[r['impl']]} t={r['threads']} ({r['machine']:.0%})"
                                for r in slow))
     counted = [g for g in goals if g["status"] in ("PASS", "MISS")]

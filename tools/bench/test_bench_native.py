@@ -273,6 +273,10 @@ class MachineProbe(unittest.TestCase):
             self.assertIsNotNone(got)
             self.assertGreater(got, 1.0)  # GFLOP/s over a peak of 1 GFLOP/s
             self.assertIsNone(probe(2))  # no peak measured at 2 threads
+            # with a triad roof far above any machine the memory probe gives the lower fraction
+            probe = bn.machine_probe(args, {"fma": {1: {"gflops": 1.0}},
+                                            "stream_64MB": {1: {"triad_GBps": 1e9, "copy_GBps": 1e9, "n": 1}}})
+            self.assertLess(probe(1), 1e-3)
 
 
 class Peers(unittest.TestCase):
