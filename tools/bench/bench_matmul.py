@@ -6,13 +6,14 @@ core is busy (or whose host is), those wall-clock medians swing by 10-50%. This 
 `native/matmul_ab.c` with the runtime's C sources (lowering/runtime/xcs_matmul.c and the pool)
 and numpy's OpenBLAS (dlopen), and alternates the two calls in one process: at 1 thread each is
 timed in thread CPU time, so preemption costs neither. With more threads each call is timed
-in wall time, and both libraries' workers sleep as soon as a call ends (OPENBLAS_THREAD_TIMEOUT=4,
-XCS_SPIN_US=0): left spinning, as both do by default, a library's idle workers take the cores
-from the other's next call (1024^3 at 2 threads: both ~20 ms, as slow as one thread; OpenBLAS's
-workers also spin once the library loads: 64x1024x4096's first ten calls ran at one thread's speed). So at 2 threads every call of either
-library pays the wake-up of its workers, which the back-to-back calls of bench_native.py (one
-process per library, workers spinning) do not: the ratio compares the libraries' work, the
-wake-up included, and small shapes (256^3: 0.2 ms) feel the wake-up most.
+in wall time, and both libraries' workers sleep as soon as a call ends
+(OPENBLAS_THREAD_TIMEOUT=4, XCS_SPIN_US=0): left spinning, as both do by default, a library's
+idle workers take the cores from the other's next call (1024^3 at 2 threads: both ~20 ms, as
+slow as one thread; OpenBLAS's workers also spin once the library loads: with it only loaded,
+the first ten XCS calls of 64x1024x4096 ran at one thread's speed). So at 2 threads every call
+of either library pays the wake-up of its workers, which the back-to-back calls of
+bench_native.py (one process per library, workers spinning) do not: the ratio compares the
+libraries' work, the wake-up included, and small shapes (256^3: 0.2 ms) feel the wake-up most.
 Every OpenBLAS kernel variant bench_native.py tries
 (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE) runs; the fastest counts. Prints per shape and thread count
 the medians, quartiles, the ratio OpenBLAS/XCS (>= 1: XCS at least as fast) and the largest
