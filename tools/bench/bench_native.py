@@ -85,7 +85,8 @@ Goals (issue 22; PASS/MISS on the "xcs" rows, the speedup at the same thread cou
 Usage (from the repository root):
     make bench-deps                                    # pip install jax (only the benchmark needs it)
     cargo build --release -p xcs --bin xcs-run
-    python3 tools/bench/bench_native.py                # everything, ~5 minutes
+    python3 tools/bench/bench_native.py                # everything once, ~4 minutes
+    python3 tools/bench/bench_native.py --repeat 3     # three times, claims from agreeing repeats, ~10 minutes
     python3 tools/bench/bench_native.py --xcs-run /path/to/xcs-run --json target/bench/native.json
     python3 tools/bench/bench_native.py --only W2,W4 --threads 1 --runs 5
     python3 tools/bench/bench_native.py --skip-xcs     # peers and roofs only
